@@ -1,0 +1,21 @@
+// @ts-check
+import { defineConfig, passthroughImageService } from 'astro/config';
+import node from '@astrojs/node';
+import vercel from '@astrojs/vercel';
+
+// Vercel sets VERCEL=1 during its builds; everywhere else (npm start, tests) the Node adapter
+// serves the same build locally. ASTRO_ADAPTER=vercel builds the Vercel output by hand.
+const onVercel = process.env.ASTRO_ADAPTER === 'vercel' || (process.env.VERCEL === '1' && process.env.ASTRO_ADAPTER !== 'node');
+
+export default defineConfig({
+  site: process.env.SITE_URL ?? 'http://127.0.0.1:8787',
+  output: 'static',
+  adapter: onVercel ? vercel() : node({ mode: 'standalone' }),
+  // The API is public and read-only; Astro's origin check would turn cross-site POSTs (MCP) into 403s.
+  security: { checkOrigin: false },
+  // No image processing: keeps sharp out of the serverless function.
+  image: { service: passthroughImageService() },
+  server: { port: 8787, host: '127.0.0.1' },
+  // Let the API answer CORS preflights itself in `astro dev` too.
+  vite: { server: { cors: false } },
+});

@@ -1,0 +1,48 @@
+/**
+ * Query-string validation against an endpoint's strict zod schema. Two kinds of 400: a value of
+ * the wrong format (no `x-request-id`, spec §4.9) and a parameter the endpoint does not use.
+ */
+import type { z } from 'zod';
+import { ApiError } from './responses.ts';
+
+export const INVALID_REQUEST = 'Invalid request parameters';
+
+/** A caller's value quoted for a hint, cut short so a huge value cannot bloat the answer. */
+export function quote(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}
+
+export function parseQuery(
+  schema: z.ZodObject,
+  params: URLSearchParams,
+  ignored: readonly string[] = [],
+): Record<string, string | undefined> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (ignored.includes(key)) continue;
+    if (Object.hasOwn(values, key)) {
+      throw new ApiError('invalid_request', INVALID_REQUEST, `Parameter ${quote(key)} was given more than once; give it once.`, {
+        formatError: true,
+      });
+    }
+    values[key] = value;
+  }
+  const result = schema.safeParse(values);
+  if (result.success) return result.data as Record<string, string | undefined>;
+
+  const accepted = Object.keys(schema.shape);
+  const acceptedText = accepted.length ? `It accepts: ${accepted.join(', ')}.` : 'It takes no query parameters.';
+  const unknown = result.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+  if (unknown.length > 0) {
+    throw new ApiError(
+      'invalid_request',
+      INVALID_REQUEST,
+      `This endpoint does not use ${unknown.map(quote).join(', ')}. ${acceptedText}`,
+    );
+  }
+  const problems = result.error.issues.map((issue) => {
+    const key = String(issue.path[0] ?? '');
+    return `${key} ${issue.message} (got ${quote(values[key] ?? '')})`;
+  });
+  throw new ApiError('invalid_request', INVALID_REQUEST, `${problems.join('; ')}.`, { formatError: true });
+}

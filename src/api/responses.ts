@@ -1,0 +1,49 @@
+import type { ErrorBody, ErrorCode } from '../schemas/errors.ts';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  no_data: 404,
+  institution_not_found: 404,
+  issuer_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  server_error: 500,
+};
+
+/**
+ * A client or server error with the §7 body. `formatError` marks a 400 caused by a parameter of
+ * the wrong format: those answers carry no `x-request-id` (spec §4.9).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly hint: string,
+    readonly options: { formatError?: boolean; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = STATUS[code];
+  }
+
+  body(origin: string): ErrorBody {
+    return {
+      code: this.status,
+      error: this.code,
+      message: this.message,
+      hint: this.hint,
+      documentationUrl: `${origin}/docs/errors#${this.code}`,
+    };
+  }
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+}
+
+export function errorResponse(error: ApiError, origin: string): Response {
+  return json(error.body(origin), error.status, error.options.headers);
+}

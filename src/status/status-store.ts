@@ -1,0 +1,49 @@
+/**
+ * Collection status per dataset, written by the collector and read by health. Kept outside the
+ * snapshot tree because it changes every hour even when the rates do not.
+ */
+import { z } from 'zod';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../lib/atomic-write.ts';
+
+export const CollectionStatus = z.strictObject({
+  /** Last successful collection, changed or not (ISO 8601 UTC). */
+  lastChecked: z.iso.datetime().nullable(),
+  /** Last collection that wrote a new snapshot. */
+  lastChanged: z.iso.datetime().nullable(),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.iso.datetime().nullable(),
+});
+export type CollectionStatus = z.infer<typeof CollectionStatus>;
+
+export const EMPTY_STATUS: CollectionStatus = { lastChecked: null, lastChanged: null, lastError: null, lastErrorAt: null };
+
+export interface StatusStore {
+  /** The dataset's status, or null when nothing was recorded yet. */
+  read(dataset: string): Promise<CollectionStatus | null>;
+  write(dataset: string, status: CollectionStatus): Promise<void>;
+}
+
+export class FileStatusStore implements StatusStore {
+  constructor(readonly dir: string) {}
+
+  private file(dataset: string): string {
+    return join(this.dir, `${dataset}.json`);
+  }
+
+  async read(dataset: string): Promise<CollectionStatus | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file(dataset), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return CollectionStatus.parse(JSON.parse(text));
+  }
+
+  async write(dataset: string, status: CollectionStatus): Promise<void> {
+    await writeFileAtomic(this.file(dataset), `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`);
+  }
+}
