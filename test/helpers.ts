@@ -1,0 +1,41 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { createApi, type Handler } from '../src/api/app.ts';
+import { compileSnapshotTree } from '../src/store/compile.ts';
+import { ServedStore } from '../src/store/served-store.ts';
+import { FileStatusStore, type StatusStore } from '../src/status/status-store.ts';
+
+export const NOW = new Date('2025-03-05T12:00:00.000Z');
+export const ORIGIN = 'http://rates.test';
+
+export function historyDir(): string {
+  return inject('historyDir');
+}
+
+export async function tempDir(prefix = 'rates-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** The core handler over a snapshot tree, compiled as the build does, with a fixed clock. */
+export async function apiOver(
+  dir: string,
+  options: { status?: StatusStore; now?: () => Date } = {},
+): Promise<Handler> {
+  const store = new ServedStore(await compileSnapshotTree(dir));
+  return createApi({
+    loadStore: async () => store,
+    status: options.status ?? new FileStatusStore(await tempDir('rates-status-')),
+    now: options.now ?? (() => NOW),
+  });
+}
+
+export function get(api: Handler, path: string, init: RequestInit = {}): Promise<Response> {
+  return api(new Request(`${ORIGIN}${path}`, init));
+}
+
+export async function getJson(api: Handler, path: string, init: RequestInit = {}) {
+  const response = await get(api, path, init);
+  return { response, body: (await response.json()) as any };
+}

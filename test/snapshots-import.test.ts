@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { importHistory } from '../src/snapshots/import.ts';
+import { HISTORY_SOURCE } from './setup/import-history.ts';
+import { historyDir, tempDir } from './helpers.ts';
+
+const run = promisify(execFile);
+const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
+const ROOT = resolve(import.meta.dirname, '..');
+
+describe('importing the real history', () => {
+  it('writes one canonical file per source snapshot', async () => {
+    for (const slug of ['mortgage-rates', 'personal-loan-rates', 'car-loan-rates', 'credit-card-rates']) {
+      expect(await readdir(join(historyDir(), slug))).toEqual(await readdir(join(HISTORY_SOURCE, slug)));
+    }
+    const text = await readFile(join(historyDir(), 'car-loan-rates', '2025-02-24.json'), 'utf8');
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.split('\n')[1]).toBe('  "type": "CarLoanRates",');
+    expect(Object.keys(JSON.parse(text))).toEqual(['type', 'data', 'lastUpdated']);
+  });
+
+  it('keeps mortgage and loan data verbatim, ids included', async () => {
+    for (const slug of ['mortgage-rates', 'personal-loan-rates', 'car-loan-rates']) {
+      for (const name of await readdir(join(HISTORY_SOURCE, slug))) {
+        const file = join(slug, name);
+        expect(await readJson(join(historyDir(), file)), file).toEqual(await readJson(join(HISTORY_SOURCE, file)));
+      }
+    }
+  });
+
+  it('maps the credit-card field names and merges issuers listed twice, losing no plan', async () => {
+    const source = await readJson(join(HISTORY_SOURCE, 'credit-card-rates/2025-01-07.json'));
+    const imported = await readJson(join(historyDir(), 'credit-card-rates/2025-01-07.json'));
+    const sourceIds = source.data.map((i: any) => i.id);
+    expect(new Set(sourceIds).size).toBeLessThan(sourceIds.length); // the source has duplicate issuers
+    expect(imported.data.map((i: any) => i.id)).toEqual([...new Set(sourceIds)]);
+    const sourcePlans = source.data.flatMap((i: any) => i.plans);
+    const importedPlans = imported.data.flatMap((i: any) => i.plans);
+    expect(importedPlans).toHaveLength(sourcePlans.length);
+    const firstAmex = sourcePlans[0];
+    expect(importedPlans[0]).toEqual({
+      id: firstAmex.id,
+      name: firstAmex.name,
+      purchaseRate: firstAmex.purchaseRate,
+      cashAdvanceRate: firstAmex.cashAdvanceRate,
+      balanceTransferRate: firstAmex.balanceTransferRate,
+      balanceTransferPeriod: firstAmex.balanceTransferPeriod,
+      interestFreeDays: firstAmex.interestFreePeriodInMonths,
+      annualFeeNZD: firstAmex.primaryFeeNZD,
+    });
+    const ids = JSON.stringify(imported).match(/"id":"[^"]+"/g)!;
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('import safety', () => {
+  async function smallHistory() {
+    const from = await tempDir('rates-from-');
+    await mkdir(join(from, 'car-loan-rates'), { recursive: true });
+    for (const date of ['2024-02-24', '2024-02-25']) {
+      await writeFile(join(from, 'car-loan-rates', `${date}.json`), await readFile(join(HISTORY_SOURCE, 'car-loan-rates', `${date}.json`)));
+    }
+    return from;
+  }
+
+  it('a second run writes nothing; a different existing snapshot is kept unless --force', async () => {
+    const from = await smallHistory();
+    const to = await tempDir('rates-to-');
+    expect((await importHistory({ from, to })).map((r) => r.outcome)).toEqual(['written', 'written']);
+    expect((await importHistory({ from, to })).map((r) => r.outcome)).toEqual(['unchanged', 'unchanged']);
+
+    const target = join(to, 'car-loan-rates', '2024-02-25.json');
+    const edited = (await readFile(target, 'utf8')).replace(/"rate": ([\d.]+)/, '"rate": 99.5');
+    await writeFile(target, edited);
+    const reports = await importHistory({ from, to });
+    expect(reports.map((r) => r.outcome)).toEqual(['unchanged', 'conflict']);
+    expect(reports[1]!.detail).toContain('--force');
+    expect(await readFile(target, 'utf8')).toBe(edited);
+
+    expect((await importHistory({ from, to, force: true })).map((r) => r.outcome)).toEqual(['unchanged', 'written']);
+    expect(await readFile(target, 'utf8')).not.toBe(edited);
+  });
+
+  it('names a bad file and the field at fault, writes nothing for it, and still imports the rest', async () => {
+    const from = await smallHistory();
+    const bad = await readJson(join(from, 'car-loan-rates', '2024-02-25.json'));
+    bad.data[0].products[0].rates[0].rate = '12.95%';
+    await writeFile(join(from, 'car-loan-rates', '2024-02-25.json'), JSON.stringify(bad));
+    const to = await tempDir('rates-to-');
+    const reports = await importHistory({ from, to });
+    expect(reports.map((r) => r.outcome)).toEqual(['written', 'invalid']);
+    expect(reports[1]!.detail).toContain('2024-02-25.json');
+    expect(reports[1]!.detail).toContain('data[0].products[0].rates[0].rate');
+    expect(await readdir(join(to, 'car-loan-rates'))).toEqual(['2024-02-24.json']);
+  });
+
+  it('the command prints progress and a summary, and exits non-zero when a file is bad', async () => {
+    const from = await smallHistory();
+    const to = await tempDir('rates-to-');
+    const ok = await run('npm', ['run', '--silent', 'snapshots:import', '--', from, '--to', to], { cwd: ROOT });
+    expect(ok.stdout).toContain('car-loan-rates: 2 file(s) read');
+    expect(ok.stdout).toContain('Done: 2 file(s): 2 written, 0 unchanged, 0 conflict(s), 0 invalid.');
+
+    await writeFile(join(from, 'car-loan-rates', '2024-03-03.json'), '{"type": "CarLoanRates", "data": [');
+    const failed = await run('npm', ['run', '--silent', 'snapshots:import', '--', from, '--to', to], { cwd: ROOT }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('2024-03-03.json: not readable JSON');
+    expect(failed.stdout).toContain('1 invalid');
+  });
+});
