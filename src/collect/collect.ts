@@ -1,0 +1,112 @@
+/**
+ * One collection run: for each dataset, fetch its page, parse, normalize, validate with the
+ * served schema, guard, save by the snapshot rules, and record the status health reads.
+ * A dataset that fails leaves its newest snapshot untouched; the others still proceed.
+ */
+import { relative } from 'node:path';
+import { DATASETS, type Dataset, type DatasetSlug, type Snapshot } from '../datasets.ts';
+import { normalizeDataset } from '../snapshots/normalize.ts';
+import { describeIssues } from '../snapshots/tree.ts';
+import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
+import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
+import { rateValues, refusalReason } from './guards.ts';
+import { PAGE_PARSERS } from './parsers/index.ts';
+import { describeChanges, type DatasetChanges } from './summary.ts';
+import { newestSnapshot, saveIfChanged, type WriteOutcome } from './write-rules.ts';
+
+export interface CollectOptions {
+  baseUrl: string;
+  snapshotsDir: string;
+  status: StatusStore;
+  datasets?: readonly DatasetSlug[];
+  now?: () => Date;
+  fetch?: FetchOptions;
+  /** Refuse a collection with fewer than this share of the newest snapshot's institutions or rates. */
+  minRatio?: number;
+  log?: (line: string) => void;
+}
+
+export type CollectOutcome = WriteOutcome | 'failed';
+
+export interface DatasetResult {
+  dataset: Dataset;
+  outcome: CollectOutcome;
+  /** Why it failed or was refused. */
+  reason?: string;
+  file?: string;
+  institutions?: number;
+  rates?: number;
+  changes?: DatasetChanges;
+  /** The status store could not be written (the snapshot outcome above still stands). */
+  statusError?: string;
+  ms: number;
+}
+
+class Refused extends Error {}
+
+async function collectOne(dataset: Dataset, options: Required<Omit<CollectOptions, 'datasets'>>): Promise<DatasetResult> {
+  const started = performance.now();
+  const now = options.now();
+  const log = (line: string) => options.log(`${dataset.slug}: ${line}`);
+  const result: DatasetResult = { dataset, outcome: 'failed', ms: 0 };
+  try {
+    const url = new URL(dataset.sourcePath, options.baseUrl).href;
+    const html = await fetchPage(url, { ...options.fetch, onRetry: log });
+    const parsed = PAGE_PARSERS[dataset.slug](html);
+    for (const warning of parsed.warnings.slice(0, 5)) log(`note: ${warning}`);
+    const data = normalizeDataset(dataset, parsed.data);
+    result.institutions = data.length;
+    result.rates = rateValues(data).length;
+    log(`fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${data.length} ${dataset.entity.kind}s, ${result.rates} rates`);
+
+    let previous: Snapshot | undefined;
+    try {
+      previous = await newestSnapshot(options.snapshotsDir, dataset);
+    } catch (error) {
+      // A newest snapshot we cannot read must not be silently replaced: stop and say so.
+      throw new Refused(`the newest snapshot is unreadable (${(error as Error).message})`);
+    }
+    const valid = dataset.schemas.snapshot.safeParse({ type: dataset.type, data, lastUpdated: now.toISOString() });
+    if (!valid.success) throw new Refused(`the parsed data does not fit the schema: ${describeIssues(valid.error.issues).join('; ')}`);
+    const reason = refusalReason({ tableCount: parsed.tableCount, data, previous, minRatio: options.minRatio });
+    if (reason) throw new Refused(reason);
+
+    const saved = await saveIfChanged(options.snapshotsDir, dataset, data, now, previous);
+    result.outcome = saved.outcome;
+    if (saved.file) {
+      result.file = relative(options.snapshotsDir, saved.file);
+      result.changes = describeChanges(dataset, previous?.data, data);
+    }
+  } catch (error) {
+    result.outcome = 'failed';
+    result.reason = (error as Error).message;
+  }
+
+  try {
+    const status = (await options.status.read(dataset.slug)) ?? EMPTY_STATUS;
+    const at = now.toISOString();
+    await options.status.write(
+      dataset.slug,
+      result.outcome === 'failed'
+        ? { ...status, lastError: result.reason ?? 'unknown error', lastErrorAt: at }
+        : { ...status, lastChecked: at, lastChanged: result.outcome === 'unchanged' ? status.lastChanged : at },
+    );
+  } catch (error) {
+    result.statusError = (error as Error).message;
+  }
+  result.ms = Math.round(performance.now() - started);
+  return result;
+}
+
+export async function collect(options: CollectOptions): Promise<DatasetResult[]> {
+  const resolved = {
+    now: () => new Date(),
+    fetch: DEFAULT_FETCH,
+    minRatio: 0.5,
+    log: () => {},
+    ...options,
+  };
+  const chosen = DATASETS.filter((d) => !options.datasets || options.datasets.includes(d.slug));
+  // Datasets are independent: fetch them side by side, report in table order.
+  return Promise.all(chosen.map((dataset) => collectOne(dataset, resolved)));
+}

@@ -1,0 +1,34 @@
+/**
+ * Spec §3: save only when the data differs from the newest snapshot; one file per UTC date; a
+ * second change on the same date replaces that date's file; an unchanged run writes nothing.
+ */
+import type { Dataset, Entity, Snapshot } from '../datasets.ts';
+import { listSnapshotDates, readSnapshot, writeSnapshot } from '../snapshots/tree.ts';
+
+export type WriteOutcome = 'unchanged' | 'written' | 'replaced';
+
+export async function newestSnapshot(dir: string, dataset: Dataset): Promise<Snapshot | undefined> {
+  const date = (await listSnapshotDates(dir, dataset)).at(-1);
+  return date === undefined ? undefined : readSnapshot(dir, dataset, date);
+}
+
+/** Compare data in the canonical form it is written in, so key order cannot fake a change. */
+function sameData(dataset: Dataset, a: readonly Entity[], b: readonly Entity[]): boolean {
+  const canonical = (data: readonly Entity[]) =>
+    JSON.stringify(dataset.schemas.snapshot.parse({ type: dataset.type, data, lastUpdated: '2000-01-01T00:00:00.000Z' }).data);
+  return canonical(a) === canonical(b);
+}
+
+export async function saveIfChanged(
+  dir: string,
+  dataset: Dataset,
+  data: Entity[],
+  now: Date,
+  previous: Snapshot | undefined,
+): Promise<{ outcome: WriteOutcome; file?: string }> {
+  if (previous && sameData(dataset, previous.data, data)) return { outcome: 'unchanged' };
+  const snapshot: Snapshot = { type: dataset.type, data, lastUpdated: now.toISOString() };
+  const replacing = previous?.lastUpdated.slice(0, 10) === snapshot.lastUpdated.slice(0, 10);
+  const file = await writeSnapshot(dir, dataset, snapshot);
+  return { outcome: replacing ? 'replaced' : 'written', file };
+}

@@ -1,0 +1,191 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseNumber } from '../src/collect/cells.ts';
+import { makeId, slugify } from '../src/collect/ids.ts';
+import { PAGE_PARSERS } from '../src/collect/parsers/index.ts';
+import { normalizeProductName } from '../src/collect/parsers/mortgage.ts';
+import { DATASETS, datasetBySlug, type Dataset } from '../src/datasets.ts';
+import { normalizeDataset } from '../src/snapshots/normalize.ts';
+import { renderSourcePage } from './fixtures/source-page.ts';
+import { historyDir } from './helpers.ts';
+
+const foldNames = (data: unknown) =>
+  JSON.parse(JSON.stringify(data).replace(/"name":"([^"]*)"/g, (_, n: string) => `"name":"${n.replace(/\s+/g, ' ').trim()}"`));
+
+function collectPage(slug: string, html: string) {
+  const dataset = datasetBySlug(slug) as Dataset;
+  const parsed = PAGE_PARSERS[dataset.slug](html);
+  return normalizeDataset(dataset, parsed.data) as any[];
+}
+
+const page = (tables: string[]) =>
+  `<html><body>${tables.map((rows, i) => `<h2 class="pane-title">Section ${i}</h2><table id="interest_financial_datatable" class="interest_financial_datatable"><tbody>${rows}</tbody></table>`).join('')}</body></html>`;
+
+describe('pages rendered from the real history parse back to the same data', () => {
+  it.each(DATASETS.map((d) => d.slug))('%s: the last five snapshots, with every markup quirk', async (slug) => {
+    const dates = (await readdir(join(historyDir(), slug))).sort().slice(-5);
+    for (const file of dates) {
+      const snapshot = JSON.parse(await readFile(join(historyDir(), slug, file), 'utf8'));
+      for (const quirks of [false, true]) {
+        const html = renderSourcePage(slug, snapshot.data, { quirks, splitAcrossSections: [snapshot.data[0].id, snapshot.data[2].id] });
+        expect(foldNames(collectPage(slug, html)), `${file} quirks=${quirks}`).toEqual(foldNames(snapshot.data));
+      }
+    }
+  });
+});
+
+describe('mortgage page quirks', () => {
+  const row = (cells: string[], cls = 'interest_financial_row_0') => `<tr class="${cls}">${cells.map((c) => (c.startsWith('<td') ? c : `<td>${c}</td>`)).join('')}</tr>`;
+
+  it('reads the logo alt (not its slogan title), 18-month follow-on rows, and keeps 0 as a value', () => {
+    const html = page([
+      row(['<td class="inst-name"><img alt="Heartland Bank" title="Invest in Heartland to invest in New Zealand"></td>', 'Special LVR under 80%', '', '<b>0</b>', '4.99%', '4.89', '', '', ''], 'primary_row') +
+        row(['<td class="inst-name"></td>', 'Special LVR under 80%', '<td class="special-line" colspan="7">18 months = 4.79</td>']) +
+        row(['<td class="inst-name"></td>', 'Standard', '8.64&nbsp;<img class="interest_financial_indicator-up">', 'n/a', '-', '7.25*', '', '', '1']),
+    ]);
+    const [bank] = collectPage('mortgage-rates', html);
+    expect(bank.id).toBe('institution:heartland-bank');
+    expect(bank.name).toBe('Heartland Bank');
+    expect(bank.products.map((p: any) => [p.id, p.name])).toEqual([
+      ['product:heartland-bank:special', 'Special'],
+      ['product:heartland-bank:standard', 'Standard'],
+    ]);
+    expect(bank.products[0].rates).toEqual([
+      { id: 'rate:heartland-bank:special:6-months', rate: 0, term: '6 months', termInMonths: 6 },
+      { id: 'rate:heartland-bank:special:1-year', rate: 4.99, term: '1 year', termInMonths: 12 },
+      { id: 'rate:heartland-bank:special:18-months', rate: 4.79, term: '18 months', termInMonths: 18 },
+      { id: 'rate:heartland-bank:special:2-years', rate: 4.89, term: '2 years', termInMonths: 24 },
+    ]);
+    expect(bank.products[1].rates.map((r: any) => [r.termInMonths, r.rate])).toEqual([[null, 8.64], [24, 7.25], [60, 1]]);
+  });
+
+  it.each(['Special LVR under 80%', 'Special - Classic', 'Special LVR <80%', 'Special LVR < 80%', 'Special'])('"%s" is the Special rate', (name) => {
+    expect(normalizeProductName(name)).toBe('Special');
+  });
+
+  it.each(['First Home Buyer Special', 'Special - Signature Class', 'Standard LVR < 80%'])('"%s" keeps its name', (name) => {
+    expect(normalizeProductName(name)).toBe(name);
+  });
+
+  it('merges an institution listed in several sections and folds macrons in ids', () => {
+    const html = page([
+      row(['<td class="inst-name"><a title="Kāinga Ora">Kāinga Ora</a></td>', 'Residential', '6.1', '', '', '', '', '', ''], 'primary_row'),
+      row(['<td class="inst-name"><a>Kāinga Ora</a></td>', 'First Home', '', '', '5.5', '', '', '', ''], 'primary_row'),
+    ]);
+    const data = collectPage('mortgage-rates', html);
+    expect(data).toHaveLength(1);
+    expect(data[0].id).toBe('institution:kainga-ora');
+    expect(data[0].name).toBe('Kāinga Ora');
+    expect(data[0].products.map((p: any) => p.id)).toEqual(['product:kainga-ora:residential', 'product:kainga-ora:first-home']);
+  });
+
+  it('one odd cell never fails the dataset, and footnote marks are not read as digits', () => {
+    const html = page([row(['<td class="inst-name">ASB</td>', 'Standard', 'call us', '6.5<sup>2</sup>', '???', '5.9 %', '', '', ''], 'primary_row')]);
+    const [asb] = collectPage('mortgage-rates', html);
+    expect(asb.products[0].rates.map((r: any) => [r.termInMonths, r.rate])).toEqual([[6, 6.5], [24, 5.9]]);
+  });
+});
+
+describe('loan and card page quirks', () => {
+  it('joins From/To rows into one product, takes the product from the row above when blank, skips rows with no rate', () => {
+    const html = page([
+      '<tr class="primary_row"><td class="inst-name"><a>ASB</a></td><td>Personal Loan</td><td>Secured by car</td><td>From</td><td><b>12.95%</b></td></tr>' +
+        '<tr class="interest_financial_row_1"><td class="inst-name"></td><td></td><td>Secured by car</td><td>To</td><td>17.95</td></tr>' +
+        '<tr class="interest_financial_row_0"><td class="inst-name"></td><td>Personal Loan</td><td>Unsecured</td><td>$3,000 to $50,000</td><td>&nbsp;</td></tr>' +
+        '<tr class="interest_financial_row_1"><td class="inst-name"></td><td>Green Loan</td><td></td><td></td><td>9.9*</td></tr>',
+    ]);
+    const [asb] = collectPage('car-loan-rates', html);
+    expect(asb.products).toEqual([
+      {
+        id: 'product:asb:personal-loan',
+        name: 'Personal Loan',
+        rates: [
+          { id: 'rate:asb:personal-loan:secured-by-car:from', rate: 12.95, plan: 'Secured by car', condition: 'From' },
+          { id: 'rate:asb:personal-loan:secured-by-car:to', rate: 17.95, plan: 'Secured by car', condition: 'To' },
+        ],
+      },
+      { id: 'product:asb:green-loan', name: 'Green Loan', rates: [{ id: 'rate:asb:green-loan', rate: 9.9, plan: null, condition: null }] },
+    ]);
+  });
+
+  it('keeps the condition id scheme of the earlier deployment', () => {
+    const html = page(['<tr class="primary_row"><td class="inst-name">ANZ</td><td>Personal Loan</td><td>Unsecured</td><td>$3,000 to $50,000</td><td>13.9%</td></tr>']);
+    expect(collectPage('personal-loan-rates', html)[0].products[0].rates[0].id).toBe('rate:anz:personal-loan:unsecured:3000-to-50000');
+  });
+
+  it('reads card days, fees with separators, periods and rates, merging an issuer listed in two groups', () => {
+    const html = page([
+      '<tr class="primary_row"><td class="inst-name"><img alt="Amex" title="Don\'t leave home"></td><td>Platinum</td><td>55 days</td><td>$1,250</td><td>0%</td><td>6 mths</td><td>n/a</td><td><b>22.95%</b></td></tr>',
+      '<tr class="primary_row"><td class="inst-name"><a>Amex</a></td><td>Platinum</td><td>-</td><td>$0</td><td>-</td><td>Life of bal tsfrd</td><td>21.95</td><td>19.95</td></tr>',
+    ]);
+    const data = collectPage('credit-card-rates', html);
+    expect(data).toEqual([
+      {
+        id: 'issuer:amex',
+        name: 'Amex',
+        plans: [
+          { id: 'plan:amex:platinum', name: 'Platinum', purchaseRate: 22.95, cashAdvanceRate: null, balanceTransferRate: 0, balanceTransferPeriod: '6 mths', interestFreeDays: 55, annualFeeNZD: 1250 },
+          { id: 'plan:amex:platinum-2', name: 'Platinum', purchaseRate: 19.95, cashAdvanceRate: 21.95, balanceTransferRate: null, balanceTransferPeriod: 'Life of bal tsfrd', interestFreeDays: null, annualFeeNZD: 0 },
+        ],
+      },
+    ]);
+  });
+
+  it('finds no table on a page whose layout changed', () => {
+    expect(PAGE_PARSERS['mortgage-rates']('<html><body><div class="rates-grid">5.99</div></body></html>').tableCount).toBe(0);
+  });
+});
+
+describe('number and name parsing (property-based)', () => {
+  const decorate = fc.constantFrom(
+    (s: string) => s,
+    (s: string) => `${s}%`,
+    (s: string) => `$${s}`,
+    (s: string) => `${s}*`,
+    (s: string) => `\u00a0${s}\u00a0`,
+    (s: string) => ` ${s} % `,
+  );
+
+  it('reads any amount back, whatever the decoration and thousands separators', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 99_999_999 }), fc.boolean(), decorate, (cents, separators, wrap) => {
+        const value = cents / 100;
+        const text = separators ? value.toLocaleString('en-NZ', { minimumFractionDigits: 2 }) : value.toFixed(2);
+        expect(parseNumber(wrap(text))).toBe(value);
+      }),
+    );
+  });
+
+  it('reads text without digits as "not offered", never as 0', () => {
+    fc.assert(
+      fc.property(fc.string().filter((s) => !/\d/.test(s)), (text) => {
+        expect(parseNumber(text)).toBeNull();
+      }),
+    );
+  });
+
+  // The earlier deployment's id function, for ASCII names (shared/docs/source-pages.md).
+  const earlier = (s: string) =>
+    s.toLowerCase().replaceAll('<', 'less-than-').replaceAll('>', 'greater-than-').replace(/\s+/g, '-').replace(/[^\w-]/g, '').replace(/-+/g, '-');
+
+  it('gives ids identical to the earlier scheme for plain ASCII names', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'abcXYZ09 <>-$,%&()._/'.split('')) }), (name) => {
+      expect(slugify(name)).toBe(earlier(name));
+    }));
+  });
+
+  it('folds letters with diacritics instead of dropping them, and ids are stable under re-slugging', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'aeiouAEIOUāēīōūĀĒĪŌŪéñ -'.split('')) }), (name) => {
+        const plain = name.normalize('NFKD').replace(/\p{M}/gu, '');
+        expect(slugify(name)).toBe(earlier(plain));
+        expect(slugify(slugify(name))).toBe(slugify(name));
+        expect(slugify(name)).toMatch(/^[a-z0-9_-]*$/);
+        expect(slugify(name)).not.toContain('--');
+      }),
+    );
+    expect(makeId('institution', 'Kāinga Ora')).toBe('institution:kainga-ora');
+  });
+});
