@@ -4,11 +4,20 @@ import type { AnyNode } from 'domhandler';
 
 const NOT_OFFERED = /^(?:-+|–|—|n\/?a|none|nil)$/i;
 
-/** Visible text of a cell: footnote superscripts and images left out, `&nbsp;` and runs of space folded. */
+/**
+ * Text as the page has it, trimmed: `&nbsp;` becomes a space and line breaks in the markup fold
+ * to one space, but runs of plain spaces stay (the history keeps names like "Standard  LVR < 80%"
+ * verbatim, and ids do not depend on them).
+ */
+export function plainText(text: string): string {
+  return text.replace(/\u00a0/g, ' ').replace(/ *[\r\n\t][\s]* */g, ' ').trim();
+}
+
+/** Visible text of a cell, footnote superscripts and images left out. */
 export function cellText(cell: Cheerio<AnyNode>): string {
   const copy = cell.clone();
   copy.find('sup, img, script, style').remove();
-  return copy.text().replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+  return plainText(copy.text());
 }
 
 /** A text value, or null where the cell is empty or says the thing is not offered. */
@@ -35,6 +44,5 @@ export function parseNumber(text: string): number | null {
 export function entityName(cell: Cheerio<AnyNode> | undefined): string {
   if (!cell || cell.length === 0) return '';
   const alt = cell.find('img[alt]').not('[class*="indicator"]').first().attr('alt');
-  const name = alt && alt.trim() ? alt : cellText(cell);
-  return name.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+  return alt && alt.trim() ? plainText(alt) : cellText(cell);
 }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-store.ts';
+import { statusStoreFromEnv } from '../src/status/from-env.ts';
+import { FileStatusStore } from '../src/status/status-store.ts';
+import { apiOver, getJson, historyDir, NOW, tempDir } from './helpers.ts';
+
+const STATUS = { lastChecked: '2025-03-05T11:30:00.000Z', lastChanged: null, lastError: 'HTTP 500', lastErrorAt: '2025-03-05T10:30:00.000Z' };
+
+/** Stands in for the Blob service, which has no local emulator. */
+function memoryBlob(): BlobClient & { objects: Map<string, string> } {
+  const objects = new Map<string, string>();
+  return { objects, read: async (p) => objects.get(p) ?? null, write: async (p, body) => void objects.set(p, body) };
+}
+
+describe('status stores', () => {
+  it('the file store round-trips a status and answers null before anything was recorded', async () => {
+    const store = new FileStatusStore(await tempDir());
+    expect(await store.read('mortgage-rates')).toBeNull();
+    await store.write('mortgage-rates', STATUS);
+    expect(await store.read('mortgage-rates')).toEqual(STATUS);
+  });
+
+  it('the Blob store keeps one JSON object per dataset under status/', async () => {
+    const blob = memoryBlob();
+    const store = new BlobStatusStore(blob);
+    expect(await store.read('car-loan-rates')).toBeNull();
+    await store.write('car-loan-rates', STATUS);
+    expect([...blob.objects.keys()]).toEqual(['status/car-loan-rates.json']);
+    expect(JSON.parse(blob.objects.get('status/car-loan-rates.json')!)).toEqual(STATUS);
+    expect(await store.read('car-loan-rates')).toEqual(STATUS);
+  });
+
+  it('health reads the Blob store: lastChecked and stale come from it', async () => {
+    const store = new BlobStatusStore(memoryBlob());
+    await store.write('mortgage-rates', STATUS);
+    const { body } = await getJson(await apiOver(historyDir(), { status: store, now: () => NOW }), '/api/v1/health');
+    expect(body.datasets['mortgage-rates']).toMatchObject({ lastChecked: '2025-03-05 11:30:00', stale: false });
+  });
+
+  it('the environment picks Blob only when its token is set', () => {
+    expect(statusStoreFromEnv({ BLOB_READ_WRITE_TOKEN: 'vercel_blob_rw_x_y' })).toBeInstanceOf(BlobStatusStore);
+    const local = statusStoreFromEnv({ STATUS_DIR: '/tmp/somewhere' });
+    expect(local).toBeInstanceOf(FileStatusStore);
+    expect((local as FileStatusStore).dir).toBe('/tmp/somewhere');
+    expect((statusStoreFromEnv({}) as FileStatusStore).dir).toBe('.status');
+  });
+});
