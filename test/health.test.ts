@@ -1,6 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApi } from '../src/api/app.ts';
 import { DATASET_SLUGS } from '../src/datasets.ts';
 import { Health } from '../src/schemas/health.ts';
@@ -8,6 +8,10 @@ import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore, type StatusStore } from '../src/status/status-store.ts';
 import { apiOver, get, getJson, historyDir, NOW, tempDir } from './helpers.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3600_000).toISOString();
 
@@ -79,6 +83,7 @@ describe('health', () => {
   });
 
   it('an unreadable snapshot store: health 503 with database error, data endpoints 500', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const api = createApi({
       loadStore: () => Promise.reject(new Error('EACCES: permission denied')),
       status: await statusWith({}),
@@ -93,6 +98,8 @@ describe('health', () => {
     const data = await getJson(api, '/api/v1/credit-card-rates');
     expect(data.response.status).toBe(500);
     expect(data.body).toMatchObject({ error: 'server_error', message: 'An error occurred while retrieving credit card rates data' });
+    // The cause goes to the server log, not to the caller.
+    expect(logged.mock.calls.map((c) => String(c[1]))).toEqual(['Error: EACCES: permission denied', 'Error: EACCES: permission denied']);
   });
 
   it('refuses query parameters', async () => {

@@ -1,14 +1,25 @@
-/** `npm start` as a user runs it: build the real history, serve it, and ask over real HTTP. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/**
+ * End to end, as a user runs it: the real history, plus one hourly collection from a local
+ * stand-in for interest.co.nz (`npm run collect`), built and served by `npm start`, read over HTTP.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS } from '../src/datasets.ts';
+import { renderSourcePage } from './fixtures/source-page.ts';
+import { startSourceServer, type SourceServer } from './fixtures/source-server.ts';
 import { historyDir, tempDir } from './helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 let server: ChildProcess;
+let source: SourceServer;
 let base: string;
 let output = '';
+let today: string;
+let collectOutput: string;
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -34,27 +45,86 @@ async function waitUntilServing(url: string, deadline: number): Promise<void> {
   throw new Error(`npm start did not serve ${url} in time:\n${output}`);
 }
 
+/** Pages rendered from each dataset's newest real snapshot, with ANZ's Special 1-year mortgage rate cut to 4.69. */
+async function serveSourcePages() {
+  source = await startSourceServer();
+  for (const dataset of DATASETS) {
+    const dir = join(historyDir(), dataset.slug);
+    const newest = (await readdir(dir)).sort().at(-1)!;
+    const { data } = JSON.parse(await readFile(join(dir, newest), 'utf8'));
+    if (dataset.slug === 'mortgage-rates') {
+      data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate = 4.69;
+    }
+    source.serve(dataset.sourcePath, { page: renderSourcePage(dataset.slug, data) });
+  }
+}
+
 beforeAll(async () => {
+  const snapshots = await tempDir('rates-e2e-');
+  const statusDir = await tempDir('rates-status-');
+  await cp(historyDir(), snapshots, { recursive: true });
+  await serveSourcePages();
+  const before = new Date().toISOString().slice(0, 10);
+  const collected = await promisify(execFile)('npm', ['run', '--silent', 'collect'], {
+    cwd: ROOT,
+    env: { ...process.env, INTEREST_BASE_URL: source.url, SNAPSHOTS_DIR: snapshots, STATUS_DIR: statusDir },
+  });
+  collectOutput = collected.stdout;
+  // The UTC date the collector stamped (the run may straddle midnight).
+  today = /mortgage-rates\/(\d{4}-\d{2}-\d{2})\.json/.exec(collectOutput)?.[1] ?? 'none';
+  expect([before, new Date().toISOString().slice(0, 10)]).toContain(today);
+
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, PORT: String(port), SNAPSHOTS_DIR: historyDir(), STATUS_DIR: await tempDir('rates-status-'), ASTRO_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, PORT: String(port), SNAPSHOTS_DIR: snapshots, STATUS_DIR: statusDir, ASTRO_TELEMETRY_DISABLED: '1' },
   });
   server.stdout!.on('data', (chunk) => (output += chunk));
   server.stderr!.on('data', (chunk) => (output += chunk));
   await waitUntilServing(`${base}/api/v1/health`, Date.now() + 150_000);
 }, 160_000);
 
-afterAll(() => {
+afterAll(async () => {
   if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+  await source?.close();
+});
+
+describe('a collection, then npm start', () => {
+  it('the collector wrote only the dataset whose rates moved', () => {
+    expect(collectOutput).toMatch(new RegExp(`mortgage-rates: changed, wrote mortgage-rates/${today}\\.json`));
+    expect(collectOutput).toContain('collect: 1 changed, 3 unchanged, 0 failed');
+  });
+
+  it('the API serves the newly collected rate, and the history before it', async () => {
+    const response = await fetch(`${base}/api/v1/mortgage-rates/institution:anz?termInMonths=12`);
+    const body = await response.json();
+    expect(body.lastUpdated.slice(0, 10)).toBe(today);
+    expect(body.data[0].products.find((p: any) => p.name === 'Special').rates).toEqual([
+      { id: 'rate:anz:special:1-year', rate: 4.69, term: '1 year', termInMonths: 12 },
+    ]);
+    const series = await (await fetch(`${base}/api/v1/mortgage-rates/time-series`)).json();
+    expect(series.availableDates.at(-2)).toBe('2025-03-05');
+    expect(series.availableDates.at(-1)).toBe(today);
+  });
+
+  it('health reports every dataset checked just now, not stale, and the service ok', async () => {
+    const health = await (await fetch(`${base}/api/v1/health`)).json();
+    expect(health.status).toBe('ok');
+    for (const dataset of DATASETS) {
+      const { lastChecked, stale } = health.datasets[dataset.slug];
+      expect(lastChecked.slice(0, 10)).toBe(today);
+      expect(stale).toBe(false);
+    }
+    expect(health.datasets['mortgage-rates'].lastUpdated.slice(0, 10)).toBe(today);
+    expect(health.datasets['car-loan-rates'].lastUpdated).toBe('2025-02-24 22:04:32');
+  });
 });
 
 describe('the production server from npm start', () => {
   it('serves the lists of all four datasets from the built history', async () => {
     for (const [slug, type, lastUpdated] of [
-      ['mortgage-rates', 'MortgageRates', '2025-03-05T01:32:05.919Z'],
       ['personal-loan-rates', 'PersonalLoanRates', '2025-02-04T20:04:55.942Z'],
       ['car-loan-rates', 'CarLoanRates', '2025-02-24T22:04:32.157Z'],
       ['credit-card-rates', 'CreditCardRates', '2025-01-07T08:06:01.522Z'],
@@ -75,9 +145,8 @@ describe('the production server from npm start', () => {
     expect((await detail.json()).data[0].id).toBe('institution:anz');
     const series = await (await fetch(`${base}/api/v1/credit-card-rates/time-series?date=2025-01-07&issuerId=issuer:amex`)).json();
     expect(series.timeSeries['2025-01-07'].data[0].id).toBe('issuer:amex');
-    const health = await fetch(`${base}/api/v1/health`);
-    expect(health.status).toBe(200);
-    expect((await health.json()).datasets['mortgage-rates'].lastUpdated).toBe('2025-03-05 01:32:05');
+    const previous = await (await fetch(`${base}/api/v1/mortgage-rates/time-series?date=2025-03-05&institutionId=anz`)).json();
+    expect(previous.timeSeries['2025-03-05'].lastUpdated).toBe('2025-03-05T01:32:05.919Z');
   });
 
   it('answers HEAD, preflight, POST and mistakes through the framework exactly as the core does', async () => {
