@@ -46,3 +46,19 @@ export function readRateTables(html: string): SourceTables {
   });
   return { tableCount: tables.length, rows };
 }
+
+/** Consecutive rows of one institution in one table: what each page parser turns into one entity. */
+export interface EntityRows {
+  name: string;
+  rows: SourceRow[];
+}
+
+export function entityRuns(rows: readonly SourceRow[]): EntityRows[] {
+  const runs: EntityRows[] = [];
+  for (const row of rows) {
+    const last = runs.at(-1);
+    if (last && last.name === row.entity && last.rows[0]!.table === row.table) last.rows.push(row);
+    else runs.push({ name: row.entity, rows: [row] });
+  }
+  return runs;
+}

@@ -6,7 +6,7 @@
 import type { CreditCardIssuer } from '../../schemas/rates.ts';
 import { parseNumber, textValue } from '../cells.ts';
 import { makeId } from '../ids.ts';
-import { readRateTables } from '../tables.ts';
+import { entityRuns, readRateTables } from '../tables.ts';
 import type { PageParse } from './types.ts';
 
 function wholeDays(text: string): number | null {
@@ -16,29 +16,24 @@ function wholeDays(text: string): number | null {
 
 export function parseCreditCardPage(html: string): PageParse {
   const { tableCount, rows } = readRateTables(html);
-  const issuers: CreditCardIssuer[] = [];
-  let current: CreditCardIssuer | undefined;
-  let currentTable = -1;
-
-  for (const row of rows) {
-    if (!current || current.name !== row.entity || currentTable !== row.table) {
-      current = { id: makeId('issuer', row.entity), name: row.entity, plans: [] };
-      issuers.push(current);
-      currentTable = row.table;
-    }
-    const t = row.texts;
-    if (t.length < 8 || !t[1]) continue;
-    const fee = parseNumber(t[3] ?? '');
-    current.plans.push({
-      id: makeId('plan', row.entity, t[1]),
-      name: t[1],
-      purchaseRate: parseNumber(t[7] ?? ''),
-      cashAdvanceRate: parseNumber(t[6] ?? ''),
-      balanceTransferRate: parseNumber(t[4] ?? ''),
-      balanceTransferPeriod: textValue(t[5] ?? ''),
-      interestFreeDays: wholeDays(t[2] ?? ''),
-      annualFeeNZD: fee !== null && fee >= 0 ? fee : null,
-    });
-  }
+  const issuers = entityRuns(rows).map(({ name: issuer, rows: run }): CreditCardIssuer => ({
+    id: makeId('issuer', issuer),
+    name: issuer,
+    plans: run
+      .filter(({ texts }) => texts.length >= 8 && texts[1])
+      .map(({ texts: t }) => {
+        const fee = parseNumber(t[3]!);
+        return {
+          id: makeId('plan', issuer, t[1]),
+          name: t[1]!,
+          purchaseRate: parseNumber(t[7]!),
+          cashAdvanceRate: parseNumber(t[6]!),
+          balanceTransferRate: parseNumber(t[4]!),
+          balanceTransferPeriod: textValue(t[5]!),
+          interestFreeDays: wholeDays(t[2]!),
+          annualFeeNZD: fee !== null && fee >= 0 ? fee : null,
+        };
+      }),
+  }));
   return { tableCount, data: issuers.filter((i) => i.plans.length > 0), warnings: [] };
 }

@@ -7,7 +7,7 @@ import type { MortgageInstitution, MortgageRate } from '../../schemas/rates.ts';
 import { MORTGAGE_TERMS } from '../../schemas/rates.ts';
 import { parseNumber, cellText } from '../cells.ts';
 import { makeId } from '../ids.ts';
-import { readRateTables } from '../tables.ts';
+import { entityRuns, readRateTables } from '../tables.ts';
 import type { PageParse } from './types.ts';
 
 const TERM_LABELS: Record<number, (typeof MORTGAGE_TERMS)[number]> = {
@@ -33,38 +33,34 @@ function rateFor(institution: string, product: string, months: number | null, va
 
 export function parseMortgagePage(html: string): PageParse {
   const { tableCount, rows } = readRateTables(html);
-  const institutions: MortgageInstitution[] = [];
   const warnings: string[] = [];
-  let current: MortgageInstitution | undefined;
-  let currentTable = -1;
-
-  for (const row of rows) {
-    if (!current || current.name !== row.entity || currentTable !== row.table) {
-      current = { id: makeId('institution', row.entity), name: row.entity, products: [] };
-      institutions.push(current);
-      currentTable = row.table;
-    }
-    const special = row.row.find('td.special-line');
-    if (special.length > 0) {
-      const match = /(\d+)\s*(?:months?|mths?)\s*[=:]\s*(.+)$/i.exec(cellText(special.first()));
-      const product = current.products.at(-1);
-      const months = match ? Number(match[1]) : NaN;
-      const value = match ? parseNumber(match[2]!) : null;
-      if (!product || !TERM_LABELS[months]) {
-        warnings.push(`${row.entity}: follow-on row "${cellText(special.first())}" not understood; skipped`);
-      } else if (value !== null && !product.rates.some((r) => r.termInMonths === months)) {
-        product.rates.push(rateFor(row.entity, product.name, months, value));
-        product.rates.sort((a, b) => (a.termInMonths ?? 0) - (b.termInMonths ?? 0));
+  const institutions = entityRuns(rows).map(({ name: institution, rows: run }): MortgageInstitution => {
+    const products: MortgageInstitution['products'] = [];
+    for (const row of run) {
+      const special = row.row.find('td.special-line');
+      if (special.length > 0) {
+        const text = cellText(special.first());
+        const match = /(\d+)\s*(?:months?|mths?)\s*[=:]\s*(.+)$/i.exec(text);
+        const product = products.at(-1);
+        const months = match ? Number(match[1]) : NaN;
+        const value = match ? parseNumber(match[2]!) : null;
+        if (!product || !TERM_LABELS[months]) {
+          warnings.push(`${institution}: follow-on row "${text}" not understood; skipped`);
+        } else if (value !== null && !product.rates.some((r) => r.termInMonths === months)) {
+          product.rates.push(rateFor(institution, product.name, months, value));
+          product.rates.sort((a, b) => (a.termInMonths ?? 0) - (b.termInMonths ?? 0));
+        }
+        continue;
       }
-      continue;
+      if (row.texts.length < 3) continue;
+      const name = normalizeProductName(row.texts[1] ?? '');
+      const rates = COLUMNS.flatMap(([cell, months]) => {
+        const value = parseNumber(row.texts[cell] ?? '');
+        return value === null ? [] : [rateFor(institution, name, months, value)];
+      });
+      products.push({ id: makeId('product', institution, name), name, rates });
     }
-    if (row.texts.length < 3) continue;
-    const name = normalizeProductName(row.texts[1] ?? '');
-    const rates = COLUMNS.flatMap(([cell, months]) => {
-      const value = parseNumber(row.texts[cell] ?? '');
-      return value === null ? [] : [rateFor(row.entity, name, months, value)];
-    });
-    current.products.push({ id: makeId('product', row.entity, name), name, rates });
-  }
+    return { id: makeId('institution', institution), name: institution, products };
+  });
   return { tableCount, data: institutions, warnings };
 }
