@@ -24,8 +24,23 @@ export interface DataEndpoint {
 export const API_PREFIX = '/api/v1';
 
 function filterParams(dataset: Dataset) {
-  return Object.fromEntries(dataset.filters.map((filter) => [filter.name, filter.schema.optional()]));
+  return Object.fromEntries(dataset.filters.map((filter) => [filter.name, filter.schema.describe(filter.description).optional()]));
 }
+
+/** The id parameter of a dataset, described for the OpenAPI document and MCP tool schemas. */
+export function entityIdParam(dataset: Dataset) {
+  const { kind, prefix } = dataset.entity;
+  return EntityIdParam.describe(
+    `The ${kind}'s id, e.g. ${prefix}:${prefix === 'issuer' ? 'amex' : 'anz'} (case-insensitive; the bare slug also works). ` +
+      `GET /api/v1/${dataset.slug} lists every ${kind} with its id.`,
+  );
+}
+
+const DATE_PARAMS = {
+  date: DateParam.describe('One snapshot: the UTC date YYYY-MM-DD. Cannot be combined with startDate or endDate.').optional(),
+  startDate: DateParam.describe('First date of a range, YYYY-MM-DD, inclusive. Needs endDate.').optional(),
+  endDate: DateParam.describe('Last date of a range, YYYY-MM-DD, inclusive; on or after startDate. Needs startDate.').optional(),
+};
 
 export function endpointsOf(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
   const base = `${API_PREFIX}/${dataset.slug}`;
@@ -45,10 +60,8 @@ export function endpointsOf(dataset: Dataset): Record<EndpointKind, DataEndpoint
       dataset,
       path: `${base}/time-series`,
       query: z.strictObject({
-        date: DateParam.optional(),
-        startDate: DateParam.optional(),
-        endDate: DateParam.optional(),
-        [dataset.entity.param]: EntityIdParam.optional(),
+        ...DATE_PARAMS,
+        [dataset.entity.param]: entityIdParam(dataset).optional(),
         ...filters,
       }),
       ignoredQuery: dataset.ignoredTimeSeriesParams,

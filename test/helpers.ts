@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createApi, type Handler } from '../src/api/app.ts';
+import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore, type StatusStore } from '../src/status/status-store.ts';
@@ -27,6 +28,16 @@ export async function apiOver(
   return createApi({
     loadStore: async () => store,
     status: options.status ?? new FileStatusStore(await tempDir('rates-status-')),
+    now: options.now ?? (() => NOW),
+  });
+}
+
+/** The REST core and the MCP endpoint together, as deployed. */
+export async function serviceOver(dir: string, options: { now?: () => Date } = {}): Promise<Handler> {
+  const store = new ServedStore(await compileSnapshotTree(dir));
+  return createService({
+    loadStore: async () => store,
+    status: new FileStatusStore(await tempDir('rates-status-')),
     now: options.now ?? (() => NOW),
   });
 }

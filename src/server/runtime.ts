@@ -1,9 +1,10 @@
 /**
- * The API as deployed: the compiled store that `npm run build:data` produced, embedded in the
+ * The API and MCP endpoint as deployed: the compiled store that `npm run build:data` produced, embedded in the
  * server bundle, parsed once per process; the status store chosen from the environment.
  */
 import compiledText from '../../.generated/served-store.json?raw';
-import { createApi } from '../api/app.ts';
+import { mcpAllowedHostsFromEnv } from '../mcp/endpoint.ts';
+import { createService } from '../service.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { ServedStore } from '../store/served-store.ts';
 import { statusStoreFromEnv } from '../status/from-env.ts';
@@ -20,4 +21,4 @@ function loadStore(): Promise<ServedStore> {
   return store;
 }
 
-export const api = createApi({ loadStore, status: statusStoreFromEnv() });
+export const api = createService({ loadStore, status: statusStoreFromEnv() }, { allowedHosts: mcpAllowedHostsFromEnv() });

@@ -1,0 +1,105 @@
+/**
+ * POST /api/v1/mcp: Streamable HTTP, stateless, JSON responses, no sessions. 2026-07-28 requests
+ * go to the SDK's modern handler; 2025-era requests to a per-request transport answering JSON.
+ */
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { Handler } from '../api/app.ts';
+import { HEADERLESS_VERSION, MODERN_VERSION, createRatesMcpServer } from './server.ts';
+
+export const MCP_PATH = '/api/v1/mcp';
+
+const MCP_HEADERS = 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id';
+
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+function withCors(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set('access-control-allow-origin', '*');
+  headers.set('access-control-expose-headers', 'mcp-protocol-version');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+export interface McpEndpointOptions {
+  /**
+   * Host names the endpoint answers to. Set when the server listens on a loopback address, so a
+   * web page cannot reach a local server through DNS rebinding; unset for a public deployment.
+   */
+  allowedHosts?: string[];
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * DNS-rebinding protection from the environment: on for a server bound to loopback (the
+ * `npm start` default), off on Vercel or when HOST is a public interface. MCP_ALLOWED_HOSTS
+ * (comma-separated, or `*` for any) overrides.
+ */
+export function mcpAllowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  const explicit = env.MCP_ALLOWED_HOSTS?.trim();
+  if (explicit) return explicit === '*' ? undefined : explicit.split(',').map((h) => h.trim()).filter(Boolean);
+  if (env.VERCEL || !LOOPBACK.has(env.HOST ?? '127.0.0.1')) return undefined;
+  return localhostAllowedHostnames();
+}
+
+export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {
+  // The SDK reports rejected client requests here too; those are answered, not server faults.
+  const onerror = (error: Error) => {
+    if (!/^Rejected inbound request/.test(error.message)) console.error('mcp:', error);
+  };
+  const modern = createMcpHandler(
+    (ctx) => createRatesMcpServer({ api, version: MODERN_VERSION, origin: new URL(ctx.requestInfo?.url ?? 'http://localhost').origin }),
+    { legacy: 'reject', responseMode: 'json', onerror },
+  );
+
+  async function legacy(request: Request): Promise<Response> {
+    const version = request.headers.get('mcp-protocol-version') ?? HEADERLESS_VERSION;
+    // JSON-RPC batches went away in 2025-06-18; only header-less (2025-03-26) requests may batch.
+    if (version >= '2025-06-18' && (await request.clone().text()).trimStart().startsWith('[')) {
+      return jsonRpcError(400, -32600, `Invalid Request: JSON-RPC batches are not supported in protocol version ${version}`);
+    }
+    const server = createRatesMcpServer({ api, version, origin: new URL(request.url).origin });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      void server.close();
+    }
+  }
+
+  return async function handleMcp(request: Request): Promise<Response> {
+    if (request.method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'POST, OPTIONS',
+          'access-control-allow-headers': MCP_HEADERS,
+          'access-control-max-age': '600',
+        },
+      });
+    }
+    const rejected = options.allowedHosts && hostHeaderValidationResponse(request, options.allowedHosts);
+    if (rejected) return rejected;
+    if (request.method !== 'POST') {
+      return withCors(jsonRpcError(405, -32000, 'Method not allowed: this MCP endpoint is stateless and takes POST only', { allow: 'POST, OPTIONS' }));
+    }
+    try {
+      return withCors((await isLegacyRequest(request.clone())) ? await legacy(request) : await modern.fetch(request));
+    } catch (error) {
+      onerror(error as Error);
+      return withCors(jsonRpcError(500, -32603, 'Internal error'));
+    }
+  };
+}

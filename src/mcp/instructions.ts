@@ -1,0 +1,17 @@
+/** What an agent is told about this server in `initialize` and `server/discover`. */
+export const SERVER_INFO = { name: 'nz-rates', title: 'New Zealand lending rates', version: '1.0.0' };
+
+export const INSTRUCTIONS = `New Zealand lending rates, collected hourly from interest.co.nz: read-only tools, no authentication.
+
+Datasets (three tools each): mortgage rates, personal loan rates, car loan rates (by institution), and credit card rates (by issuer).
+- list_<dataset>: the newest rates of every institution or issuer, with their ids.
+- get_<dataset>_by_institution / get_credit_card_rates_by_issuer: one institution or issuer.
+- get_<dataset>_time_series: earlier snapshots.
+
+Ids: institutions are "institution:<slug>" (e.g. institution:anz), credit card issuers "issuer:<slug>" (e.g. issuer:amex). They are matched case-insensitively and do not change between collections; call a list tool first to find them.
+
+Every argument is a string. Mortgage tools take termInMonths (digits: 6, 12, 18, 24, 36, 48 or 60) to keep only fixed rates of that term; variable floating rates are then left out.
+
+Time series: give date (YYYY-MM-DD, one snapshot) or startDate and endDate (inclusive range), never both; with no date the result lists availableDates. A snapshot exists only on dates when rates changed; rates on other dates equal the nearest earlier snapshot. A date without a snapshot is an error (no_data).
+
+Rates are percentages per year (4.29 means 4.29 %). Results are the same JSON as the REST API at /api/v1. The data may be incorrect: the institution is the authority for its rates; each result carries the terms of use.`;
