@@ -170,6 +170,28 @@ describe('the production server from npm start', () => {
     expect((await unknown.json()).error).toBe('not_found');
   });
 
+  it('answers MCP through the same function: a 2026-07-28 tool call equals the REST response', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const response = await fetch(`${base}/api/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'get_credit_card_rates_by_issuer',
+        origin: 'https://agent.example',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' }, _meta: meta } }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    const { result } = await response.json();
+    const rest = await (await fetch(`${base}/api/v1/credit-card-rates/issuer:amex`)).json();
+    expect({ ...result.structuredContent, timestamp: null }).toEqual({ ...rest, timestamp: null });
+    expect((await fetch(`${base}/api/v1/mcp`)).status).toBe(405);
+  });
+
   it('serves the landing page', async () => {
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);

@@ -7,6 +7,7 @@ import {
   hostHeaderValidationResponse,
   isLegacyRequest,
   localhostAllowedHostnames,
+  ProtocolError,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Handler } from '../api/app.ts';
@@ -55,7 +56,7 @@ export function mcpAllowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): st
 export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {
   // The SDK reports rejected client requests here too; those are answered, not server faults.
   const onerror = (error: Error) => {
-    if (!/^Rejected inbound request/.test(error.message)) console.error('mcp:', error);
+    if (!(error instanceof ProtocolError) && !/^Rejected inbound request/.test(error.message)) console.error('mcp:', error);
   };
   const modern = createMcpHandler(
     (ctx) => createRatesMcpServer({ api, version: MODERN_VERSION, origin: new URL(ctx.requestInfo?.url ?? 'http://localhost').origin }),
