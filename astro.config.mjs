@@ -1,14 +1,23 @@
 // @ts-check
+import { resolve } from 'node:path';
 import { defineConfig, passthroughImageService } from 'astro/config';
 import node from '@astrojs/node';
 import vercel from '@astrojs/vercel';
+import { siteUrl } from './src/site.ts';
 
 // Vercel sets VERCEL=1 during its builds; everywhere else (npm start, tests) the Node adapter
 // serves the same build locally. ASTRO_ADAPTER=vercel builds the Vercel output by hand.
 const onVercel = process.env.ASTRO_ADAPTER === 'vercel' || (process.env.VERCEL === '1' && process.env.ASTRO_ADAPTER !== 'node');
 
+// Where build:data left the compiled data (pages import it as @generated/…) and where the site
+// is built; both can move so that separate builds (tests) do not share folders.
+const generatedDir = resolve(process.env.GENERATED_DIR ?? '.generated');
+const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
+
 export default defineConfig({
-  site: process.env.SITE_URL ?? 'http://127.0.0.1:8787',
+  site: siteUrl(),
+  outDir: buildDir,
+  cacheDir: `${buildDir}-cache`,
   output: 'static',
   adapter: onVercel ? vercel() : node({ mode: 'standalone' }),
   // The API is public and read-only; Astro's origin check would turn cross-site POSTs (MCP) into 403s.
@@ -17,5 +26,5 @@ export default defineConfig({
   image: { service: passthroughImageService() },
   server: { port: 8787, host: '127.0.0.1' },
   // Let the API answer CORS preflights itself in `astro dev` too.
-  vite: { server: { cors: false } },
+  vite: { server: { cors: false }, resolve: { alias: { '@generated': generatedDir } } },
 });

@@ -1,20 +1,23 @@
 /**
- * Build step: compile the snapshot tree (SNAPSHOTS_DIR, default ./snapshots) into the served
- * store the API bundles. An invalid snapshot file fails the build, naming the file.
+ * Build step: compile the snapshot tree (SNAPSHOTS_DIR, default ./snapshots) and content/ into
+ * what the site and the functions embed (.generated/). An invalid snapshot file fails the
+ * build, naming the file.
  */
 import { resolve } from 'node:path';
-import { SERVED_STORE_FILE, writeServedStore } from '../src/store/served-store-file.ts';
-import { CompileError, compileSnapshotTree } from '../src/store/compile.ts';
+import { buildSiteData } from '../src/build/site-data.ts';
+import { siteUrl } from '../src/site.ts';
+import { CompileError } from '../src/store/compile.ts';
+import { GENERATED_DIR, writeSiteData } from '../src/build/generated-files.ts';
 
 const dir = resolve(process.env.SNAPSHOTS_DIR ?? 'snapshots');
 const started = performance.now();
 try {
-  const compiled = await compileSnapshotTree(dir);
-  const bytes = await writeServedStore(compiled);
-  const counts = Object.entries(compiled.datasets).map(([slug, d]) => `${slug} ${d.dates.length}`);
+  const data = await buildSiteData({ snapshotsDir: dir, contentDir: resolve('content/docs'), site: siteUrl() });
+  const sizes = await writeSiteData(data);
+  const counts = Object.entries(data.store.datasets).map(([slug, d]) => `${slug} ${d.dates.length}`);
   console.log(
-    `build:data: compiled ${dir} (${counts.join(', ')}) into ${SERVED_STORE_FILE} ` +
-      `(${(bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - started)} ms`,
+    `build:data: ${dir} (${counts.join(', ')}), ${data.pages.length} docs pages → ${GENERATED_DIR}/ ` +
+      `(store ${(sizes['served-store.json']! / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - started)} ms`,
   );
 } catch (error) {
   if (!(error instanceof CompileError)) throw error;

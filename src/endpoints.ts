@@ -69,6 +69,17 @@ export function endpointsOf(dataset: Dataset): Record<EndpointKind, DataEndpoint
   };
 }
 
+/** `list_mortgage_rates`, `get_mortgage_rates_by_institution`, `get_mortgage_rates_time_series`: MCP tool names. */
+export function operationName(endpoint: DataEndpoint): string {
+  const base = endpoint.dataset.slug.replaceAll('-', '_');
+  if (endpoint.kind === 'list') return `list_${base}`;
+  if (endpoint.kind === 'detail') return `get_${base}_by_${endpoint.dataset.entity.kind}`;
+  return `get_${base}_time_series`;
+}
+
+/** The same name in camelCase, for OpenAPI operationIds (`listMortgageRates`). */
+export const operationId = (endpoint: DataEndpoint) => operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+
 export const DATA_ENDPOINTS: DataEndpoint[] = DATASETS.flatMap((dataset) => Object.values(endpointsOf(dataset)));
 
 export const HEALTH_PATH = `${API_PREFIX}/health`;

@@ -21,6 +21,8 @@ export interface ApiDeps {
   loadStore: () => Promise<ServedStore>;
   status: StatusStore;
   now?: () => Date;
+  /** Where server-side failures are reported (default console.error); never to the caller. */
+  log?: (message: string, error: unknown) => void;
 }
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -64,11 +66,12 @@ function serverError(route: Route): ApiError {
 
 export function createApi(deps: ApiDeps): Handler {
   const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? ((message: string, error: unknown) => console.error(message, error));
 
   async function dispatch(route: Route, url: URL): Promise<Response> {
     if (route.kind === 'health') {
       parseQuery(z.strictObject({}), url.searchParams);
-      return getHealth(deps.loadStore, deps.status, now());
+      return getHealth(deps.loadStore, deps.status, now(), log);
     }
     const { endpoint } = route;
     const query = parseQuery(endpoint.query, url.searchParams, endpoint.ignoredQuery);
@@ -76,7 +79,7 @@ export function createApi(deps: ApiDeps): Handler {
     try {
       store = await deps.loadStore();
     } catch (error) {
-      console.error('api: snapshot store unreadable:', error);
+      log('api: snapshot store unreadable:', error);
       throw serverError(route);
     }
     const ctx: RequestContext = { url, origin: url.origin, now: now(), store };
@@ -116,7 +119,7 @@ export function createApi(deps: ApiDeps): Handler {
       try {
         response = await dispatch(route, url);
       } catch (error) {
-        if (!(error instanceof ApiError)) console.error('api: unexpected failure:', error);
+        if (!(error instanceof ApiError)) log('api: unexpected failure:', error);
         const apiError = error instanceof ApiError ? error : serverError(route);
         tagged = !apiError.options.formatError;
         response = errorResponse(apiError, url.origin);

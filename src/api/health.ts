@@ -22,13 +22,18 @@ async function lastCheckedOf(status: StatusStore, slug: string): Promise<string 
   }
 }
 
-export async function getHealth(loadStore: () => Promise<ServedStore>, status: StatusStore, now: Date): Promise<Response> {
+export async function getHealth(
+  loadStore: () => Promise<ServedStore>,
+  status: StatusStore,
+  now: Date,
+  log: (message: string, error: unknown) => void,
+): Promise<Response> {
   let store: ServedStore | undefined;
   let database: Health['database'] = { status: 'ok' };
   try {
     store = await loadStore();
   } catch (error) {
-    console.error('health: snapshot store unreadable:', error);
+    log('health: snapshot store unreadable:', error);
     database = { status: 'error', message: 'The snapshot store could not be read; data endpoints answer 500 until it can.' };
   }
 

@@ -60,7 +60,7 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
   };
   const modern = createMcpHandler(
     (ctx) => createRatesMcpServer({ api, version: MODERN_VERSION, origin: new URL(ctx.requestInfo?.url ?? 'http://localhost').origin }),
-    { legacy: 'reject', responseMode: 'json', onerror },
+    { legacy: 'reject', onerror },
   );
 
   async function legacy(request: Request): Promise<Response> {

@@ -6,7 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { DATASETS, type Dataset } from '../datasets.ts';
-import { endpointsOf, entityIdParam, type DataEndpoint, type EndpointKind } from '../endpoints.ts';
+import { endpointsOf, entityIdParam, operationName, type DataEndpoint, type EndpointKind } from '../endpoints.ts';
 
 export interface ToolDefinition {
   name: string;
@@ -17,16 +17,12 @@ export interface ToolDefinition {
   input: z.ZodObject;
 }
 
-const snake = (slug: string) => slug.replaceAll('-', '_');
-
-function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition, 'name' | 'title' | 'description'> {
+function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition, 'title' | 'description'> {
   const { entity, title } = dataset;
-  const base = snake(dataset.slug);
   const filters = dataset.filters.map((f) => ` Optional ${f.name}: ${f.description}`).join('');
   switch (kind) {
     case 'list':
       return {
-        name: `list_${base}`,
         title: `List ${title.toLowerCase()}`,
         description:
           `The newest ${dataset.label} of every New Zealand ${entity.kind} (collected hourly from interest.co.nz), ` +
@@ -34,13 +30,11 @@ function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition
       };
     case 'detail':
       return {
-        name: `get_${base}_by_${entity.kind}`,
         title: `Get ${title.toLowerCase()} by ${entity.kind}`,
         description: `The newest ${dataset.label} of one ${entity.kind}, by ${entity.param} (e.g. ${entity.prefix}:${entity.prefix === 'issuer' ? 'amex' : 'anz'}).${filters}`,
       };
     case 'timeSeries':
       return {
-        name: `get_${base}_time_series`,
         title: `Get ${title.toLowerCase()} time series`,
         description:
           `Earlier ${dataset.label} from daily snapshots. Give date (one day) or startDate with endDate (inclusive range); ` +
@@ -60,7 +54,7 @@ function inputOf(endpoint: DataEndpoint): z.ZodObject {
 export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
   (['list', 'detail', 'timeSeries'] as const).map((kind) => {
     const endpoint = endpointsOf(dataset)[kind];
-    return { ...describeTool(dataset, kind), endpoint, input: inputOf(endpoint) };
+    return { name: operationName(endpoint), ...describeTool(dataset, kind), endpoint, input: inputOf(endpoint) };
   }),
 );
 

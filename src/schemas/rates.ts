@@ -12,46 +12,59 @@ export const MORTGAGE_TERMS = [
   '5 years',
 ] as const;
 
+const percent = (what: string) => z.number().describe(`${what}, percent per year (4.29 means 4.29 %).`);
+
 export const MortgageRate = z.strictObject({
-  id: idWithPrefix('rate'),
-  rate: z.number(),
-  term: z.enum(MORTGAGE_TERMS),
-  termInMonths: z.number().int().positive().nullable(),
+  id: idWithPrefix('rate').describe('Rate id, e.g. rate:anz:special:1-year.'),
+  rate: percent('The interest rate'),
+  term: z
+    .enum(MORTGAGE_TERMS)
+    .meta({ default: 'Variable floating' })
+    .describe('Term label. "Variable floating" is a rate the institution may change at any time; the others are fixed terms.'),
+  termInMonths: z.number().int().positive().nullable().describe('Fixed term in months (6, 12, 18, 24, 36, 48 or 60); null for a variable floating rate.'),
 });
 
 /** Personal and car loan rates share one shape (spec §2.3, §2.5). */
 export const LoanRate = z.strictObject({
-  id: idWithPrefix('rate'),
-  rate: z.number(),
-  plan: z.string().nullable(),
-  condition: z.string().nullable(),
+  id: idWithPrefix('rate').describe('Rate id, e.g. rate:anz:personal-loan:unsecured:3000-to-50000.'),
+  rate: percent('The interest rate'),
+  plan: z.string().nullable().describe('Loan type such as Secured or Unsecured; null when the source gives none.'),
+  condition: z.string().nullable().describe('Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.'),
 });
 
 export const CreditCardPlan = z.strictObject({
-  id: idWithPrefix('plan'),
-  name: z.string(),
-  purchaseRate: z.number().nullable(),
-  cashAdvanceRate: z.number().nullable(),
-  balanceTransferRate: z.number().nullable(),
-  balanceTransferPeriod: z.string().nullable(),
-  interestFreeDays: z.number().int().nonnegative().nullable(),
-  annualFeeNZD: z.number().nonnegative().nullable(),
+  id: idWithPrefix('plan').describe('Plan id, e.g. plan:amex:low-rate.'),
+  name: z.string().describe('Card name as the issuer uses it.'),
+  purchaseRate: percent('Interest on purchases').nullable(),
+  cashAdvanceRate: percent('Interest on cash advances').nullable(),
+  balanceTransferRate: percent('Interest on balance transfers').nullable(),
+  balanceTransferPeriod: z.string().nullable().describe('How long the balance transfer rate lasts, as the source writes it ("6 months", "Life of bal tsfrd").'),
+  interestFreeDays: z.number().int().nonnegative().nullable().describe('Interest-free period on purchases, in days.'),
+  annualFeeNZD: z.number().nonnegative().nullable().describe('Annual fee of the primary card, in NZ dollars.'),
 });
 
 const product = <R extends z.ZodType>(rate: R) =>
-  z.strictObject({ id: idWithPrefix('product'), name: z.string(), rates: z.array(rate) });
+  z.strictObject({
+    id: idWithPrefix('product').describe('Product id, e.g. product:anz:special.'),
+    name: z.string().describe('Product name as the institution uses it; it can change when the institution changes its page.'),
+    rates: z.array(rate),
+  });
 
 export const MortgageProduct = product(MortgageRate);
 export const LoanProduct = product(LoanRate);
 
 const institution = <P extends z.ZodType>(item: P) =>
-  z.strictObject({ id: idWithPrefix('institution'), name: z.string(), products: z.array(item) });
+  z.strictObject({
+    id: idWithPrefix('institution').describe('Institution id (institution:<slug>); stable across collections.'),
+    name: z.string().describe('Institution name.'),
+    products: z.array(item),
+  });
 
 export const MortgageInstitution = institution(MortgageProduct);
 export const LoanInstitution = institution(LoanProduct);
 export const CreditCardIssuer = z.strictObject({
-  id: idWithPrefix('issuer'),
-  name: z.string(),
+  id: idWithPrefix('issuer').describe('Issuer id (issuer:<slug>); stable across collections.'),
+  name: z.string().describe('Issuer name.'),
   plans: z.array(CreditCardPlan),
 });
 

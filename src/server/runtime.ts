@@ -2,7 +2,7 @@
  * The API and MCP endpoint as deployed: the compiled store that `npm run build:data` produced, embedded in the
  * server bundle, parsed once per process; the status store chosen from the environment.
  */
-import compiledText from '../../.generated/served-store.json?raw';
+import compiledText from '@generated/served-store.json?raw';
 import { mcpAllowedHostsFromEnv } from '../mcp/endpoint.ts';
 import { createService } from '../service.ts';
 import type { CompiledStore } from '../store/compile.ts';

@@ -1,0 +1,39 @@
+/**
+ * Everything the build prepares for the site and the functions, from the snapshot tree and
+ * content/: the served store, real examples, the OpenAPI document, the docs pages, the search
+ * index and llms.txt. Written to GENERATED_DIR by scripts/build-data.ts.
+ */
+import { buildSearchIndex } from '../docs/search.ts';
+import { llmsFullTxt, llmsTxt } from '../docs/llms.ts';
+import { loadDocPages, type DocPage } from '../docs/pages.ts';
+import { collectExamples } from '../examples.ts';
+import { buildOpenApiDocument } from '../openapi/document.ts';
+import { createService } from '../service.ts';
+import { compileSnapshotTree, type CompiledStore } from '../store/compile.ts';
+import { ServedStore } from '../store/served-store.ts';
+
+export interface SiteData {
+  store: CompiledStore;
+  openapi: object;
+  pages: DocPage[];
+  searchIndex: string;
+  llms: string;
+  llmsFull: string;
+}
+
+export async function buildSiteData(options: { snapshotsDir: string; contentDir: string; site: string }): Promise<SiteData> {
+  const store = await compileSnapshotTree(options.snapshotsDir);
+  const served = new ServedStore(store);
+  // Examples come from the real core over the data being built; collection status is not part of them.
+  const service = createService({ loadStore: async () => served, status: { read: async () => null, write: async () => {} } });
+  const examples = await collectExamples(service, options.site);
+  const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples });
+  return {
+    store,
+    openapi: buildOpenApiDocument({ site: options.site, examples }),
+    pages,
+    searchIndex: buildSearchIndex(pages),
+    llms: llmsTxt(pages, options.site),
+    llmsFull: llmsFullTxt(pages, options.site),
+  };
+}

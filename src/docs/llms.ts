@@ -1,0 +1,44 @@
+/** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
+import { DATASETS } from '../datasets.ts';
+import type { DocPage } from './pages.ts';
+
+export function llmsTxt(pages: DocPage[], site: string): string {
+  const link = (title: string, url: string, description: string) => `- [${title}](${site}${url})${description ? `: ${description}` : ''}`;
+  const group = (name: DocPage['group']) => pages.filter((p) => p.group === name).map((p) => link(p.title, p.mdUrl, p.description));
+  return [
+    '# NZ Rates API',
+    '',
+    '> New Zealand lending rates (mortgage, personal loan, car loan and credit card), collected hourly from interest.co.nz, as a public read-only JSON API and an MCP server. No authentication. The data may be incorrect: the institution is the authority for its rates.',
+    '',
+    'All endpoints are GET under /api/v1 and answer JSON; institution ids look like `institution:anz`, credit card issuer ids like `issuer:amex`. The docs pages below are plain Markdown.',
+    '',
+    '## Docs',
+    '',
+    ...group('Guides'),
+    '',
+    '## Reference',
+    '',
+    ...group('Reference'),
+    link('OpenAPI document', '/openapi/json', 'the OpenAPI 3.1 contract of every endpoint, with examples'),
+    link('Interactive API reference', '/openapi', 'the same contract as a browsable page'),
+    '',
+    '## API',
+    '',
+    ...DATASETS.flatMap((d) => [
+      link(`${d.title}`, `/api/v1/${d.slug}`, `the newest ${d.label} of every ${d.entity.kind}`),
+      link(`${d.title} time series`, `/api/v1/${d.slug}/time-series`, 'earlier snapshots; without a date it lists availableDates'),
+    ]),
+    link('Health', '/api/v1/health', 'data freshness per dataset'),
+    link('MCP endpoint', '/api/v1/mcp', 'Model Context Protocol over Streamable HTTP (POST only), twelve read-only tools'),
+    '',
+    '## Optional',
+    '',
+    link('Full documentation', '/llms-full.txt', 'every docs page in one Markdown file'),
+    '',
+  ].join('\n');
+}
+
+export function llmsFullTxt(pages: DocPage[], site: string): string {
+  const header = `# NZ Rates API: full documentation\n\nEvery page of ${site}/docs, in order. Source pages: ${pages.map((p) => `${site}${p.mdUrl}`).join(', ')}.\n`;
+  return [header, ...pages.map((p) => `<!-- ${site}${p.url} -->\n\n${p.markdown.trim()}\n`)].join('\n---\n\n');
+}

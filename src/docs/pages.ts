@@ -1,0 +1,71 @@
+/**
+ * The docs as one list of pages: hand-written Markdown from content/docs, and a reference page
+ * per dataset generated from the dataset table. The site, the raw `.md` routes, llms.txt,
+ * llms-full.txt and the search index are all made from this list.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DATASETS } from '../datasets.ts';
+import type { ExampleSet } from '../examples.ts';
+import { TOOLS } from '../mcp/tools.ts';
+import { parseFrontmatter } from './frontmatter.ts';
+import { renderMarkdown, type Heading } from './markdown.ts';
+import { referenceMarkdown } from './reference.ts';
+
+export interface DocPage {
+  /** '' for the overview, 'quickstart', 'reference/mortgage-rates' … */
+  slug: string;
+  url: string;
+  /** The raw Markdown of the page. */
+  mdUrl: string;
+  title: string;
+  description: string;
+  group: 'Guides' | 'Reference';
+  order: number;
+  markdown: string;
+  html: string;
+  headings: Heading[];
+}
+
+/** Values the hand-written pages can include, so lists that the code defines are written once. */
+function substitutions(site: string): Record<string, string> {
+  return {
+    site,
+    tools: [
+      '| tool | what it returns | arguments |',
+      '| --- | --- | --- |',
+      ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${Object.keys(t.input.shape).map((k) => `\`${k}\``).join(', ') || '—'} |`),
+    ].join('\n'),
+    datasets: [
+      '| dataset | list | one institution or issuer | time series | reference |',
+      '| --- | --- | --- | --- | --- |',
+      ...DATASETS.map(
+        (d) =>
+          `| ${d.title} | \`/api/v1/${d.slug}\` | \`/api/v1/${d.slug}/{${d.entity.param}}\` | \`/api/v1/${d.slug}/time-series\` | [${d.title}](/docs/reference/${d.slug}) |`,
+      ),
+    ].join('\n'),
+  };
+}
+
+function page(slug: string, title: string, description: string, group: DocPage['group'], order: number, markdown: string): DocPage {
+  const url = slug ? `/docs/${slug}` : '/docs';
+  return { slug, url, mdUrl: `${url}.md`, title, description, group, order, markdown, ...renderMarkdown(markdown) };
+}
+
+export async function loadDocPages(options: { contentDir: string; site: string; examples: ExampleSet }): Promise<DocPage[]> {
+  const values = substitutions(options.site);
+  const pages: DocPage[] = [];
+  for (const name of (await readdir(options.contentDir)).filter((f) => f.endsWith('.md')).sort()) {
+    const { data, body } = parseFrontmatter(await readFile(join(options.contentDir, name), 'utf8'));
+    const markdown = body.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
+    const slug = name === 'index.md' ? '' : name.replace(/\.md$/, '');
+    pages.push(page(slug, data.title ?? slug, data.description ?? '', 'Guides', Number(data.order ?? 50), markdown));
+  }
+  DATASETS.forEach((dataset, i) => {
+    const markdown = referenceMarkdown(dataset, options.examples, options.site);
+    pages.push(
+      page(`reference/${dataset.slug}`, dataset.title, `Endpoints, parameters, examples and fields of the ${dataset.label}.`, 'Reference', 100 + i, markdown),
+    );
+  });
+  return pages.sort((a, b) => a.order - b.order);
+}

@@ -1,0 +1,117 @@
+/**
+ * One reference page per dataset, written from the dataset table, the endpoint parameter
+ * schemas and real examples, so the docs cannot drift from what the API does.
+ */
+import { z } from 'zod';
+import type { Dataset } from '../datasets.ts';
+import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../endpoints.ts';
+import type { Example, ExampleSet } from '../examples.ts';
+import { NO_DATES_MESSAGE } from '../api/time-series.ts';
+
+type JsonSchema = { type?: string | string[]; pattern?: string; description?: string; enum?: string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; required?: string[] };
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+}
+
+function typeOf(s: JsonSchema): string {
+  if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
+  if (s.enum) return s.enum.map((v) => `\`${v}\``).join(', ');
+  const types = Array.isArray(s.type) ? s.type : [s.type ?? 'any'];
+  return types.map((t) => (t === 'array' && s.items ? `array of ${s.items.type === 'object' ? 'objects' : typeOf(s.items)}` : t)).join(' or ');
+}
+
+function parameterTable(endpoint: DataEndpoint): string {
+  const rows: string[] = [];
+  if (endpoint.pathParam) {
+    const s = jsonSchema(entityIdParam(endpoint.dataset));
+    rows.push(`| \`${endpoint.pathParam}\` | path | yes | string | ${cell(s.description ?? '')} |`);
+  }
+  for (const [name, field] of Object.entries(endpoint.query.shape)) {
+    const s = jsonSchema(field as z.ZodType);
+    const format = s.pattern ? `string, \`${s.pattern}\`` : 'string';
+    rows.push(`| \`${name}\` | query | no | ${cell(format)} | ${cell(s.description ?? '')} |`);
+  }
+  for (const name of endpoint.ignoredQuery) rows.push(`| \`${name}\` | query | no | string | Accepted and ignored: data of every ${endpoint.dataset.entity.kind} is returned. |`);
+  if (rows.length === 0) return 'No parameters. Any query parameter is a `400 invalid_request`.';
+  return ['| name | in | required | format | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n') + '\n\nAny other query parameter is a `400 invalid_request`.';
+}
+
+function fieldTables(dataset: Dataset): string {
+  const sections: string[] = [];
+  const walk = (title: string, s: JsonSchema) => {
+    if (!s.properties) return;
+    const rows = Object.entries(s.properties).map(([name, f]) => `| \`${name}\` | ${cell(typeOf(f))} | ${cell(f.description ?? '')} |`);
+    sections.push(`### ${title}\n\n| field | type | meaning |\n| --- | --- | --- |\n${rows.join('\n')}`);
+    for (const [name, f] of Object.entries(s.properties)) {
+      if (f.items?.properties) walk(name === 'rates' ? 'Rate' : name === 'plans' ? 'Plan' : name === 'products' ? 'Product' : name, f.items);
+    }
+  };
+  walk(dataset.entity.label, jsonSchema(dataset.entitySchema));
+  return sections.join('\n\n');
+}
+
+function exampleBlock(example: Example | undefined, site: string): string {
+  if (!example) return '_No snapshot has been collected yet, so there is no example response._';
+  const body = JSON.stringify(example.body, null, 2);
+  return `\`\`\`sh\ncurl '${site}${example.request}'\n\`\`\`\n\nResponse \`${example.status}\`${
+    Array.isArray((example.body as { data?: unknown[] }).data) || (example.body as { timeSeries?: unknown }).timeSeries ? ' (real data, cut to its first entries)' : ''
+  }:\n\n\`\`\`json\n${body}\n\`\`\``;
+}
+
+const firstWith = (list: Example[] | undefined, status: number) => list?.find((e) => e.status === status);
+
+function errorRows(list: Example[] | undefined): string {
+  const errors = (list ?? []).filter((e) => e.status >= 400);
+  if (errors.length === 0) return '';
+  const rows = errors.map((e) => {
+    const b = e.body as { error: string; message: string };
+    return `| \`${cell(e.request)}\` | ${e.status} | [\`${b.error}\`](/docs/errors#${b.error}) | ${cell(b.message)} |`;
+  });
+  return `\n\n**Errors**, as this deployment answers them:\n\n| request | status | error | message |\n| --- | --- | --- | --- |\n${rows.join('\n')}`;
+}
+
+export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: string): string {
+  const endpoints = endpointsOf(dataset);
+  const { entity } = dataset;
+  const section = (endpoint: DataEndpoint, heading: string, intro: string) => {
+    const found = examples[operationId(endpoint)];
+    return `## ${heading}\n\n\`GET ${endpoint.path}\` · operation \`${operationId(endpoint)}\`\n\n${intro}\n\n### Parameters\n\n${parameterTable(endpoint)}\n\n### Example\n\n${exampleBlock(firstWith(found, 200), site)}${errorRows(found)}`;
+  };
+  const filters = dataset.filters.map((f) => `\`${f.name}\``).join(', ');
+  return `# ${dataset.title}
+
+${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}, collected hourly from interest.co.nz. Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every response carries the terms of use: the data may be incorrect, and the ${entity.kind} is the authority for its rates.
+
+| method | path | what |
+| --- | --- | --- |
+| GET | \`${endpoints.list.path}\` | every ${entity.kind}, newest data |
+| GET | \`${endpoints.detail.path}\` | one ${entity.kind} |
+| GET | \`${endpoints.timeSeries.path}\` | earlier snapshots |
+
+${section(endpoints.list, 'List', `The newest ${dataset.label} of every ${entity.kind}.${filters ? ` Filter with ${filters} (see the parameters).` : ''}`)}
+
+${section(endpoints.detail, `One ${entity.kind}`, `The newest ${dataset.label} of one ${entity.kind}: \`data\` holds that ${entity.kind} alone. Ids look like \`${entity.prefix}:<slug>\` and are matched case-insensitively; an unknown id is a \`404 ${entity.notFound}\`.`)}
+
+${section(endpoints.timeSeries, 'Time series', `Earlier ${dataset.label}, from daily snapshots. A snapshot exists only for a date on which rates changed; on other dates the rates equal the nearest earlier snapshot.
+
+| request | result |
+| --- | --- |
+| \`date\` only | that date's snapshot; \`404 no_data\` when the date has none |
+| \`startDate\` and \`endDate\` | every snapshot of the inclusive range; \`404 no_data\` when there is none |
+| no date | \`200\`, empty \`timeSeries\`, \`availableDates\` and the \`message\` "${NO_DATES_MESSAGE}" |
+| \`startDate\` without \`endDate\`, or the reverse | \`400 invalid_request\` |
+| \`date\` with \`startDate\` or \`endDate\` | \`400 invalid_request\` |
+| \`startDate\` after \`endDate\` | \`400 invalid_request\`, message "Start date cannot be after end date" |
+| a date not written \`YYYY-MM-DD\` | \`400 invalid_request\` |
+| \`${entity.param}\` present on no date asked for | \`404 ${entity.notFound}\` |
+
+With \`${entity.param}\`, each snapshot holds only that ${entity.kind} (an empty \`data\` on dates it was not listed).${dataset.ignoredTimeSeriesParams.length ? ` \`${dataset.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''}`)}
+
+## Fields
+
+${fieldTables(dataset)}
+`;
+}

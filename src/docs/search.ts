@@ -1,0 +1,96 @@
+/**
+ * Docs search: an index of page sections built at build time (MiniSearch), and the
+ * `/api/search` handler that answers from it.
+ */
+import MiniSearch from 'minisearch';
+import { ApiError, errorResponse, json } from '../api/responses.ts';
+import { INVALID_REQUEST, parseQuery } from '../api/query.ts';
+import { SearchQuery, type SearchResponse } from '../schemas/search.ts';
+import { markdownToText } from './markdown.ts';
+import type { DocPage } from './pages.ts';
+
+interface Section {
+  id: string;
+  title: string;
+  url: string;
+  section: string;
+  text: string;
+}
+
+const OPTIONS = {
+  fields: ['title', 'section', 'text'],
+  storeFields: ['title', 'url', 'section', 'text'],
+  searchOptions: { boost: { section: 3, title: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'AND' as const },
+};
+
+/** Split each page at its level-2 headings: a result points at the section, not just the page. */
+export function sectionsOf(pages: DocPage[]): Section[] {
+  return pages.flatMap((page) => {
+    const parts = page.markdown.split(/^(?=## )/m);
+    const ids = page.headings.filter((h) => h.depth === 2).map((h) => h.id);
+    return parts.map((part, i) => {
+      const heading = i === 0 ? page.title : /^## (.*)$/m.exec(part)?.[1] ?? page.title;
+      const anchor = i === 0 ? '' : `#${ids[i - 1] ?? ''}`;
+      return { id: `${page.url}${anchor}`, title: page.title, url: `${page.url}${anchor}`, section: markdownToText(heading), text: markdownToText(part) };
+    });
+  });
+}
+
+export function buildSearchIndex(pages: DocPage[]): string {
+  const index = new MiniSearch<Section>(OPTIONS);
+  index.addAll(sectionsOf(pages));
+  return JSON.stringify(index);
+}
+
+function snippet(text: string, terms: string[]): string {
+  const lower = text.toLowerCase();
+  const at = Math.min(...terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0), text.length);
+  const start = at === text.length ? 0 : Math.max(0, at - 60);
+  const cut = text.slice(start, start + 200);
+  return `${start > 0 ? '…' : ''}${cut}${start + 200 < text.length ? '…' : ''}`;
+}
+
+export function createSearch(indexJson: string) {
+  const index = MiniSearch.loadJSON<Section>(indexJson, OPTIONS);
+  return function search(query: string, limit = 10): SearchResponse {
+    const results = index.search(query).slice(0, limit);
+    return {
+      query,
+      results: results.map((r) => ({
+        title: r.title as string,
+        url: r.url as string,
+        section: r.section as string,
+        snippet: snippet(r.text as string, r.terms),
+        score: Math.round(r.score * 1000) / 1000,
+      })),
+    };
+  };
+}
+
+/** GET /api/search?query=…&limit=… */
+export function createSearchHandler(loadIndex: () => Promise<string>) {
+  let search: Promise<ReturnType<typeof createSearch>> | undefined;
+  return async function handleSearch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const cors = { 'access-control-allow-origin': '*' };
+    try {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        throw new ApiError('method_not_allowed', 'Method not allowed', 'Search with GET /api/search?query=…', { headers: { allow: 'GET, HEAD' } });
+      }
+      const query = parseQuery(SearchQuery, url.searchParams);
+      if (!query.query) throw new ApiError('invalid_request', INVALID_REQUEST, 'query must not be empty.');
+      search ??= loadIndex().then(createSearch);
+      const response = json((await search)(query.query, Number(query.limit ?? 10)), 200, cors);
+      return request.method === 'HEAD' ? new Response(null, { status: 200, headers: response.headers }) : response;
+    } catch (error) {
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : new ApiError('server_error', 'An error occurred while searching the documentation', 'Retry shortly; the docs are also at /llms-full.txt.');
+      if (!(error instanceof ApiError)) console.error('search:', error);
+      const response = errorResponse(apiError, url.origin);
+      response.headers.set('access-control-allow-origin', '*');
+      return response;
+    }
+  };
+}

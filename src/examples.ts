@@ -1,0 +1,80 @@
+/**
+ * Real examples for the docs and the OpenAPI document, produced at build time by asking the
+ * running core (not written by hand), so they show exactly what the API answers for the data
+ * the build serves. Large lists are cut to their first entities, which keeps them valid.
+ */
+import { createApi, type Handler } from './api/app.ts';
+import { FileStatusStore } from './status/status-store.ts';
+import { DATASETS, type Entity } from './datasets.ts';
+import { endpointsOf, operationId, type DataEndpoint } from './endpoints.ts';
+
+export interface Example {
+  /** Path and query, e.g. `/api/v1/mortgage-rates?termInMonths=12`. */
+  request: string;
+  status: number;
+  body: unknown;
+}
+
+export type ExampleSet = Record<string, Example[]>;
+
+const KEEP = 2;
+
+function trim(body: any): unknown {
+  if (body && Array.isArray(body.data)) return { ...body, data: body.data.slice(0, KEEP) };
+  if (body && body.timeSeries && typeof body.timeSeries === 'object') {
+    const dates = Object.keys(body.timeSeries).slice(-KEEP);
+    return {
+      ...body,
+      availableDates: body.availableDates.length > 6 ? [...body.availableDates.slice(0, 3), ...body.availableDates.slice(-3)] : body.availableDates,
+      timeSeries: Object.fromEntries(dates.map((d) => [d, trim(body.timeSeries[d])])),
+    };
+  }
+  return body;
+}
+
+/** The requests each endpoint is shown with: a success (when there is data) and its typical errors. */
+function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newestDate: string | undefined): string[] {
+  const { dataset } = endpoint;
+  const base = `/api/v1/${dataset.slug}`;
+  const param = dataset.entity.param;
+  const term = dataset.filters.some((f) => f.name === 'termInMonths') ? 'termInMonths=12' : '';
+  switch (endpoint.kind) {
+    case 'list':
+      return [term ? `${base}?${term}` : base, `${base}?colour=blue`, ...(term ? [`${base}?termInMonths=one`] : [])];
+    case 'detail':
+      return [...(firstId ? [`${base}/${firstId}${term ? `?${term}` : ''}`] : []), `${base}/${dataset.entity.prefix}:no-such-lender`];
+    case 'timeSeries':
+      return [
+        ...(firstId && newestDate ? [`${base}/time-series?date=${newestDate}&${param}=${firstId}${term ? `&${term}` : ''}`] : []),
+        `${base}/time-series`,
+        `${base}/time-series?startDate=2024-06-01`,
+        `${base}/time-series?startDate=2024-06-30&endDate=2024-06-01`,
+        `${base}/time-series?date=2000-01-01`,
+        ...(newestDate ? [`${base}/time-series?date=${newestDate}&${param}=${dataset.entity.prefix}:no-such-lender`] : []),
+        `${base}/time-series?date=yesterday`,
+      ];
+  }
+}
+
+export async function collectExamples(handle: Handler, origin: string): Promise<ExampleSet> {
+  const examples: ExampleSet = {};
+  const ask = async (request: string): Promise<Example> => {
+    const response = await handle(new Request(`${origin}${request}`));
+    return { request, status: response.status, body: trim(await response.json()) };
+  };
+  for (const dataset of DATASETS) {
+    const list = await ask(`/api/v1/${dataset.slug}`);
+    const first = (list.body as { data?: Entity[] }).data?.[0]?.id;
+    const series = await ask(`/api/v1/${dataset.slug}/time-series`);
+    const newestDate = (series.body as { availableDates?: string[] }).availableDates?.at(-1);
+    for (const endpoint of Object.values(endpointsOf(dataset))) {
+      examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
+    }
+  }
+  examples.getHealth = [await ask('/api/v1/health')];
+  // The 500 every data endpoint gives when its store cannot be read, from the same code path.
+  const broken = createApi({ loadStore: () => Promise.reject(new Error('store unreadable')), status: new FileStatusStore('.status'), log: () => {} });
+  const failure = await broken(new Request(`${origin}/api/v1/mortgage-rates`));
+  examples.serverError = [{ request: '/api/v1/mortgage-rates', status: failure.status, body: await failure.json() }];
+  return examples;
+}

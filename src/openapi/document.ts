@@ -1,0 +1,189 @@
+/**
+ * The OpenAPI 3.1 document of the REST contract, generated from the same zod schemas the API
+ * validates with and the same endpoint table it routes with, with real examples from the core.
+ */
+// The package has no "exports" map, so Node would load its CommonJS build, which requires the
+// CommonJS copy of zod: a second zod whose registry our schemas are not in. Its ESM build shares ours.
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
+import { z } from 'zod';
+import { DATASETS } from '../datasets.ts';
+import { endpointsOf, entityIdParam, HEALTH_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
+import type { Example, ExampleSet } from '../examples.ts';
+import { ErrorBody } from '../schemas/errors.ts';
+import { Health } from '../schemas/health.ts';
+import { SearchQuery, SearchResponse } from '../schemas/search.ts';
+import { TERMS_OF_USE } from '../schemas/common.ts';
+
+const JSON_TYPE = 'application/json';
+
+const SUMMARY: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => string> = {
+  list: (d) => `List ${d.label}`,
+  detail: (d) => `Get ${d.label} by ${d.entity.kind}`,
+  timeSeries: (d) => `Get ${d.label} time series`,
+};
+
+const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => string> = {
+  list: (d) => `The newest ${d.label} of every ${d.entity.kind}.`,
+  detail: (d) =>
+    `The newest ${d.label} of one ${d.entity.kind}. The id is matched case-insensitively; an unknown id is a 404 \`${d.entity.notFound}\`.`,
+  timeSeries: (d) =>
+    `Earlier ${d.label} from daily snapshots. \`date\` gives one snapshot (404 \`no_data\` when that date has none); ` +
+    '`startDate` with `endDate` gives every snapshot of the inclusive range. With no date parameter the answer is 200 with an ' +
+    'empty `timeSeries`, a `message` and `availableDates`. A snapshot exists only for dates when rates changed.' +
+    (d.ignoredTimeSeriesParams.length ? ` \`${d.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''),
+};
+
+/** `{ name: { summary, value } }` examples for one status, or nothing. */
+function examplesFor(list: Example[] | undefined, status: number) {
+  const matching = (list ?? []).filter((e) => e.status === status);
+  if (matching.length === 0) return {};
+  return {
+    examples: Object.fromEntries(
+      matching.map((e, i) => {
+        const body = e.body as { error?: string; message?: string };
+        const name = body.error ? `${body.error}${matching.filter((m) => (m.body as { error?: string }).error === body.error).length > 1 ? `_${i}` : ''}` : i === 0 ? 'example' : `example_${i}`;
+        return [name, { summary: `GET ${e.request}`, value: e.body }];
+      }),
+    ),
+  };
+}
+
+const errorResponse = (description: string, list: Example[] | undefined, status: number) => ({
+  description,
+  content: { [JSON_TYPE]: { schema: COMPONENTS.error, ...examplesFor(list, status) } },
+});
+
+/**
+ * The component schemas: the API's own zod schemas, named with zod's `.meta({ id })`. Named once
+ * per process, because zod's registry refuses an id given twice.
+ */
+const COMPONENTS = {
+  error: ErrorBody.meta({ id: 'Error' }),
+  health: Health.meta({ id: 'Health' }),
+  search: SearchResponse.meta({ id: 'SearchResponse' }),
+  datasets: Object.fromEntries(
+    DATASETS.map((d) => [
+      d.slug,
+      {
+        envelope: d.schemas.envelope.meta({ id: d.type }),
+        timeSeries: d.schemas.timeSeries.meta({ id: d.timeSeriesType }),
+      },
+    ]),
+  ),
+};
+
+export function buildOpenApiDocument(options: { site: string; examples: ExampleSet }) {
+  const { examples } = options;
+  const registry = new OpenAPIRegistry();
+  const error = COMPONENTS.error;
+
+  for (const dataset of DATASETS) {
+    const { envelope, timeSeries: series } = COMPONENTS.datasets[dataset.slug]!;
+    for (const endpoint of Object.values(endpointsOf(dataset))) {
+      const id = operationId(endpoint);
+      const found = examples[id];
+      registry.registerPath({
+        method: 'get',
+        path: endpoint.path,
+        operationId: id,
+        tags: [dataset.title],
+        summary: SUMMARY[endpoint.kind](dataset),
+        description: DESCRIPTION[endpoint.kind](dataset),
+        request: {
+          ...(endpoint.pathParam ? { params: z.object({ [endpoint.pathParam]: entityIdParam(dataset) }) } : {}),
+          query: endpoint.query,
+        },
+        responses: {
+          200: {
+            description: `${dataset.title}, with the terms of use.`,
+            content: { [JSON_TYPE]: { schema: endpoint.kind === 'timeSeries' ? series : envelope, ...examplesFor(found, 200) } },
+          },
+          400: errorResponse('`invalid_request`: a malformed parameter, a parameter this endpoint does not use, or a date rule broken.', found, 400),
+          ...(endpoint.kind === 'list'
+            ? {}
+            : {
+                404: errorResponse(
+                  endpoint.kind === 'detail' ? `\`${dataset.entity.notFound}\`` : `\`no_data\` or \`${dataset.entity.notFound}\``,
+                  found,
+                  404,
+                ),
+              }),
+          500: errorResponse('`server_error`: the data could not be read; retry, and read /api/v1/health if it persists.', examples.serverError, 500),
+        },
+      });
+    }
+  }
+
+  const health = COMPONENTS.health;
+  registry.registerPath({
+    method: 'get',
+    path: HEALTH_PATH,
+    operationId: 'getHealth',
+    tags: ['Service'],
+    summary: 'Service health and data freshness',
+    description:
+      'Whether the snapshot store can be read, and per dataset `lastUpdated` (last change of the data), `lastChecked` (last successful collection) ' +
+      'and `stale` (no successful collection in 3 hours). An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing.',
+    responses: {
+      200: { description: '`ok` or `degraded`.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } } },
+      503: { description: '`error`: the snapshot store cannot be read.', content: { [JSON_TYPE]: { schema: health } } },
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/search',
+    operationId: 'searchDocs',
+    tags: ['Documentation'],
+    summary: 'Search the documentation',
+    request: { query: SearchQuery },
+    responses: {
+      200: { description: 'Matching documentation sections, best first.', content: { [JSON_TYPE]: { schema: COMPONENTS.search } } },
+      400: { description: '`invalid_request`: an empty query or a bad limit.', content: { [JSON_TYPE]: { schema: error } } },
+    },
+  });
+
+  const JsonRpcMessage = z
+    .looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number(), z.null()]).optional(), method: z.string().optional() })
+    .meta({ description: 'A JSON-RPC 2.0 request, notification or (protocol 2025-03-26 without a version header) a batch.' });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/mcp',
+    operationId: 'sendMcpMessage',
+    tags: ['MCP'],
+    summary: 'Send a Model Context Protocol message',
+    description:
+      'Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol 2026-07-28 (per-request `_meta` and the ' +
+      '`MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers) and the legacy versions 2025-11-25, 2025-06-18, 2025-03-26 and ' +
+      '2024-11-05 (`initialize` first). Twelve read-only tools mirror the REST endpoints. GET and DELETE answer 405.',
+    request: { body: { content: { [JSON_TYPE]: { schema: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]) } } } },
+    responses: {
+      200: { description: 'A JSON-RPC response (an array for a batch).', content: { [JSON_TYPE]: { schema: z.looseObject({ jsonrpc: z.literal('2.0') }) } } },
+      202: { description: 'A notification was accepted; no body.' },
+      400: { description: 'Parse error, invalid request, a header mismatch (-32020), a missing `_meta` field (-32602) or an unsupported version (-32022).' },
+      404: { description: 'Unknown method (-32601), protocol 2026-07-28.' },
+      405: { description: 'GET or DELETE: the endpoint is stateless and takes POST only.' },
+    },
+  });
+
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'NZ Rates API',
+      version: '1.0.0',
+      description:
+        'New Zealand lending rates (mortgage, personal loan, car loan and credit card), collected hourly from interest.co.nz, as a public read-only JSON API. ' +
+        `No authentication. Every rate response carries the terms of use: ${TERMS_OF_USE}`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: options.site, description: 'This deployment' }],
+    tags: [
+      ...DATASETS.map((d) => ({ name: d.title, description: `${d.title}: list, one ${d.entity.kind}, and the time series.` })),
+      { name: 'Service', description: 'Health and freshness.' },
+      { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
+      { name: 'Documentation', description: 'Search over these docs.' },
+    ],
+    security: [],
+  });
+  return document;
+}

@@ -1,0 +1,4 @@
+import type { APIRoute } from 'astro';
+import text from '@generated/llms-full.txt?raw';
+
+export const GET: APIRoute = () => new Response(text, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
