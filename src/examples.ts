@@ -71,7 +71,7 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
       examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
     }
   }
-  examples.getHealth = [await ask('/api/v1/health')];
+  examples.getHealth = [await ask('/api/v1/health'), await ask('/api/v1/health?verbose=1')];
   // The 500 every data endpoint gives when its store cannot be read, from the same code path.
   const broken = createApi({ loadStore: () => Promise.reject(new Error('store unreadable')), status: new FileStatusStore('.status'), log: () => {} });
   const failure = await broken(new Request(`${origin}/api/v1/mortgage-rates`));

@@ -29,7 +29,8 @@ export function llmsTxt(pages: DocPage[], site: string): string {
       link(`${d.title} time series`, `/api/v1/${d.slug}/time-series`, 'earlier snapshots; without a date it lists availableDates'),
     ]),
     link('Health', '/api/v1/health', 'data freshness per dataset'),
-    link('MCP endpoint', '/api/v1/mcp', 'Model Context Protocol over Streamable HTTP (POST only), twelve read-only tools'),
+    // The endpoint itself takes POST only, so the link goes to its page; the address is in the text.
+    link('MCP endpoint', '/docs/ai.md', `Model Context Protocol server at POST ${site}/api/v1/mcp (Streamable HTTP, stateless), twelve read-only tools`),
     '',
     '## Optional',
     '',

@@ -126,6 +126,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       'and `stale` (no successful collection in 3 hours). An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing.',
     responses: {
       200: { description: '`ok` or `degraded`.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } } },
+      400: errorResponse('`invalid_request`: health takes no query parameters.', examples.getHealth, 400),
       503: { description: '`error`: the snapshot store cannot be read.', content: { [JSON_TYPE]: { schema: health } } },
     },
   });
@@ -139,7 +140,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     request: { query: SearchQuery },
     responses: {
       200: { description: 'Matching documentation sections, best first.', content: { [JSON_TYPE]: { schema: COMPONENTS.search } } },
-      400: { description: '`invalid_request`: an empty query or a bad limit.', content: { [JSON_TYPE]: { schema: error } } },
+      400: { description: '`invalid_request`: an empty query, a bad limit or an unknown parameter.', content: { [JSON_TYPE]: { schema: error } } },
     },
   });
 

@@ -1,0 +1,334 @@
+/**
+ * The documentation site as built by Astro and served by the built server, over the real
+ * history: every docs route, the raw Markdown, llms.txt, the OpenAPI contract (validated,
+ * linted, turned into types and checked against real responses), search, and the pages in
+ * headless Chromium.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { dereference, validate } from '@readme/openapi-parser';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DocPage } from '../src/docs/pages.ts';
+import { ERROR_CODES } from '../src/schemas/errors.ts';
+import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
+import { historyDir, tempDir } from './helpers.ts';
+
+const run = promisify(execFile);
+let site: ProductionSite;
+let pages: DocPage[];
+let openapi: any;
+
+beforeAll(async () => {
+  site = await buildAndServe({ name: 'site', snapshotsDir: historyDir(), statusDir: await tempDir('rates-status-') });
+  pages = JSON.parse(await readFile(join(site.generatedDir, 'docs.json'), 'utf8'));
+  openapi = await (await fetch(`${site.url}/openapi/json`)).json();
+}, 180_000);
+afterAll(() => site?.stop());
+
+const get = (path: string, init?: RequestInit) => fetch(`${site.url}${path}`, init);
+
+describe('docs pages', () => {
+  it('has every page the docs promise', () => {
+    expect(pages.map((p) => p.url)).toEqual([
+      '/docs',
+      '/docs/quickstart',
+      '/docs/concepts',
+      '/docs/errors',
+      '/docs/ai',
+      '/docs/self-hosting',
+      '/docs/reference/mortgage-rates',
+      '/docs/reference/personal-loan-rates',
+      '/docs/reference/car-loan-rates',
+      '/docs/reference/credit-card-rates',
+    ]);
+  });
+
+  it('renders every page as HTML with the navigation, and as raw Markdown at <page>.md', async () => {
+    for (const page of pages) {
+      const html = await get(page.url);
+      expect(html.status, page.url).toBe(200);
+      const text = await html.text();
+      expect(text).toContain(`<title>${page.title} · NZ Rates API docs</title>`);
+      for (const other of pages) expect(text, `${page.url} links ${other.url}`).toContain(`href="${other.url}"`);
+      const md = await get(page.mdUrl);
+      expect(md.status, page.mdUrl).toBe(200);
+      expect(md.headers.get('content-type')).toMatch(/^text\/markdown/);
+      expect(await md.text()).toBe(page.markdown);
+    }
+    expect((await get('/docs/no-such-page')).status).toBe(404);
+  });
+
+  it('reference pages carry real examples from the data the site was built with', async () => {
+    const markdown = await (await get('/docs/reference/mortgage-rates.md')).text();
+    expect(markdown).toContain('"lastUpdated": "2025-03-05T01:32:05.919Z"');
+    expect(markdown).toContain("curl '" + site.url + '/api/v1/mortgage-rates?termInMonths=12');
+    for (const param of ['termInMonths', 'date', 'startDate', 'endDate', 'institutionId']) expect(markdown).toContain(`| \`${param}\` |`);
+    const cards = await (await get('/docs/reference/credit-card-rates.md')).text();
+    expect(cards).toContain('`issuerId`');
+    expect(cards).toContain('`interestFreeDays`');
+  });
+
+  it('the errors page has an anchor for every error code, where every documentationUrl points', async () => {
+    const html = await (await get('/docs/errors')).text();
+    for (const code of ERROR_CODES) expect(html, code).toContain(`id="${code}"`);
+    const body = await (await get('/api/v1/mortgage-rates/institution:nobody')).json();
+    expect(body.documentationUrl).toBe(`${site.url}/docs/errors#institution_not_found`);
+  });
+
+  it('the AI page lists the MCP tools and says how the contract describes the MCP route', async () => {
+    const markdown = await (await get('/docs/ai.md')).text();
+    expect(markdown).toContain('`get_credit_card_rates_by_issuer`');
+    expect(markdown).toContain('sendMcpMessage');
+  });
+});
+
+describe('llms.txt and llms-full.txt', () => {
+  it('llms.txt follows llmstxt.org, and every link in it answers 200', async () => {
+    const response = await get('/llms.txt');
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await response.text();
+    expect(text).toMatch(/^# NZ Rates API\n\n> .+\n/);
+    for (const section of ['## Docs', '## Reference', '## API', '## Optional']) expect(text).toContain(section);
+    const links = [...text.matchAll(/^- \[([^\]]+)\]\(([^)]+)\)/gm)].map((m) => m[2]!);
+    expect(links.length).toBeGreaterThan(20);
+    for (const page of pages) expect(links).toContain(`${site.url}${page.mdUrl}`);
+    expect(links).toContain(`${site.url}/openapi/json`);
+    expect(text).toContain(`POST ${site.url}/api/v1/mcp`);
+    for (const link of links) expect((await fetch(link)).status, link).toBe(200);
+  });
+
+  it('llms-full.txt holds every page in full', async () => {
+    const response = await get('/llms-full.txt');
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = await response.text();
+    for (const page of pages) expect(text, page.url).toContain(page.markdown.trim());
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1.0 (@readme/openapi-parser)', async () => {
+    const result = await validate(structuredClone(openapi));
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+    expect(openapi.openapi).toBe('3.1.0');
+    expect(openapi.info).toMatchObject({ version: '1.0.0', title: 'NZ Rates API' });
+    expect(openapi.info.description.length).toBeGreaterThan(50);
+    expect(openapi.security).toEqual([]);
+    expect(openapi.servers).toEqual([{ url: site.url, description: 'This deployment' }]);
+  });
+
+  it('passes @redocly/cli lint (recommended rules) with no problem', async () => {
+    const file = join(await tempDir(), 'openapi.json');
+    await writeFile(file, JSON.stringify(openapi));
+    const result = await run(process.execPath, [resolve(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file], { cwd: ROOT }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
+    );
+    expect(result.out).toContain('Your API description is valid');
+    expect(result.out).not.toMatch(/warning|error/i);
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it('describes every REST path with an operationId, a dataset tag, parameter patterns and every response with examples', () => {
+    const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) => Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })));
+    expect(operations.map((o) => o.op.operationId).sort()).toEqual(
+      [
+        'listMortgageRates', 'getMortgageRatesByInstitution', 'getMortgageRatesTimeSeries',
+        'listPersonalLoanRates', 'getPersonalLoanRatesByInstitution', 'getPersonalLoanRatesTimeSeries',
+        'listCarLoanRates', 'getCarLoanRatesByInstitution', 'getCarLoanRatesTimeSeries',
+        'listCreditCardRates', 'getCreditCardRatesByIssuer', 'getCreditCardRatesTimeSeries',
+        'getHealth', 'searchDocs', 'sendMcpMessage',
+      ].sort(),
+    );
+    const series = openapi.paths['/api/v1/mortgage-rates/time-series'].get;
+    expect(series.tags).toEqual(['Mortgage rates']);
+    const param = (name: string) => series.parameters.find((p: any) => p.name === name);
+    expect(param('date').schema.pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');
+    expect(param('termInMonths').schema.pattern).toBe('^\\d+$');
+    for (const status of ['200', '400', '404', '500']) {
+      const content = series.responses[status].content['application/json'];
+      expect(Object.keys(content.examples ?? {}).length, status).toBeGreaterThan(0);
+    }
+    expect(series.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const mcp = openapi.paths['/api/v1/mcp'].post;
+    expect(mcp).toMatchObject({ operationId: 'sendMcpMessage', tags: ['MCP'] });
+    expect(openapi.paths['/api/search'].get.parameters.map((p: any) => p.name)).toEqual(['query', 'limit']);
+  });
+
+  it('every documented 200 schema accepts a real response and rejects an extra field', async () => {
+    const doc: any = await dereference(structuredClone(openapi));
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const real: [string, string][] = [
+      ['/api/v1/mortgage-rates', '/api/v1/mortgage-rates?termInMonths=24'],
+      ['/api/v1/mortgage-rates/{institutionId}', '/api/v1/mortgage-rates/institution:anz'],
+      ['/api/v1/mortgage-rates/time-series', '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05'],
+      ['/api/v1/mortgage-rates/time-series', '/api/v1/mortgage-rates/time-series'],
+      ['/api/v1/personal-loan-rates', '/api/v1/personal-loan-rates'],
+      ['/api/v1/personal-loan-rates/{institutionId}', '/api/v1/personal-loan-rates/institution:anz'],
+      ['/api/v1/personal-loan-rates/time-series', '/api/v1/personal-loan-rates/time-series?date=2025-02-04'],
+      ['/api/v1/car-loan-rates', '/api/v1/car-loan-rates'],
+      ['/api/v1/car-loan-rates/{institutionId}', '/api/v1/car-loan-rates/institution:asb'],
+      ['/api/v1/car-loan-rates/time-series', '/api/v1/car-loan-rates/time-series?date=2025-02-24'],
+      ['/api/v1/credit-card-rates', '/api/v1/credit-card-rates'],
+      ['/api/v1/credit-card-rates/{issuerId}', '/api/v1/credit-card-rates/issuer:amex'],
+      ['/api/v1/credit-card-rates/time-series', '/api/v1/credit-card-rates/time-series?date=2025-01-07'],
+      ['/api/v1/health', '/api/v1/health'],
+      ['/api/search', '/api/search?query=termInMonths'],
+    ];
+    for (const [path, request] of real) {
+      const schema = doc.paths[path].get.responses['200'].content['application/json'].schema;
+      const check = ajv.compile(schema);
+      const body = await (await get(request)).json();
+      expect(check(body), `${request}: ${ajv.errorsText(check.errors)}`).toBe(true);
+      expect(check({ ...body, extra: 1 }), `${request} with an extra top-level field`).toBe(false);
+      const nested = structuredClone(body);
+      const first = nested.data?.[0] ?? (nested.results ?? [])[0] ?? (Object.values(nested.timeSeries ?? {})[0] as any)?.data?.[0] ?? nested.datasets?.['mortgage-rates'];
+      if (first) {
+        first.extra = 1;
+        expect(check(nested), `${request} with an extra nested field`).toBe(false);
+      }
+    }
+    // Every error example validates against the error schema.
+    const error = ajv.compile(doc.components.schemas.Error);
+    for (const item of Object.values(doc.paths) as any[]) {
+      for (const op of Object.values(item) as any[]) {
+        for (const [status, response] of Object.entries(op.responses) as [string, any][]) {
+          if (Number(status) < 400) continue;
+          for (const example of Object.values(response.content?.['application/json']?.examples ?? {}) as any[]) {
+            expect(error(example.value), `${op.operationId} ${status}`).toBe(true);
+          }
+        }
+      }
+    }
+  });
+
+  it('openapi-typescript types accept real responses in a small client, and reject a field the API does not have', async () => {
+    const dir = resolve(ROOT, '.builds', 'openapi-client');
+    await mkdir(dir, { recursive: true });
+    const specFile = join(dir, 'openapi.json');
+    await writeFile(specFile, JSON.stringify(openapi));
+    await run(process.execPath, [resolve(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), specFile, '-o', join(dir, 'api.d.ts')], { cwd: ROOT });
+    const sample = async (path: string) => JSON.stringify(await (await get(path)).json());
+    const client = `import type { paths } from './api';
+type Get<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
+
+/** A small typed client over this API. */
+export async function getJson<P extends keyof paths>(base: string, path: string): Promise<Get<P>> {
+  const response = await fetch(base + path);
+  if (!response.ok) throw new Error(String(response.status));
+  return (await response.json()) as Get<P>;
+}
+
+export const mortgages: Get<'/api/v1/mortgage-rates'> = ${await sample('/api/v1/mortgage-rates?termInMonths=12')};
+export const anz: Get<'/api/v1/mortgage-rates/{institutionId}'> = ${await sample('/api/v1/mortgage-rates/institution:anz')};
+export const series: Get<'/api/v1/car-loan-rates/time-series'> = ${await sample('/api/v1/car-loan-rates/time-series?date=2025-02-24')};
+export const cards: Get<'/api/v1/credit-card-rates/{issuerId}'> = ${await sample('/api/v1/credit-card-rates/issuer:amex')};
+export const health: Get<'/api/v1/health'> = ${await sample('/api/v1/health')};
+export const search: Get<'/api/search'> = ${await sample('/api/search?query=termInMonths&limit=2')};
+export const firstRate: number | undefined = mortgages.data[0]?.products[0]?.rates[0]?.rate;
+`;
+    const tsc = (file: string) =>
+      run(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--lib', 'es2022,dom', file], { cwd: ROOT }).then(
+        () => '',
+        (e) => `${e.stdout}${e.stderr}`,
+      );
+    await writeFile(join(dir, 'client.ts'), client);
+    expect(await tsc(join(dir, 'client.ts'))).toBe('');
+    await writeFile(join(dir, 'client-wrong.ts'), client.replace('"type":"MortgageRates",', '"type":"MortgageRates","colour":"blue",'));
+    expect(await tsc(join(dir, 'client-wrong.ts'))).toMatch(/'"?colour"?' does not exist/);
+  }, 60_000);
+});
+
+describe('docs search', () => {
+  it('finds the mortgage time-series section for termInMonths', async () => {
+    const response = await get('/api/search?query=termInMonths');
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.query).toBe('termInMonths');
+    expect(body.results.map((r: any) => r.url)).toContain('/docs/reference/mortgage-rates#time-series');
+    for (const result of body.results) {
+      expect(Object.keys(result)).toEqual(['title', 'url', 'section', 'snippet', 'score']);
+      expect((await get(result.url.split('#')[0])).status).toBe(200);
+    }
+    const top = await (await get('/api/search?query=mortgage%20time%20series%20termInMonths&limit=1')).json();
+    expect(top.results).toHaveLength(1);
+    expect(top.results[0].url).toBe('/docs/reference/mortgage-rates#time-series');
+  });
+
+  it.each(['/api/search?query=', '/api/search?query=%20%20', '/api/search', '/api/search?query=x&limit=0', '/api/search?query=x&limit=ten', '/api/search?query=x&page=2'])(
+    '%s is a 400 invalid_request',
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ code: 400, error: 'invalid_request' });
+    },
+  );
+});
+
+describe('in headless Chromium', () => {
+  let browser: Browser;
+  const shots = resolve(ROOT, '.builds', 'screenshots');
+  beforeAll(async () => {
+    await mkdir(shots, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  async function visit(path: string, file: string, width = 1280) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
+    return { page, errors, shot: () => page.screenshot({ path: join(shots, file), fullPage: false }) };
+  }
+
+  it('/openapi lists the operations with no console errors', async () => {
+    const { page, errors, shot } = await visit('/openapi', 'openapi.png');
+    await page.getByText('List mortgage rates').first().waitFor({ timeout: 20_000 });
+    for (const title of ['Get mortgage rates by institution', 'Get mortgage rates time series']) {
+      expect(await page.getByText(title).count(), title).toBeGreaterThan(0);
+    }
+    // The other tags start collapsed: each is in the sidebar, and opening one shows its operations.
+    const reference = page.locator('#api-reference');
+    for (const tag of ['Personal loan rates', 'Car loan rates', 'Credit card rates', 'Service', 'MCP', 'Documentation']) {
+      expect(await reference.getByText(tag, { exact: true }).count(), tag).toBeGreaterThan(0);
+    }
+    await reference.getByText('MCP', { exact: true }).first().click();
+    await page.getByText('Send a Model Context Protocol message').first().waitFor({ timeout: 10_000 });
+    await shot();
+    expect(errors).toEqual([]);
+    expect((await get('/openapi')).headers.get('x-request-id')).toBeNull();
+  }, 60_000);
+
+  it('a docs page renders with its navigation and live search', async () => {
+    const { page, errors, shot } = await visit('/docs/reference/mortgage-rates', 'docs.png');
+    expect(await page.locator('h1').textContent()).toContain('Mortgage rates');
+    expect(await page.locator('nav[aria-label="Documentation"] a[aria-current="page"]').textContent()).toBe('Mortgage rates');
+    await page.fill('#search', 'stale');
+    await page.locator('#search-results li a').first().waitFor({ timeout: 10_000 });
+    await shot();
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('the landing page renders, on a phone too', async () => {
+    for (const [width, file] of [[1280, 'landing.png'], [390, 'landing-phone.png']] as const) {
+      const { page, errors, shot } = await visit('/', file, width);
+      expect(await page.locator('h1').textContent()).toBe('New Zealand lending rates, as an API');
+      expect(await page.locator('pre code').first().textContent()).toContain('/api/v1/mortgage-rates');
+      for (const href of ['/docs/quickstart', '/openapi', '/docs/ai']) expect(await page.locator(`a[href="${href}"]`).count(), href).toBeGreaterThan(0);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `horizontal scroll at ${width}px`).toBeLessThanOrEqual(0);
+      await shot();
+      expect(errors).toEqual([]);
+    }
+  }, 60_000);
+});
