@@ -304,6 +304,12 @@ describe('in headless Chromium', () => {
     }
     await reference.getByText('MCP', { exact: true }).first().click();
     await page.getByText('Send a Model Context Protocol message').first().waitFor({ timeout: 10_000 });
+    // "Try it": the bundled client sends the request to this same origin and gets the data.
+    await reference.getByText('List mortgage rates').first().click();
+    await page.getByRole('button', { name: /Test Request/ }).first().click();
+    const answered = page.waitForResponse((r) => r.url() === `${site.url}/api/v1/mortgage-rates` && r.request().method() === 'GET');
+    await page.getByRole('button', { name: /^Send/ }).first().click();
+    expect((await answered).status()).toBe(200);
     await shot();
     expect(errors).toEqual([]);
     expect((await get('/openapi')).headers.get('x-request-id')).toBeNull();
