@@ -76,5 +76,7 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
   const broken = createApi({ loadStore: () => Promise.reject(new Error('store unreadable')), status: new FileStatusStore('.status'), log: () => {} });
   const failure = await broken(new Request(`${origin}/api/v1/mortgage-rates`));
   examples.serverError = [{ request: '/api/v1/mortgage-rates', status: failure.status, body: await failure.json() }];
+  const unhealthy = await broken(new Request(`${origin}/api/v1/health`));
+  examples.getHealth.push({ request: '/api/v1/health', status: unhealthy.status, body: await unhealthy.json() });
   return examples;
 }

@@ -127,7 +127,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     responses: {
       200: { description: '`ok` or `degraded`.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } } },
       400: errorResponse('`invalid_request`: health takes no query parameters.', examples.getHealth, 400),
-      503: { description: '`error`: the snapshot store cannot be read.', content: { [JSON_TYPE]: { schema: health } } },
+      503: { description: '`error`: the snapshot store cannot be read.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 503) } } },
     },
   });
 
