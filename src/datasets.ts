@@ -10,18 +10,25 @@ import {
   CreditCardIssuer,
   LoanInstitution,
   MortgageInstitution,
-  type MortgageInstitution as MortgageInstitutionT,
+  type MortgageProduct as MortgageProductT,
 } from './schemas/rates.ts';
 
 /** What every institution or issuer has in common, for code that serves all four datasets. */
 export type Entity = { id: string; name: string } & Record<string, unknown>;
 
-/** A query filter that narrows the rates inside each entity (list, detail and time series). */
-export interface RateFilter {
+/** A product or plan: what an entity lists under its items key. */
+export type Item = { id: string; name: string } & Record<string, unknown>;
+
+/**
+ * A query filter over the items (products or plans) of every entity, for list, detail and time
+ * series. Entities are always kept; an item the filter leaves nothing of is dropped.
+ */
+export interface ItemFilter {
   name: string;
   schema: z.ZodType<string>;
   description: string;
-  apply(entities: readonly Entity[], value: string): Entity[];
+  /** The item as the filter leaves it, or null to drop it. */
+  item(item: Item, value: string): Item | null;
 }
 
 export interface EntityKind {
@@ -48,21 +55,18 @@ const ISSUER: EntityKind = {
   notFound: 'issuer_not_found',
 };
 
-/** Mortgage `termInMonths`: keep fixed rates of that term; drop products left with none, keep institutions. */
-const termInMonths: RateFilter = {
+/** Mortgage `termInMonths`: keep fixed rates of that term; drop products left with none (institutions stay). */
+const termInMonths: ItemFilter = {
   name: 'termInMonths',
   schema: TermInMonthsParam,
   description:
     'Only fixed rates of this term, in months (6, 12, 18, 24, 36, 48 or 60); variable floating rates are left out. ' +
     'A term the data does not have gives empty product arrays.',
-  apply(entities, value) {
+  item(item, value) {
     const months = Number(value);
-    return (entities as unknown as MortgageInstitutionT[]).map((institution) => ({
-      ...institution,
-      products: institution.products
-        .map((product) => ({ ...product, rates: product.rates.filter((rate) => rate.termInMonths === months) }))
-        .filter((product) => product.rates.length > 0),
-    }));
+    const product = item as unknown as MortgageProductT;
+    const rates = product.rates.filter((rate) => rate.termInMonths === months);
+    return rates.length > 0 ? ({ ...product, rates } as unknown as Item) : null;
   },
 };
 
@@ -74,7 +78,7 @@ function defineDataset<const S extends string, const T extends string, E extends
   entity: EntityKind;
   itemsKey: 'products' | 'plans';
   entitySchema: E;
-  filters: RateFilter[];
+  filters: ItemFilter[];
   /** Time-series query parameters accepted and ignored (spec §4.4: credit cards ignore institutionId). */
   ignoredTimeSeriesParams: string[];
   sourcePath: string;
@@ -149,6 +153,20 @@ export const DATASET_SLUGS = DATASETS.map((d) => d.slug) as DatasetSlug[];
 
 export function datasetBySlug(slug: string): Dataset | undefined {
   return DATASETS.find((d) => d.slug === slug);
+}
+
+/** The dataset's filters applied to whole entities (the object form of what the served store does with strings). */
+export function filterEntities(dataset: Dataset, entities: readonly Entity[], values: Record<string, string | undefined>): Entity[] {
+  const active = dataset.filters.filter((f) => values[f.name] !== undefined);
+  if (active.length === 0) return [...entities];
+  return entities.map((entity) => ({
+    ...entity,
+    [dataset.itemsKey]: (entity[dataset.itemsKey] as Item[]).flatMap((item) => {
+      let kept: Item | null = item;
+      for (const filter of active) kept = kept && filter.item(kept, values[filter.name]!);
+      return kept ? [kept] : [];
+    }),
+  }));
 }
 
 /** A snapshot as stored and served: `{ type, data, lastUpdated }`. */

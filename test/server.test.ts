@@ -192,6 +192,33 @@ describe('the production server from npm start', () => {
     expect((await fetch(`${base}/api/v1/mcp`)).status).toBe(405);
   });
 
+  it('compresses for clients that accept it, caches built assets as immutable', async () => {
+    const { request } = await import('node:http');
+    const raw = (path: string, encoding?: string) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; length: number }>((done, fail) => {
+        const port = new URL(base).port;
+        request({ host: '127.0.0.1', port, path, headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+          let length = 0;
+          res.on('data', (chunk: Buffer) => (length += chunk.length));
+          res.on('end', () => done({ status: res.statusCode!, headers: res.headers, length }));
+        })
+          .on('error', fail)
+          .end();
+      });
+    const plain = await raw('/api/v1/mortgage-rates');
+    const brotli = await raw('/api/v1/mortgage-rates', 'br, gzip');
+    const gzip = await raw('/api/v1/mortgage-rates', 'gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(brotli.length).toBeLessThan(plain.length / 5);
+    expect((await raw('/docs', 'gzip')).headers['content-encoding']).toBe('gzip');
+    const html = await (await fetch(`${base}/openapi`)).text();
+    const asset = /(\/_astro\/[^"']+\.(?:css|js))/.exec(html)?.[1];
+    expect(asset).toBeTruthy();
+    expect((await raw(asset!)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
   it('serves the landing page', async () => {
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);

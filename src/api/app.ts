@@ -8,6 +8,7 @@ import { API_PREFIX, endpointsOf, type DataEndpoint } from '../endpoints.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import type { StatusStore } from '../status/status-store.ts';
 import type { RequestContext } from './context.ts';
+import { cacheControlFor, notModifiedIfMatching } from './caching.ts';
 import { preflight, withCors } from './cors.ts';
 import { getHealth } from './health.ts';
 import { parseQuery } from './query.ts';
@@ -104,7 +105,9 @@ export function createApi(deps: ApiDeps): Handler {
         'Not found',
         `There is no endpoint at ${url.pathname}. The endpoints are listed at /openapi/json; datasets: /api/v1/mortgage-rates, /api/v1/personal-loan-rates, /api/v1/car-loan-rates, /api/v1/credit-card-rates.`,
       );
-      return withCors(errorResponse(notFound, url.origin));
+      const response = withCors(errorResponse(notFound, url.origin));
+      response.headers.set('cache-control', cacheControlFor('data', 404));
+      return response;
     }
 
     let response: Response;
@@ -125,8 +128,16 @@ export function createApi(deps: ApiDeps): Handler {
         response = errorResponse(apiError, url.origin);
       }
     }
+    response = await notModifiedIfMatching(request, response);
+    response.headers.set('cache-control', cacheControlFor(route.kind === 'health' ? 'health' : 'data', response.status));
+    // A cached answer must not hand one caller's request id to another.
+    response.headers.set('vary', 'x-request-id');
     if (tagged) response.headers.set('x-request-id', requestIdFor(request));
     withCors(response);
-    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    if (request.method === 'HEAD') {
+      await response.body?.cancel();
+      return new Response(null, { status: response.status, headers: response.headers });
+    }
+    return response;
   };
 }

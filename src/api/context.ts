@@ -1,5 +1,4 @@
-import type { Dataset, Entity, Snapshot } from '../datasets.ts';
-import { TERMS_OF_USE } from '../schemas/common.ts';
+import type { Dataset } from '../datasets.ts';
 import type { DatasetHistory, ServedStore } from '../store/served-store.ts';
 import { ApiError } from './responses.ts';
 
@@ -14,7 +13,7 @@ export interface RequestContext {
 /** The dataset's history, or a 500 when it has no snapshot at all (nothing collected yet). */
 export function historyWithData(dataset: Dataset, store: ServedStore): DatasetHistory {
   const history = store.history(dataset.slug);
-  if (history.dates.length === 0) {
+  if (history.size === 0) {
     throw new ApiError(
       'server_error',
       `An error occurred while retrieving ${dataset.label} data`,
@@ -24,26 +23,10 @@ export function historyWithData(dataset: Dataset, store: ServedStore): DatasetHi
   return history;
 }
 
-/** Apply the dataset's rate filters (e.g. mortgage termInMonths) named in the query. */
-export function applyFilters(
-  dataset: Dataset,
-  data: readonly Entity[],
-  query: Record<string, string | undefined>,
-): Entity[] {
-  let result = [...data];
-  for (const filter of dataset.filters) {
-    const value = query[filter.name];
-    if (value !== undefined) result = filter.apply(result, value);
-  }
-  return result;
-}
-
-export function envelope(snapshot: Snapshot, data: Entity[], now: Date) {
-  return {
-    type: snapshot.type,
-    data,
-    lastUpdated: snapshot.lastUpdated,
-    termsOfUse: TERMS_OF_USE,
-    timestamp: now.toISOString(),
-  };
+/** The filter part of a request, normalized for cache keys: `termInMonths=12`. */
+export function filterKey(dataset: Dataset, query: Record<string, string | undefined>): string {
+  return dataset.filters
+    .filter((f) => query[f.name] !== undefined)
+    .map((f) => `${f.name}=${query[f.name]}`)
+    .join('&');
 }

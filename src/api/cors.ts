@@ -3,7 +3,7 @@ export const CORS_MAX_AGE = '600';
 
 export function withCors(response: Response): Response {
   response.headers.set('access-control-allow-origin', '*');
-  response.headers.set('access-control-expose-headers', 'x-request-id');
+  response.headers.set('access-control-expose-headers', 'x-request-id, etag');
   return response;
 }
 

@@ -40,12 +40,13 @@ export async function getHealth(
   const datasets: Record<string, DatasetHealth> = {};
   let degraded = false;
   for (const dataset of DATASETS) {
-    const latest = store?.history(dataset.slug).latest();
+    const history = store?.history(dataset.slug);
+    const latest = history && history.size > 0 ? history.lastUpdated(history.latest) : undefined;
     const lastChecked = await lastCheckedOf(status, dataset.slug);
     const stale = lastChecked === null ? null : now.getTime() - Date.parse(lastChecked) > STALE_AFTER_MS;
     degraded ||= stale === true || latest === undefined;
     datasets[dataset.slug] = {
-      lastUpdated: latest ? healthTime(latest.lastUpdated) : null,
+      lastUpdated: latest ? healthTime(latest) : null,
       lastChecked: lastChecked === null ? null : healthTime(lastChecked),
       stale,
     };

@@ -1,13 +1,17 @@
 /** List and detail endpoints: the newest snapshot, whole or one institution/issuer, filtered. */
 import { canonicalEntityId } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
-import { applyFilters, envelope, historyWithData, type RequestContext } from './context.ts';
-import { ApiError, json } from './responses.ts';
+import { cachedHead, envelopeHead, etagFor, readyResponse } from './bodies.ts';
+import { filterKey, historyWithData, type RequestContext } from './context.ts';
+import { ApiError } from './responses.ts';
 
 export function listRates(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
   const { dataset } = endpoint;
-  const latest = historyWithData(dataset, ctx.store).latest()!;
-  return json(envelope(latest, applyFilters(dataset, latest.data, query), ctx.now));
+  const history = historyWithData(dataset, ctx.store);
+  const latest = history.latest;
+  const key = `list?${filterKey(dataset, query)}`;
+  const head = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query), history.lastUpdated(latest)));
+  return readyResponse(head, ctx.now, etagFor(history, key));
 }
 
 export function getRatesByEntity(
@@ -18,9 +22,9 @@ export function getRatesByEntity(
 ) {
   const { dataset } = endpoint;
   const history = historyWithData(dataset, ctx.store);
-  const latest = history.latest()!;
-  const entity = history.find(latest, canonicalEntityId(rawId, dataset.entity));
-  if (!entity) {
+  const latest = history.latest;
+  const entity = history.entityIn(latest, canonicalEntityId(rawId, dataset.entity));
+  if (entity === undefined) {
     throw new ApiError(
       dataset.entity.notFound,
       `${dataset.entity.label} not found`,
@@ -28,5 +32,7 @@ export function getRatesByEntity(
         `GET ${endpoint.path.replace(/\/\{.*\}$/, '')} lists every ${dataset.entity.kind} with its id.`,
     );
   }
-  return json(envelope(latest, applyFilters(dataset, [entity], query), ctx.now));
+  const key = `detail/${entity}?${filterKey(dataset, query)}`;
+  const head = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query, [entity]), history.lastUpdated(latest)));
+  return readyResponse(head, ctx.now, etagFor(history, key));
 }

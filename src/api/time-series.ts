@@ -1,8 +1,9 @@
 /** The time-series endpoint and the date rules of spec §4.5, word for word. */
-import { canonicalEntityId, type Snapshot } from '../datasets.ts';
+import { canonicalEntityId } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
-import { applyFilters, historyWithData, type RequestContext } from './context.ts';
+import { etagFor, streamedResponse, TERMS } from './bodies.ts';
+import { filterKey, historyWithData, type RequestContext } from './context.ts';
 import { INVALID_REQUEST } from './query.ts';
 import { ApiError, json } from './responses.ts';
 
@@ -35,38 +36,37 @@ export function getTimeSeries(endpoint: DataEndpoint, query: Record<string, stri
   const { dataset } = endpoint;
   const selection = selectDates(query);
   const history = historyWithData(dataset, ctx.store);
-  const base = { type: dataset.timeSeriesType, timeSeries: {} as Record<string, Snapshot>, availableDates: history.dates };
-  const tail = { termsOfUse: TERMS_OF_USE, timestamp: ctx.now.toISOString() };
+  const timestamp = ctx.now.toISOString();
 
-  if (selection.kind === 'none') return json({ ...base, ...tail, message: NO_DATES_MESSAGE });
+  if (selection.kind === 'none') {
+    return json({
+      type: dataset.timeSeriesType,
+      timeSeries: {},
+      availableDates: history.dates,
+      termsOfUse: TERMS_OF_USE,
+      timestamp,
+      message: NO_DATES_MESSAGE,
+    });
+  }
 
-  const datesHint = `Request ${endpoint.path} without date parameters to see availableDates.`;
   const picked =
     selection.kind === 'one'
-      ? [[selection.date, history.at(selection.date)] as const].filter((e): e is [string, Snapshot] => e[1] !== undefined)
+      ? [history.indexOf(selection.date)].filter((i): i is number => i !== undefined)
       : history.between(selection.start, selection.end);
-  const where = selection.kind === 'one' ? `date: ${selection.date}` : `date range: ${selection.start} to ${selection.end}`;
   if (picked.length === 0) {
     const message =
       selection.kind === 'one'
         ? `No data available for date: ${selection.date}`
         : `No data available between ${selection.start} and ${selection.end}`;
-    throw new ApiError('no_data', message, `A snapshot exists only for dates when rates changed. ${datesHint}`);
+    throw new ApiError('no_data', message, `A snapshot exists only for dates when rates changed. Request ${endpoint.path} without date parameters to see availableDates.`);
   }
 
+  // With an id, each snapshot holds that entity alone (or nothing on dates it was not listed).
   const rawId = query[dataset.entity.param];
   const id = rawId === undefined ? undefined : canonicalEntityId(rawId, dataset.entity);
-  let found = id === undefined;
-  for (const [date, snapshot] of picked) {
-    let data = snapshot.data;
-    if (id !== undefined) {
-      const entity = history.find(snapshot, id);
-      data = entity ? [entity] : [];
-      found ||= entity !== undefined;
-    }
-    base.timeSeries[date] = { type: snapshot.type, data: applyFilters(dataset, data, query), lastUpdated: snapshot.lastUpdated };
-  }
-  if (!found) {
+  const only = id === undefined ? undefined : picked.map((s) => history.entityIn(s, id));
+  if (only && only.every((e) => e === undefined)) {
+    const where = selection.kind === 'one' ? `date: ${selection.date}` : `date range: ${selection.start} to ${selection.end}`;
     throw new ApiError(
       dataset.entity.notFound,
       `${dataset.entity.label} not found for ${where}`,
@@ -74,5 +74,17 @@ export function getTimeSeries(endpoint: DataEndpoint, query: Record<string, stri
         `${dataset.entity.label} ids look like ${dataset.entity.prefix}:<slug>; GET /api/v1/${dataset.slug} lists them.`,
     );
   }
-  return json({ ...base, ...tail });
+
+  const key = `ts/${selection.kind === 'one' ? selection.date : `${selection.start}..${selection.end}`}/${id ?? ''}?${filterKey(dataset, query)}`;
+  const type = JSON.stringify(dataset.type);
+  function* pieces(): Generator<string> {
+    yield `{"type":${JSON.stringify(dataset.timeSeriesType)},"timeSeries":{`;
+    for (const [n, s] of picked.entries()) {
+      const entity = only?.[n];
+      const data = history.dataJson(s, query, only ? (entity === undefined ? [] : [entity]) : undefined);
+      yield `${n ? ',' : ''}${JSON.stringify(history.dates[s])}:{"type":${type},"data":${data},"lastUpdated":${JSON.stringify(history.lastUpdated(s))}}`;
+    }
+    yield `},"availableDates":${history.availableDatesJson},"termsOfUse":${TERMS},"timestamp":${JSON.stringify(timestamp)}}`;
+  }
+  return streamedResponse(pieces(), etagFor(history, key));
 }

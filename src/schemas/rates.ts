@@ -69,6 +69,7 @@ export const CreditCardIssuer = z.strictObject({
 });
 
 export type MortgageRate = z.infer<typeof MortgageRate>;
+export type MortgageProduct = z.infer<typeof MortgageProduct>;
 export type LoanRate = z.infer<typeof LoanRate>;
 export type CreditCardPlan = z.infer<typeof CreditCardPlan>;
 export type MortgageInstitution = z.infer<typeof MortgageInstitution>;

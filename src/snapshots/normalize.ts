@@ -3,9 +3,7 @@
  * listed in several sections becomes one object holding all its products or plans in source
  * order, and any id still repeated gets a deterministic suffix (`-2`, `-3`, … in source order).
  */
-import type { Dataset, Entity } from '../datasets.ts';
-
-type Item = { id: string } & Record<string, unknown>;
+import type { Dataset, Entity, Item } from '../datasets.ts';
 
 export function mergeEntities(dataset: Dataset, data: readonly Entity[]): Entity[] {
   const byId = new Map<string, Entity>();

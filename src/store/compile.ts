@@ -1,18 +1,34 @@
 /**
- * Build step: read and validate the whole snapshot tree once, and produce the compiled form
- * the function serves. A bad file stops the build with the file named, so it is never served.
+ * Build step: read and validate the whole snapshot tree once, and compile it into the form the
+ * function serves. History is stored with structural sharing: every distinct product or plan is
+ * kept once (as its canonical JSON), every distinct institution once (as its id, name and item
+ * numbers), and a snapshot is the list of its institutions' numbers. A day on which one rate
+ * moved adds one product and one institution, not a copy of the dataset, so years of history
+ * stay small. A bad file stops the build with the file named, so it is never served.
  */
-import { DATASETS, type Snapshot } from '../datasets.ts';
+import { createHash } from 'node:crypto';
+import { DATASETS, type Dataset, type Item } from '../datasets.ts';
 import { listSnapshotDates, readSnapshot, SnapshotFileError } from '../snapshots/tree.ts';
 
+/** An institution or issuer: id, name, and the numbers of its items (products or plans). */
+export type CompiledEntity = [id: string, name: string, items: number[]];
+
 export interface CompiledDataset {
-  /** Snapshot dates, oldest first; `snapshots[i]` was collected on `dates[i]`. */
+  /** Hash of the dataset's whole content; part of every ETag, so it changes when the data does. */
+  version: string;
+  /** Snapshot dates, oldest first. */
   dates: string[];
-  snapshots: Snapshot[];
+  /** Collection time of each snapshot. */
+  lastUpdated: string[];
+  /** Each snapshot's entities, by number. */
+  snapshots: number[][];
+  entities: CompiledEntity[];
+  /** The canonical JSON of each distinct item. */
+  items: string[];
 }
 
 export interface CompiledStore {
-  format: 1;
+  format: 2;
   datasets: Record<string, CompiledDataset>;
 }
 
@@ -23,22 +39,59 @@ export class CompileError extends Error {
   }
 }
 
+/** Collects snapshots of one dataset into the shared form. */
+export class DatasetCompiler {
+  private readonly compiled: Omit<CompiledDataset, 'version'> = { dates: [], lastUpdated: [], snapshots: [], entities: [], items: [] };
+  private readonly itemNumbers = new Map<string, number>();
+  private readonly entityNumbers = new Map<string, number>();
+
+  constructor(private readonly dataset: Dataset) {}
+
+  private intern<T>(table: T[], numbers: Map<string, number>, key: string, value: T): number {
+    let n = numbers.get(key);
+    if (n === undefined) {
+      n = table.push(value) - 1;
+      numbers.set(key, n);
+    }
+    return n;
+  }
+
+  /** Add a validated snapshot (its objects in schema key order). Dates must come oldest first. */
+  add(date: string, snapshot: { data: readonly Record<string, unknown>[]; lastUpdated: string }): void {
+    const entities = snapshot.data.map((entity) => {
+      const items = (entity[this.dataset.itemsKey] as Item[]).map((item) => {
+        const json = JSON.stringify(item);
+        return this.intern(this.compiled.items, this.itemNumbers, json, json);
+      });
+      const value: CompiledEntity = [entity.id as string, entity.name as string, items];
+      return this.intern(this.compiled.entities, this.entityNumbers, JSON.stringify(value), value);
+    });
+    this.compiled.dates.push(date);
+    this.compiled.lastUpdated.push(snapshot.lastUpdated);
+    this.compiled.snapshots.push(entities);
+  }
+
+  finish(): CompiledDataset {
+    const version = createHash('sha256').update(JSON.stringify(this.compiled)).digest('base64url').slice(0, 16);
+    return { version, ...this.compiled };
+  }
+}
+
 export async function compileSnapshotTree(dir: string): Promise<CompiledStore> {
   const datasets: Record<string, CompiledDataset> = {};
   const failures: SnapshotFileError[] = [];
   for (const dataset of DATASETS) {
-    const dates = await listSnapshotDates(dir, dataset);
-    const snapshots: Snapshot[] = [];
-    for (const date of dates) {
+    const compiler = new DatasetCompiler(dataset);
+    for (const date of await listSnapshotDates(dir, dataset)) {
       try {
-        snapshots.push(await readSnapshot(dir, dataset, date));
+        compiler.add(date, await readSnapshot(dir, dataset, date));
       } catch (error) {
         if (!(error instanceof SnapshotFileError)) throw error;
         failures.push(error);
       }
     }
-    datasets[dataset.slug] = { dates, snapshots };
+    datasets[dataset.slug] = compiler.finish();
   }
   if (failures.length > 0) throw new CompileError(failures);
-  return { format: 1, datasets };
+  return { format: 2, datasets };
 }

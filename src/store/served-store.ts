@@ -1,42 +1,142 @@
 /**
- * The served store: the compiled snapshots with the indexes requests need, built once per
- * process. Requests look things up here; nothing re-reads or re-parses the snapshot tree.
+ * The served store: the compiled history with what requests need, built once per process.
+ * Responses are assembled from the stored JSON strings — nothing is re-parsed or re-stringified
+ * per request — and what is asked again (the newest list, an institution, a filter) is kept.
  */
-import type { DatasetSlug, Entity, Snapshot } from '../datasets.ts';
+import { DATASETS, datasetBySlug, type Dataset, type DatasetSlug, type Item } from '../datasets.ts';
 import type { CompiledDataset, CompiledStore } from './compile.ts';
+
+/** Filter values from the query, by filter name (e.g. `{ termInMonths: '12' }`). */
+export type FilterValues = Record<string, string | undefined>;
+
+/** A Map that forgets its oldest entry past a size, so unusual queries cannot grow memory. */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    if (!this.has(key) && this.size >= this.limit) this.delete(this.keys().next().value as K);
+    return super.set(key, value);
+  }
+}
+
+const quote = (text: string) => JSON.stringify(text);
 
 export class DatasetHistory {
   readonly dates: readonly string[];
-  private readonly byDate = new Map<string, Snapshot>();
-  private readonly entityIndex = new WeakMap<Snapshot, Map<string, Entity>>();
+  private readonly dateIndex: Map<string, number>;
+  private readonly entityHead: string[];
+  private readonly entityJsonCache = new Map<number, string>();
+  /** Per filter key: each item's filtered JSON (null: the filter drops it). */
+  private readonly filteredItems = new BoundedMap<string, Map<number, string | null>>(64);
+  private readonly filteredEntities = new BoundedMap<string, Map<number, string>>(64);
+  private idIndex?: Map<string, Map<number, number>>;
+  private latestDataJson?: string;
+  readonly availableDatesJson: string;
 
-  constructor(compiled: CompiledDataset) {
+  constructor(
+    readonly dataset: Dataset,
+    private readonly compiled: CompiledDataset,
+  ) {
     this.dates = compiled.dates;
-    compiled.dates.forEach((date, i) => this.byDate.set(date, compiled.snapshots[i]!));
+    this.dateIndex = new Map(compiled.dates.map((d, i) => [d, i]));
+    this.entityHead = compiled.entities.map(([id, name]) => `{"id":${quote(id)},"name":${quote(name)},"${dataset.itemsKey}":[`);
+    this.availableDatesJson = JSON.stringify(compiled.dates);
   }
 
-  latest(): Snapshot | undefined {
-    const date = this.dates.at(-1);
-    return date === undefined ? undefined : this.byDate.get(date);
+  get version(): string {
+    return this.compiled.version;
   }
 
-  at(date: string): Snapshot | undefined {
-    return this.byDate.get(date);
+  get size(): number {
+    return this.compiled.dates.length;
   }
 
-  /** Snapshots from `start` to `end` inclusive, oldest first. */
-  between(start: string, end: string): [string, Snapshot][] {
-    return this.dates.filter((d) => d >= start && d <= end).map((d) => [d, this.byDate.get(d)!]);
+  /** Index of the newest snapshot (-1 when there is none). */
+  get latest(): number {
+    return this.compiled.dates.length - 1;
   }
 
-  /** The entity with this canonical (lower-case) id in a snapshot of this dataset. */
-  find(snapshot: Snapshot, canonicalId: string): Entity | undefined {
-    let index = this.entityIndex.get(snapshot);
-    if (!index) {
-      index = new Map(snapshot.data.map((entity) => [entity.id.toLowerCase(), entity]));
-      this.entityIndex.set(snapshot, index);
+  indexOf(date: string): number | undefined {
+    return this.dateIndex.get(date);
+  }
+
+  /** Snapshot indexes from `start` to `end` inclusive, oldest first. */
+  between(start: string, end: string): number[] {
+    const found: number[] = [];
+    this.compiled.dates.forEach((date, i) => {
+      if (date >= start && date <= end) found.push(i);
+    });
+    return found;
+  }
+
+  lastUpdated(snapshot: number): string {
+    return this.compiled.lastUpdated[snapshot]!;
+  }
+
+  /** The entity with this canonical (lower-case) id in a snapshot, by number. */
+  entityIn(snapshot: number, canonicalId: string): number | undefined {
+    if (!this.idIndex) {
+      // One pass over the history, on first use: id → (snapshot → entity number).
+      this.idIndex = new Map();
+      const ids = this.compiled.entities.map(([id]) => id.toLowerCase());
+      this.compiled.snapshots.forEach((entities, s) => {
+        for (const e of entities) {
+          let bySnapshot = this.idIndex!.get(ids[e]!);
+          if (!bySnapshot) this.idIndex!.set(ids[e]!, (bySnapshot = new Map()));
+          bySnapshot.set(s, e);
+        }
+      });
     }
-    return index.get(canonicalId);
+    return this.idIndex.get(canonicalId)?.get(snapshot);
+  }
+
+  private filterKey(filters: FilterValues): string {
+    return this.dataset.filters
+      .filter((f) => filters[f.name] !== undefined)
+      .map((f) => `${f.name}=${filters[f.name]}`)
+      .join('&');
+  }
+
+  private itemJson(item: number, key: string, filters: FilterValues): string | null {
+    if (!key) return this.compiled.items[item]!;
+    let cache = this.filteredItems.get(key);
+    if (!cache) this.filteredItems.set(key, (cache = new Map()));
+    let json = cache.get(item);
+    if (json === undefined) {
+      let kept: Item | null = JSON.parse(this.compiled.items[item]!) as Item;
+      for (const filter of this.dataset.filters) {
+        const value = filters[filter.name];
+        if (value !== undefined && kept) kept = filter.item(kept, value);
+      }
+      json = kept ? JSON.stringify(kept) : null;
+      cache.set(item, json);
+    }
+    return json;
+  }
+
+  /** One entity's JSON, with the filters applied to its items. */
+  entityJson(entity: number, filters: FilterValues = {}): string {
+    const key = this.filterKey(filters);
+    let cache = key ? this.filteredEntities.get(key) : this.entityJsonCache;
+    if (!cache) this.filteredEntities.set(key, (cache = new Map()));
+    let json = cache.get(entity);
+    if (json === undefined) {
+      const items = this.compiled.entities[entity]![2].map((i) => this.itemJson(i, key, filters)).filter((j) => j !== null);
+      json = `${this.entityHead[entity]}${items.join(',')}]}`;
+      cache.set(entity, json);
+    }
+    return json;
+  }
+
+  /** The `data` array of a snapshot (optionally only some entities), filtered, as JSON. */
+  dataJson(snapshot: number, filters: FilterValues = {}, only?: readonly number[]): string {
+    const unfilteredLatest = !only && snapshot === this.latest && !this.filterKey(filters);
+    if (unfilteredLatest && this.latestDataJson !== undefined) return this.latestDataJson;
+    const entities = only ?? this.compiled.snapshots[snapshot]!;
+    const json = `[${entities.map((e) => this.entityJson(e, filters)).join(',')}]`;
+    if (unfilteredLatest) this.latestDataJson = json;
+    return json;
   }
 }
 
@@ -44,13 +144,20 @@ export class ServedStore {
   private readonly histories = new Map<string, DatasetHistory>();
 
   constructor(compiled: CompiledStore) {
-    if (compiled.format !== 1) throw new Error(`unknown compiled store format ${String(compiled.format)}`);
+    if (compiled.format !== 2) throw new Error(`unknown compiled store format ${String(compiled.format)}`);
     for (const [slug, dataset] of Object.entries(compiled.datasets)) {
-      this.histories.set(slug, new DatasetHistory(dataset));
+      const definition = datasetBySlug(slug);
+      if (definition) this.histories.set(slug, new DatasetHistory(definition, dataset));
     }
   }
 
   history(slug: DatasetSlug): DatasetHistory {
-    return this.histories.get(slug) ?? new DatasetHistory({ dates: [], snapshots: [] });
+    let history = this.histories.get(slug);
+    if (!history) {
+      const dataset = DATASETS.find((d) => d.slug === slug)!;
+      history = new DatasetHistory(dataset, { version: 'empty', dates: [], lastUpdated: [], snapshots: [], entities: [], items: [] });
+      this.histories.set(slug, history);
+    }
+    return history;
   }
 }
