@@ -42,7 +42,16 @@ const DATE_PARAMS = {
   endDate: DateParam.describe('Last date of a range, YYYY-MM-DD, inclusive; on or after startDate. Needs startDate.').optional(),
 };
 
+const ENDPOINTS = new Map<string, Record<EndpointKind, DataEndpoint>>();
+
+/** The three endpoints of a dataset, built once (their schemas are compiled on first use). */
 export function endpointsOf(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
+  let endpoints = ENDPOINTS.get(dataset.slug);
+  if (!endpoints) ENDPOINTS.set(dataset.slug, (endpoints = buildEndpoints(dataset)));
+  return endpoints;
+}
+
+function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
   const base = `${API_PREFIX}/${dataset.slug}`;
   const filters = filterParams(dataset);
   return {

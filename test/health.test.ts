@@ -103,7 +103,7 @@ describe('health', () => {
   });
 
   it('refuses query parameters', async () => {
-    const api = createApi({ loadStore: async () => new ServedStore(await compileSnapshotTree(historyDir())), status: await statusWith({}) });
+    const api = createApi({ loadStore: async () => ServedStore.from(await compileSnapshotTree(historyDir())), status: await statusWith({}) });
     expect((await get(api, '/api/v1/health?verbose=1')).status).toBe(400);
   });
 });

@@ -24,7 +24,7 @@ export async function apiOver(
   dir: string,
   options: { status?: StatusStore; now?: () => Date } = {},
 ): Promise<Handler> {
-  const store = new ServedStore(await compileSnapshotTree(dir));
+  const store = ServedStore.from(await compileSnapshotTree(dir));
   return createApi({
     loadStore: async () => store,
     status: options.status ?? new FileStatusStore(await tempDir('rates-status-')),
@@ -34,7 +34,7 @@ export async function apiOver(
 
 /** The REST core and the MCP endpoint together, as deployed. */
 export async function serviceOver(dir: string, options: { now?: () => Date } = {}): Promise<Handler> {
-  const store = new ServedStore(await compileSnapshotTree(dir));
+  const store = ServedStore.from(await compileSnapshotTree(dir));
   return createService({
     loadStore: async () => store,
     status: new FileStatusStore(await tempDir('rates-status-')),

@@ -50,7 +50,7 @@ let url: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const store = new ServedStore(await compileSnapshotTree(historyDir()));
+  const store = ServedStore.from(await compileSnapshotTree(historyDir()));
   const served = await serveHandler(
     createService({ loadStore: async () => store, status: new FileStatusStore(await tempDir()) }, { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] }),
   );

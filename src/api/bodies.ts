@@ -17,20 +17,26 @@ export function envelopeHead(type: string, dataJson: string, lastUpdated: string
   return `{"type":${JSON.stringify(type)},"data":${dataJson},"lastUpdated":${JSON.stringify(lastUpdated)},"termsOfUse":${TERMS},"timestamp":"`;
 }
 
-/** Encoded heads per dataset history (bounded: a new build brings a new history). */
-const heads = new WeakMap<DatasetHistory, Map<string, Uint8Array>>();
+/** A ready answer for one URL: the encoded envelope up to its timestamp, and its ETag. */
+export interface ReadyHead {
+  head: Uint8Array;
+  etag: string;
+}
+
+/** Ready heads per dataset history (bounded: unusual queries cannot grow memory). */
+const heads = new WeakMap<DatasetHistory, Map<string, ReadyHead>>();
 const HEADS_KEPT = 256;
 
-export function cachedHead(history: DatasetHistory, key: string, build: () => string): Uint8Array {
+export function cachedHead(history: DatasetHistory, key: string, build: () => string): ReadyHead {
   let cache = heads.get(history);
   if (!cache) heads.set(history, (cache = new Map()));
-  let head = cache.get(key);
-  if (!head) {
-    head = encoder.encode(build());
+  let ready = cache.get(key);
+  if (!ready) {
+    ready = { head: encoder.encode(build()), etag: etagFor(history, key) };
     if (cache.size >= HEADS_KEPT) cache.delete(cache.keys().next().value as string);
-    cache.set(key, head);
+    cache.set(key, ready);
   }
-  return head;
+  return ready;
 }
 
 /**
@@ -42,13 +48,17 @@ export function etagFor(history: DatasetHistory, key: string): string {
   return `"${history.version}.${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
 }
 
-export function readyResponse(head: Uint8Array, now: Date, etag: string): Response {
-  const timestamp = encoder.encode(now.toISOString());
-  const body = new Uint8Array(head.length + timestamp.length + CLOSE.length);
-  body.set(head, 0);
-  body.set(timestamp, head.length);
-  body.set(CLOSE, head.length + timestamp.length);
-  return new Response(body, { headers: { 'content-type': JSON_TYPE, etag } });
+/** The kept head, this response's timestamp and the closing bytes, sent as they are: no copy of the head per request. */
+export function readyResponse({ head, etag }: ReadyHead, now: Date): Response {
+  const parts = [head, encoder.encode(now.toISOString()), CLOSE];
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+  const length = String(head.length + parts[1]!.length + CLOSE.length);
+  return new Response(body, { headers: { 'content-type': JSON_TYPE, 'content-length': length, etag } });
 }
 
 /** A body sent in pieces as they are produced: large time series are never built as one string. */

@@ -10,9 +10,8 @@ export interface RequestContext {
   store: ServedStore;
 }
 
-/** The dataset's history, or a 500 when it has no snapshot at all (nothing collected yet). */
-export function historyWithData(dataset: Dataset, store: ServedStore): DatasetHistory {
-  const history = store.history(dataset.slug);
+/** The dataset's newest snapshot or whole history, or a 500 when it has no snapshot at all (nothing collected yet). */
+export function withData(dataset: Dataset, history: DatasetHistory): DatasetHistory {
   if (history.size === 0) {
     throw new ApiError(
       'server_error',

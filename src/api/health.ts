@@ -40,7 +40,7 @@ export async function getHealth(
   const datasets: Record<string, DatasetHealth> = {};
   let degraded = false;
   for (const dataset of DATASETS) {
-    const history = store?.history(dataset.slug);
+    const history = store?.newest(dataset.slug);
     const latest = history && history.size > 0 ? history.lastUpdated(history.latest) : undefined;
     const lastChecked = await lastCheckedOf(status, dataset.slug);
     const stale = lastChecked === null ? null : now.getTime() - Date.parse(lastChecked) > STALE_AFTER_MS;

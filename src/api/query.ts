@@ -12,11 +12,23 @@ export function quote(value: string): string {
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
 }
 
+const ALL_OPTIONAL = new WeakMap<z.ZodObject, boolean>();
+function allOptional(schema: z.ZodObject): boolean {
+  let known = ALL_OPTIONAL.get(schema);
+  if (known === undefined) {
+    known = Object.values(schema.shape).every((field) => (field as z.ZodType).safeParse(undefined).success);
+    ALL_OPTIONAL.set(schema, known);
+  }
+  return known;
+}
+
 export function parseQuery(
   schema: z.ZodObject,
   params: URLSearchParams,
   ignored: readonly string[] = [],
 ): Record<string, string | undefined> {
+  // Most requests have no query at all; then only a required parameter could be missing.
+  if (params.size === 0 && allOptional(schema)) return {};
   const values: Record<string, string> = {};
   for (const [key, value] of params) {
     if (ignored.includes(key)) continue;

@@ -1,17 +1,17 @@
 /** List and detail endpoints: the newest snapshot, whole or one institution/issuer, filtered. */
 import { canonicalEntityId } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
-import { cachedHead, envelopeHead, etagFor, readyResponse } from './bodies.ts';
-import { filterKey, historyWithData, type RequestContext } from './context.ts';
+import { cachedHead, envelopeHead, readyResponse } from './bodies.ts';
+import { filterKey, withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
 
 export function listRates(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
   const { dataset } = endpoint;
-  const history = historyWithData(dataset, ctx.store);
+  const history = withData(dataset, ctx.store.newest(dataset.slug));
   const latest = history.latest;
   const key = `list?${filterKey(dataset, query)}`;
-  const head = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query), history.lastUpdated(latest)));
-  return readyResponse(head, ctx.now, etagFor(history, key));
+  const ready = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query), history.lastUpdated(latest)));
+  return readyResponse(ready, ctx.now);
 }
 
 export function getRatesByEntity(
@@ -21,7 +21,7 @@ export function getRatesByEntity(
   ctx: RequestContext,
 ) {
   const { dataset } = endpoint;
-  const history = historyWithData(dataset, ctx.store);
+  const history = withData(dataset, ctx.store.newest(dataset.slug));
   const latest = history.latest;
   const entity = history.entityIn(latest, canonicalEntityId(rawId, dataset.entity));
   if (entity === undefined) {
@@ -33,6 +33,6 @@ export function getRatesByEntity(
     );
   }
   const key = `detail/${entity}?${filterKey(dataset, query)}`;
-  const head = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query, [entity]), history.lastUpdated(latest)));
-  return readyResponse(head, ctx.now, etagFor(history, key));
+  const ready = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query, [entity]), history.lastUpdated(latest)));
+  return readyResponse(ready, ctx.now);
 }

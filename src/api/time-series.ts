@@ -3,7 +3,7 @@ import { canonicalEntityId } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { etagFor, streamedResponse, TERMS } from './bodies.ts';
-import { filterKey, historyWithData, type RequestContext } from './context.ts';
+import { filterKey, withData, type RequestContext } from './context.ts';
 import { INVALID_REQUEST } from './query.ts';
 import { ApiError, json } from './responses.ts';
 
@@ -32,10 +32,10 @@ function selectDates({ date, startDate, endDate }: Record<string, string | undef
   return { kind: 'none' };
 }
 
-export function getTimeSeries(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
+export async function getTimeSeries(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
   const { dataset } = endpoint;
   const selection = selectDates(query);
-  const history = historyWithData(dataset, ctx.store);
+  const history = withData(dataset, await ctx.store.history(dataset.slug));
   const timestamp = ctx.now.toISOString();
 
   if (selection.kind === 'none') {

@@ -10,6 +10,7 @@ export const GENERATED_DIR = resolve(process.env.GENERATED_DIR ?? '.generated');
 
 export const GENERATED_FILES = {
   store: 'served-store.json',
+  newest: 'served-newest.json',
   openapi: 'openapi.json',
   pages: 'docs.json',
   searchIndex: 'search-index.json',

@@ -9,11 +9,12 @@ import { loadDocPages, type DocPage } from '../docs/pages.ts';
 import { collectExamples } from '../examples.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { createService } from '../service.ts';
-import { compileSnapshotTree, type CompiledStore } from '../store/compile.ts';
+import { compileSnapshotTree, newestOnly, type CompiledStore } from '../store/compile.ts';
 import { ServedStore } from '../store/served-store.ts';
 
 export interface SiteData {
   store: CompiledStore;
+  newest: CompiledStore;
   openapi: object;
   pages: DocPage[];
   searchIndex: string;
@@ -23,13 +24,14 @@ export interface SiteData {
 
 export async function buildSiteData(options: { snapshotsDir: string; contentDir: string; site: string }): Promise<SiteData> {
   const store = await compileSnapshotTree(options.snapshotsDir);
-  const served = new ServedStore(store);
+  const served = ServedStore.from(store);
   // Examples come from the real core over the data being built; collection status is not part of them.
   const service = createService({ loadStore: async () => served, status: { read: async () => null, write: async () => {} } });
   const examples = await collectExamples(service, options.site);
   const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples });
   return {
     store,
+    newest: newestOnly(store),
     openapi: buildOpenApiDocument({ site: options.site, examples }),
     pages,
     searchIndex: buildSearchIndex(pages),

@@ -6,14 +6,11 @@ import {
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
-  localhostAllowedHostnames,
   ProtocolError,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Handler } from '../api/app.ts';
 import { HEADERLESS_VERSION, MODERN_VERSION, createRatesMcpServer } from './server.ts';
-
-export const MCP_PATH = '/api/v1/mcp';
 
 const MCP_HEADERS = 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id';
 
@@ -37,20 +34,6 @@ export interface McpEndpointOptions {
    * web page cannot reach a local server through DNS rebinding; unset for a public deployment.
    */
   allowedHosts?: string[];
-}
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-/**
- * DNS-rebinding protection from the environment: on for a server bound to loopback (the
- * `npm start` default), off on Vercel or when HOST is a public interface. MCP_ALLOWED_HOSTS
- * (comma-separated, or `*` for any) overrides.
- */
-export function mcpAllowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
-  const explicit = env.MCP_ALLOWED_HOSTS?.trim();
-  if (explicit) return explicit === '*' ? undefined : explicit.split(',').map((h) => h.trim()).filter(Boolean);
-  if (env.VERCEL || !LOOPBACK.has(env.HOST ?? '127.0.0.1')) return undefined;
-  return localhostAllowedHostnames();
 }
 
 export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {

@@ -1,9 +1,14 @@
 /**
- * The API and MCP endpoint as deployed: the compiled store that `npm run build:data` produced, embedded in the
- * server bundle, parsed once per process; the status store chosen from the environment.
+ * The functions as deployed: what `npm run build:data` produced, embedded in the server bundle —
+ * each dataset's newest snapshot (parsed on first use), the whole history (a separate chunk,
+ * loaded on the first time-series request) and the search index — and the status store chosen
+ * from the environment. The Astro routes call these, and so does `npm start`'s direct path to
+ * /api (src/server/node-entry.ts).
  */
-import compiledText from '@generated/served-store.json?raw';
-import { mcpAllowedHostsFromEnv } from '../mcp/endpoint.ts';
+import newestText from '@generated/served-newest.json?raw';
+import searchIndexText from '@generated/search-index.json?raw';
+import { createSearchHandler } from '../docs/search.ts';
+import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
 import { createService } from '../service.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { ServedStore } from '../store/served-store.ts';
@@ -13,7 +18,13 @@ let store: Promise<ServedStore> | undefined;
 
 function loadStore(): Promise<ServedStore> {
   store ??= Promise.resolve()
-    .then(() => new ServedStore(JSON.parse(compiledText) as CompiledStore))
+    .then(
+      () =>
+        new ServedStore(JSON.parse(newestText) as CompiledStore, async () => {
+          const { default: historyText } = await import('@generated/served-store.json?raw');
+          return JSON.parse(historyText) as CompiledStore;
+        }),
+    )
     .catch((error: unknown) => {
       store = undefined; // try again on the next request rather than failing forever
       throw error;
@@ -21,4 +32,8 @@ function loadStore(): Promise<ServedStore> {
   return store;
 }
 
+/** /api/v1/* and the MCP endpoint. */
 export const api = createService({ loadStore, status: statusStoreFromEnv() }, { allowedHosts: mcpAllowedHostsFromEnv() });
+
+/** /api/search. */
+export const search = createSearchHandler(async () => searchIndexText);

@@ -2,7 +2,6 @@
  * The status store on Vercel Blob, used when BLOB_READ_WRITE_TOKEN is set: the collector runs
  * in GitHub Actions and the API on Vercel, so the status has to live somewhere both reach.
  */
-import { get, put } from '@vercel/blob';
 import { CollectionStatus, type StatusStore } from './status-store.ts';
 
 /** The two calls this store makes, so tests can stand in for the Blob service. */
@@ -12,13 +11,17 @@ export interface BlobClient {
 }
 
 export function vercelBlobClient(token: string): BlobClient {
+  // Loaded when first used: only deployments with a Blob token need it.
+  const blob = () => import('@vercel/blob');
   return {
     async read(pathname) {
+      const { get } = await blob();
       const result = await get(pathname, { access: 'private', token, useCache: false });
       if (!result || result.statusCode !== 200) return null;
       return new Response(result.stream).text();
     },
     async write(pathname, body) {
+      const { put } = await blob();
       await put(pathname, body, {
         access: 'private',
         token,

@@ -95,3 +95,39 @@ export async function compileSnapshotTree(dir: string): Promise<CompiledStore> {
   if (failures.length > 0) throw new CompileError(failures);
   return { format: 2, datasets };
 }
+
+/**
+ * Only each dataset's newest snapshot, renumbered: what list, detail and health need. It is
+ * embedded eagerly and is small; the full history loads when a time series is first asked for,
+ * so a cold start does not parse years of history.
+ */
+export function newestOnly(store: CompiledStore): CompiledStore {
+  const datasets: Record<string, CompiledDataset> = {};
+  for (const [slug, d] of Object.entries(store.datasets)) {
+    const last = d.snapshots.length - 1;
+    if (last < 0) {
+      datasets[slug] = d;
+      continue;
+    }
+    const items: string[] = [];
+    const itemNumbers = new Map<number, number>();
+    const renumber = (i: number) => {
+      let n = itemNumbers.get(i);
+      if (n === undefined) itemNumbers.set(i, (n = items.push(d.items[i]!) - 1));
+      return n;
+    };
+    const entities = d.snapshots[last]!.map((e): CompiledEntity => {
+      const [id, name, own] = d.entities[e]!;
+      return [id, name, own.map(renumber)];
+    });
+    datasets[slug] = {
+      version: d.version,
+      dates: [d.dates[last]!],
+      lastUpdated: [d.lastUpdated[last]!],
+      snapshots: [entities.map((_, i) => i)],
+      entities,
+      items,
+    };
+  }
+  return { format: 2, datasets };
+}

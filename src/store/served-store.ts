@@ -4,7 +4,7 @@
  * per request — and what is asked again (the newest list, an institution, a filter) is kept.
  */
 import { DATASETS, datasetBySlug, type Dataset, type DatasetSlug, type Item } from '../datasets.ts';
-import type { CompiledDataset, CompiledStore } from './compile.ts';
+import { newestOnly, type CompiledDataset, type CompiledStore } from './compile.ts';
 
 /** Filter values from the query, by filter name (e.g. `{ termInMonths: '12' }`). */
 export type FilterValues = Record<string, string | undefined>;
@@ -140,24 +140,53 @@ export class DatasetHistory {
   }
 }
 
+/**
+ * The served data: each dataset's newest snapshot at hand (list, detail, health), and the whole
+ * history, loaded on first use (time series).
+ */
 export class ServedStore {
-  private readonly histories = new Map<string, DatasetHistory>();
+  private readonly newestHistories = new Map<string, DatasetHistory>();
+  private histories?: Promise<Map<string, DatasetHistory>>;
 
-  constructor(compiled: CompiledStore) {
-    if (compiled.format !== 2) throw new Error(`unknown compiled store format ${String(compiled.format)}`);
-    for (const [slug, dataset] of Object.entries(compiled.datasets)) {
-      const definition = datasetBySlug(slug);
-      if (definition) this.histories.set(slug, new DatasetHistory(definition, dataset));
-    }
+  constructor(
+    newest: CompiledStore,
+    private readonly loadHistory: () => Promise<CompiledStore>,
+  ) {
+    fill(this.newestHistories, newest);
   }
 
-  history(slug: DatasetSlug): DatasetHistory {
-    let history = this.histories.get(slug);
-    if (!history) {
-      const dataset = DATASETS.find((d) => d.slug === slug)!;
-      history = new DatasetHistory(dataset, { version: 'empty', dates: [], lastUpdated: [], snapshots: [], entities: [], items: [] });
-      this.histories.set(slug, history);
-    }
-    return history;
+  /** Both parts from one compiled store (tests, tools). */
+  static from(compiled: CompiledStore): ServedStore {
+    return new ServedStore(newestOnly(compiled), async () => compiled);
   }
+
+  /** The dataset's newest snapshot only. */
+  newest(slug: DatasetSlug): DatasetHistory {
+    return this.newestHistories.get(slug) ?? emptyHistory(slug);
+  }
+
+  /** The dataset's whole history. */
+  async history(slug: DatasetSlug): Promise<DatasetHistory> {
+    this.histories ??= this.loadHistory()
+      .then((compiled) => fill(new Map(), compiled))
+      .catch((error: unknown) => {
+        this.histories = undefined; // try again next time rather than failing forever
+        throw error;
+      });
+    return (await this.histories).get(slug) ?? emptyHistory(slug);
+  }
+}
+
+function fill(target: Map<string, DatasetHistory>, compiled: CompiledStore): Map<string, DatasetHistory> {
+  if (compiled.format !== 2) throw new Error(`unknown compiled store format ${String(compiled.format)}`);
+  for (const [slug, dataset] of Object.entries(compiled.datasets)) {
+    const definition = datasetBySlug(slug);
+    if (definition) target.set(slug, new DatasetHistory(definition, dataset));
+  }
+  return target;
+}
+
+function emptyHistory(slug: DatasetSlug): DatasetHistory {
+  const dataset = DATASETS.find((d) => d.slug === slug)!;
+  return new DatasetHistory(dataset, { version: 'empty', dates: [], lastUpdated: [], snapshots: [], entities: [], items: [] });
 }

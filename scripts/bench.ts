@@ -1,0 +1,205 @@
+/**
+ * npm run bench [-- --years 10] [--duration 10] [--connections 50]
+ *
+ * Builds the site from the real history (../shared/data/rates-history, imported into a temporary
+ * tree), starts the production server and a static file server that sends the identical bytes
+ * from disk, drives both with autocannon over the same request mix, and reports requests/s,
+ * p50/p99 latency and the ratio ours/static, plus build time, bundled data size, cold start and
+ * peak RSS. With --years N it also builds a synthetic N-year history and reports its size,
+ * build time, cold start and RSS. Results go to stdout and bench/RESULTS.md.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { generateHistory } from '../src/bench/synthetic-history.ts';
+import { importHistory } from '../src/snapshots/import.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    years: { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    history: { type: 'string', default: resolve(ROOT, '../shared/data/rates-history') },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+
+const run = promisify(execFile);
+const freePort = async () => {
+  const { createServer } = await import('node:net');
+  return new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+};
+
+async function build(name: string, snapshotsDir: string) {
+  const buildDir = resolve(ROOT, '.builds', name);
+  const generatedDir = `${buildDir}-generated`;
+  const env = { ...process.env, BUILD_DIR: buildDir, GENERATED_DIR: generatedDir, SNAPSHOTS_DIR: snapshotsDir, ASTRO_TELEMETRY_DISABLED: '1' };
+  const started = performance.now();
+  await run('npm', ['run', 'build'], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+  const seconds = (performance.now() - started) / 1000;
+  const storeBytes = (await stat(join(generatedDir, 'served-store.json'))).size;
+  return { buildDir, seconds, storeBytes };
+}
+
+/** Spawn a server process and wait for the first 200 of `probe` (process spawn to that answer is the cold start). */
+async function spawnServer(args: (port: number) => string[], env: Record<string, string>, probe: (url: string) => string) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, args(port), { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
+  for (;;) {
+    try {
+      if ((await fetch(probe(url))).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const coldStartMs = performance.now() - started;
+  const peakRssMb = async () => {
+    const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  };
+  return { url, coldStartMs, peakRssMb, stop: () => child.kill() };
+}
+
+const startServer = (buildDir: string) => spawnServer(() => ['scripts/serve.mjs'], { BUILD_DIR: buildDir }, (url) => `${url}/api/v1/mortgage-rates`);
+const startStaticServer = (dir: string) => spawnServer((port) => ['scripts/static-server.mjs', dir, String(port)], {}, (url) => `${url}/0.json`);
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const MCP_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_mortgage_rates_by_institution', arguments: { institutionId: 'institution:anz' }, _meta: META } });
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'get_mortgage_rates_by_institution',
+};
+
+interface Scenario {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+async function load(url: string, s: Scenario) {
+  const result = await autocannon({
+    url: `${url}${s.path}`,
+    method: s.method ?? 'GET',
+    body: s.body,
+    headers: s.headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytes: result.throughput.average };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-NZ', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const mb = (bytes: number) => `${fmt(bytes / 1e6, 2)} MB`;
+
+async function main() {
+  const work = await mkdtemp(join(tmpdir(), 'rates-bench-'));
+  const lines: string[] = [];
+  const say = (line = '') => {
+    console.log(line);
+    lines.push(line);
+  };
+  try {
+    const realTree = join(work, 'real');
+    await importHistory({ from: args.history, to: realTree });
+    console.error('building the site from the real history…');
+    const real = await build('bench-real', realTree);
+    const server = await startServer(real.buildDir);
+
+    const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json()).availableDates;
+    const scenarios: Scenario[] = [
+      { name: 'list', path: '/api/v1/mortgage-rates' },
+      { name: 'detail', path: '/api/v1/mortgage-rates/institution:anz' },
+      { name: 'time series, one date', path: `/api/v1/mortgage-rates/time-series?date=${dates.at(-1)}` },
+      { name: 'time series, full range', path: `/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}` },
+      { name: 'MCP tools/call', path: '/api/v1/mcp', method: 'POST', body: MCP_BODY, headers: MCP_HEADERS },
+    ];
+
+    // The static server's files: the exact bytes our server sends for each scenario.
+    const staticDir = join(work, 'static');
+    await mkdir(staticDir, { recursive: true });
+    const staticPaths: string[] = [];
+    for (const [i, s] of scenarios.entries()) {
+      const response = await fetch(`${server.url}${s.path}`, { method: s.method ?? 'GET', body: s.body, headers: s.headers });
+      await writeFile(join(staticDir, `${i}.json`), Buffer.from(await response.arrayBuffer()));
+      staticPaths.push(`/${i}.json`);
+    }
+    const floor = await startStaticServer(staticDir);
+    const floorRss = floor.peakRssMb;
+
+    const rows: string[] = [];
+    for (const [i, s] of scenarios.entries()) {
+      console.error(`load: ${s.name}…`);
+      const ours = await load(server.url, s);
+      const base = await load(floor.url, { name: s.name, path: staticPaths[i]! });
+      const size = (await stat(join(staticDir, `${i}.json`))).size;
+      rows.push(
+        `| ${s.name} | ${mb(size)} | ${fmt(ours.rps)} | ${fmt(ours.p50)} | ${fmt(ours.p99)} | ${fmt(base.rps)} | ${fmt(base.p50)} | ${fmt(base.p99)} | **${fmt(ours.rps / base.rps, 2)}** | ${ours.errors + ours.non2xx} |`,
+      );
+    }
+    const realRss = await server.peakRssMb();
+    const staticRss = await floorRss();
+    server.stop();
+    floor.stop();
+
+    say(`## Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    say();
+    say(`\`npm run bench${args.years ? ` -- --years ${args.years}` : ''}\` · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB · Node ${process.version} · autocannon ${CONNECTIONS} connections × ${DURATION} s per row, on the same machine as both servers`);
+    say();
+    say('Throughput, real history (mortgage rates; ours = the production server from `npm start`, static = sirv sending the identical bytes from disk; each server in its own process):');
+    say();
+    say('| request | body | ours req/s | ours p50 ms | ours p99 ms | static req/s | static p50 ms | static p99 ms | ours/static | errors + non-2xx |');
+    say('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    rows.forEach((r) => say(r));
+    say();
+    say('| history | snapshots | build time | bundled data (compiled store) | cold start | peak RSS |');
+    say('| --- | ---: | ---: | ---: | ---: | ---: |');
+    say(`| real (2024–2025) | ${dates.length} mortgage, 224 in all | ${fmt(real.seconds, 1)} s | ${mb(real.storeBytes)} | ${fmt(server.coldStartMs)} ms | ${fmt(realRss)} MB after the load above (static server: ${fmt(staticRss)} MB) |`);
+
+    if (args.years) {
+      const years = Number(args.years);
+      console.error(`generating a synthetic ${years}-year history…`);
+      const syntheticTree = join(work, 'synthetic');
+      const counts = await generateHistory({ from: realTree, to: syntheticTree, years });
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
+      const synthetic = await build('bench-synthetic', syntheticTree);
+      const big = await startServer(synthetic.buildDir);
+      const range = await fetch(`${big.url}/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2100-01-01`);
+      const rangeBytes = (await range.arrayBuffer()).byteLength;
+      const rss = await big.peakRssMb();
+      big.stop();
+      say(`| synthetic ${years} years | ${counts['mortgage-rates']} mortgage, ${total} in all | ${fmt(synthetic.seconds, 1)} s | ${mb(synthetic.storeBytes)} | ${fmt(big.coldStartMs)} ms | ${fmt(rss)} MB (after a ${mb(rangeBytes)} full-range response) |`);
+    }
+    say();
+    if (!args['no-write']) {
+      const file = resolve(ROOT, 'bench/RESULTS.md');
+      const previous = await readFile(file, 'utf8').catch(() => '# Benchmark results\n\nNewest run first. Targets (issue 6): list and detail ≥ 0.6 of static throughput, full-range time series ≥ 0.5, cold start < 300 ms, ten synthetic years of bundled data < 60 MB.\n');
+      const [head, ...runs] = previous.split(/\n(?=## Run of )/);
+      await mkdir(resolve(ROOT, 'bench'), { recursive: true });
+      await writeFile(file, [head!.trimEnd(), lines.join('\n').trimEnd(), ...runs.map((r) => r.trimEnd())].join('\n\n') + '\n');
+      console.error(`written to ${file}`);
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+await main();
