@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { generateHistory } from '../src/bench/synthetic-history.ts';
+import { freePort } from '../src/lib/free-port.ts';
 import { importHistory } from '../src/snapshots/import.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -31,15 +32,6 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 
 const run = promisify(execFile);
-const freePort = async () => {
-  const { createServer } = await import('node:net');
-  return new Promise<number>((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-};
 
 async function build(name: string, snapshotsDir: string) {
   const buildDir = resolve(ROOT, '.builds', name);

@@ -4,7 +4,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cp, readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../src/lib/free-port.ts';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,17 +20,6 @@ let base: string;
 let output = '';
 let today: string;
 let collectOutput: string;
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 async function waitUntilServing(url: string, deadline: number): Promise<void> {
   while (Date.now() < deadline) {
