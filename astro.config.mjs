@@ -26,5 +26,6 @@ export default defineConfig({
   image: { service: passthroughImageService() },
   server: { port: 8787, host: '127.0.0.1' },
   // Let the API answer CORS preflights itself in `astro dev` too.
-  vite: { server: { cors: false }, resolve: { alias: { '@generated': generatedDir } } },
+  // No inlined scripts (assetsInlineLimit 0), so the Content-Security-Policy can say script-src 'self'.
+  vite: { server: { cors: false }, resolve: { alias: { '@generated': generatedDir } }, build: { assetsInlineLimit: 0 } },
 });

@@ -12,14 +12,17 @@ const host = process.env.HOST ?? '127.0.0.1';
 const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
 const load = (file) => import(pathToFileURL(resolve(buildDir, file)).href);
 
-const { apiListener } = await load('api/node-entry.mjs');
+const { apiListener, SECURITY_HEADERS } = await load('api/node-entry.mjs');
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 let astro;
 const pages = (req, res) => (astro ??= load('server/entry.mjs')).then(({ handler }) => handler(req, res));
 
 // The package's defaults (brotli quality 4, gzip level 6) give most of the size win cheaply.
 const compress = compression({ threshold: 1024 });
-const server = createServer((req, res) => compress(req, res, () => (req.url?.startsWith('/api/') ? apiListener(req, res) : pages(req, res))));
+const server = createServer((req, res) => {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+  compress(req, res, () => (req.url?.startsWith('/api/') ? apiListener(req, res) : pages(req, res)));
+});
 server.listen(port, host, () => console.log(`Serving http://${host.includes(':') ? `[${host}]` : host}:${port}`));
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -15,6 +15,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocPage } from '../src/docs/pages.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
+import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
 import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
 import { historyDir, tempDir } from './helpers.ts';
 
@@ -23,8 +24,16 @@ let site: ProductionSite;
 let pages: DocPage[];
 let openapi: any;
 
+/** A secret present while building: none of the built files may contain it. */
+const CANARY = `vercel_blob_rw_canary_${process.pid}_${Date.now()}`;
+
 beforeAll(async () => {
-  site = await buildAndServe({ name: 'site', snapshotsDir: historyDir(), statusDir: await tempDir('rates-status-') });
+  site = await buildAndServe({
+    name: 'site',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-status-'),
+    buildEnv: { BLOB_READ_WRITE_TOKEN: CANARY, SECRET_API_KEY: CANARY },
+  });
   pages = JSON.parse(await readFile(join(site.generatedDir, 'docs.json'), 'utf8'));
   openapi = await (await fetch(`${site.url}/openapi/json`)).json();
 }, 180_000);
@@ -272,6 +281,30 @@ describe('docs search', () => {
       expect(await response.json()).toMatchObject({ code: 400, error: 'invalid_request' });
     },
   );
+});
+
+describe('security', () => {
+  it('every kind of response carries the security headers', async () => {
+    for (const path of ['/', '/docs', '/docs/errors.md', '/openapi', '/openapi/json', '/llms.txt', '/api/v1/mortgage-rates', '/api/v1/nothing', '/api/search?query=x', '/favicon.svg']) {
+      const response = await get(path);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers.get(name), `${name} on ${path}`).toBe(value);
+    }
+  });
+
+  it('vercel.json sends the same headers on Vercel', async () => {
+    const vercel = JSON.parse(await readFile(resolve(ROOT, 'vercel.json'), 'utf8'));
+    const all = vercel.headers.find((h: { source: string }) => h.source === '/(.*)');
+    expect(Object.fromEntries(all.headers.map((h: { key: string; value: string }) => [h.key.toLowerCase(), h.value]))).toEqual(SECURITY_HEADERS);
+  });
+
+  it('no secret from the build environment reaches the built files', async () => {
+    const { readdir: list } = await import('node:fs/promises');
+    const files = async (dir: string): Promise<string[]> =>
+      (await list(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    const built = [...(await files(site.buildDir)), ...(await files(site.generatedDir))];
+    expect(built.length).toBeGreaterThan(50);
+    for (const file of built) expect((await readFile(file)).includes(CANARY), file).toBe(false);
+  });
 });
 
 describe('in headless Chromium', () => {

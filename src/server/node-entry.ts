@@ -7,3 +7,5 @@ import { api, search } from './runtime.ts';
 import { toNodeListener } from './node-http.ts';
 
 export const apiListener = toNodeListener((request) => (new URL(request.url).pathname.startsWith('/api/search') ? search(request) : api(request)));
+
+export { SECURITY_HEADERS } from './security-headers.ts';
