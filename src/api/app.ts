@@ -94,8 +94,7 @@ export function createApi(deps: ApiDeps): Handler {
     }
   }
 
-  return async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+  async function answer(request: Request, url: URL): Promise<Response> {
     if (request.method === 'OPTIONS') return preflight(request, ALLOWED_METHODS);
 
     const route = matchRoute(url.pathname);
@@ -133,11 +132,14 @@ export function createApi(deps: ApiDeps): Handler {
     // A cached answer must not hand one caller's request id to another.
     response.headers.set('vary', 'x-request-id');
     if (tagged) response.headers.set('x-request-id', requestIdFor(request));
-    withCors(response);
-    if (request.method === 'HEAD') {
-      await response.body?.cancel();
-      return new Response(null, { status: response.status, headers: response.headers });
-    }
-    return response;
+    return withCors(response);
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const response = await answer(request, new URL(request.url));
+    if (request.method !== 'HEAD') return response;
+    // HEAD: the same status and headers as GET, whatever the route, and no body.
+    await response.body?.cancel();
+    return new Response(null, { status: response.status, headers: response.headers });
   };
 }

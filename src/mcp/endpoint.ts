@@ -6,11 +6,36 @@ import {
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
-  ProtocolError,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Handler } from '../api/app.ts';
 import { HEADERLESS_VERSION, MODERN_VERSION, createRatesMcpServer } from './server.ts';
+
+/** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
+export const MAX_MCP_BODY_BYTES = 256 * 1024;
+
+class BodyTooLarge extends Error {}
+
+/** The request with its body read into memory, refusing past the limit without reading the rest. */
+async function buffered(request: Request): Promise<Request> {
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_MCP_BODY_BYTES) throw new BodyTooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    for await (const chunk of request.body) {
+      size += chunk.length;
+      if (size > MAX_MCP_BODY_BYTES) throw new BodyTooLarge();
+      chunks.push(chunk);
+    }
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body });
+}
 
 const MCP_HEADERS = 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id';
 
@@ -37,9 +62,11 @@ export interface McpEndpointOptions {
 }
 
 export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {
-  // The SDK reports rejected client requests here too; those are answered, not server faults.
+  // The SDK reports every request it refuses here (wrong media type, bad headers, oversized
+  // batches…): client mistakes it has already answered. Our own failures are logged where they
+  // happen (tool calls, the catch below); the SDK's reports only with MCP_DEBUG set.
   const onerror = (error: Error) => {
-    if (!(error instanceof ProtocolError) && !/^Rejected inbound request/.test(error.message)) console.error('mcp:', error);
+    if (process.env.MCP_DEBUG) console.error('mcp (sdk):', error);
   };
   const modern = createMcpHandler(
     (ctx) => createRatesMcpServer({ api, version: MODERN_VERSION, origin: new URL(ctx.requestInfo?.url ?? 'http://localhost').origin }),
@@ -80,9 +107,13 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
       return withCors(jsonRpcError(405, -32000, 'Method not allowed: this MCP endpoint is stateless and takes POST only', { allow: 'POST, OPTIONS' }));
     }
     try {
-      return withCors((await isLegacyRequest(request.clone())) ? await legacy(request) : await modern.fetch(request));
+      const whole = await buffered(request);
+      return withCors((await isLegacyRequest(whole.clone())) ? await legacy(whole) : await modern.fetch(whole));
     } catch (error) {
-      onerror(error as Error);
+      if (error instanceof BodyTooLarge) {
+        return withCors(jsonRpcError(413, -32600, `Invalid Request: the body is larger than ${MAX_MCP_BODY_BYTES} bytes`));
+      }
+      console.error('mcp: request failed:', error);
       return withCors(jsonRpcError(500, -32603, 'Internal error'));
     }
   };
