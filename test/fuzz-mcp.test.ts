@@ -140,6 +140,7 @@ describe('the MCP endpoint under random and malformed messages', () => {
             if (reply.error) {
               seen.codes.set(reply.error.code, (seen.codes.get(reply.error.code) ?? 0) + 1);
               expect(CODES.has(reply.error.code), JSON.stringify(reply.error)).toBe(true);
+              expect(reply.error.code, `internal error for ${text.slice(0, 300)} ${JSON.stringify(h)}`).not.toBe(-32603);
               expect(typeof reply.error.message).toBe('string');
             } else expect(reply.result).toBeTypeOf('object');
           }

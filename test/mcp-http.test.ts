@@ -161,6 +161,12 @@ describe('2026-07-28', () => {
     }
   });
 
+  it('an argument with a lone surrogate is an ordinary not-found, not an internal error', async () => {
+    const { json } = await modern('tools/call', { name: 'get_mortgage_rates_by_institution', arguments: { institutionId: 'anz\uD800' } });
+    expect(json.result.isError).toBe(true);
+    expect(JSON.parse(json.result.content[0].text).error).toBe('institution_not_found');
+  });
+
   it('a notification is 202 with no body', async () => {
     const { status, text } = await post(
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: META } },

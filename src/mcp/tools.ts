@@ -62,7 +62,8 @@ export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
 export function restUrl(tool: ToolDefinition, args: Record<string, string>, origin: string): URL {
   const { endpoint } = tool;
   const pathParam = endpoint.pathParam;
-  const path = pathParam ? endpoint.path.replace(`{${pathParam}}`, encodeURIComponent(args[pathParam]!)) : endpoint.path;
+  // toWellFormed: a lone surrogate in an argument would make encodeURIComponent throw.
+  const path = pathParam ? endpoint.path.replace(`{${pathParam}}`, encodeURIComponent(args[pathParam]!.toWellFormed())) : endpoint.path;
   const url = new URL(path, origin);
   for (const [key, value] of Object.entries(args)) if (key !== pathParam) url.searchParams.set(key, value);
   return url;
