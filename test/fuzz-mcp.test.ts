@@ -97,7 +97,7 @@ const coherent = fc
     rpc: fc.constantFrom(...METHODS),
     tool: fc.constantFrom(...TOOLS),
     args: fc.oneof(
-      fc.record({ institutionId: fc.constantFrom('institution:anz', 'nobody', 'ANZ'), termInMonths: fc.oneof(fc.constantFrom('12', '18', '007'), anything) }, { requiredKeys: [] }),
+      fc.record({ institutionId: fc.oneof(fc.constantFrom('institution:anz', 'nobody', 'ANZ'), fc.string({ unit: 'binary', maxLength: 8 })), termInMonths: fc.oneof(fc.constantFrom('12', '18', '007'), anything) }, { requiredKeys: [] }),
       anything,
     ),
     id: anyId,

@@ -3,7 +3,8 @@
  * served schema, guard, save by the snapshot rules, and record the status health reads.
  * A dataset that fails leaves its newest snapshot untouched; the others still proceed.
  */
-import { relative } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { DATASETS, type Dataset, type DatasetSlug, type Snapshot } from '../datasets.ts';
 import { normalizeDataset } from '../snapshots/normalize.ts';
 import { describeIssues } from '../snapshots/tree.ts';
@@ -98,6 +99,12 @@ async function collectOne(dataset: Dataset, options: Required<Omit<CollectOption
   return result;
 }
 
+/** Temporary files a killed run left behind (writes are temp file + rename), removed before a run. */
+async function removeLeftovers(dir: string, dataset: Dataset): Promise<void> {
+  const names = await readdir(join(dir, dataset.slug)).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => rm(join(dir, dataset.slug, n), { force: true })));
+}
+
 export async function collect(options: CollectOptions): Promise<DatasetResult[]> {
   const resolved = {
     now: () => new Date(),
@@ -107,6 +114,7 @@ export async function collect(options: CollectOptions): Promise<DatasetResult[]>
     ...options,
   };
   const chosen = DATASETS.filter((d) => !options.datasets || options.datasets.includes(d.slug));
+  await Promise.all(chosen.map((d) => removeLeftovers(options.snapshotsDir, d)));
   // Datasets are independent: fetch them side by side, report in table order.
   return Promise.all(chosen.map((dataset) => collectOne(dataset, resolved)));
 }
