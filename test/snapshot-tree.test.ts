@@ -52,6 +52,26 @@ describe('snapshot files', () => {
   });
 });
 
+describe('the build command', () => {
+  it('refuses a corrupt snapshot file: exit 1, the file named, nothing written', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const dir = await tempDir();
+    await mkdir(join(dir, 'car-loan-rates'), { recursive: true });
+    await writeFile(join(dir, 'car-loan-rates', '2025-02-24.json'), '{"type": "CarLoanRates", "data": [{"id": "institution:asb", "name": "ASB", "products": [{"id": "product:');
+    const generated = join(await tempDir(), 'generated');
+    const failed = await promisify(execFile)('npm', ['run', '--silent', 'build:data'], {
+      cwd: join(import.meta.dirname, '..'),
+      env: { ...process.env, SNAPSHOTS_DIR: dir, GENERATED_DIR: generated },
+    }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(join(dir, 'car-loan-rates', '2025-02-24.json'));
+    expect(failed.stderr).toContain('not readable JSON');
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(generated)).toBe(false);
+  });
+});
+
 describe('compiling the tree at build time', () => {
   async function treeWith(files: Record<string, string>) {
     const dir = await tempDir();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-store.ts';
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
@@ -35,6 +35,19 @@ describe('status stores', () => {
     await store.write('mortgage-rates', STATUS);
     const { body } = await getJson(await apiOver(historyDir(), { status: store, now: () => NOW }), '/api/v1/health');
     expect(body.datasets['mortgage-rates']).toMatchObject({ lastChecked: '2025-03-05 11:30:00', stale: false });
+  });
+
+  it('a Blob store that cannot be reached: health still answers, with lastChecked null', async () => {
+    const unreachable: BlobClient = {
+      read: () => Promise.reject(Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED' } })),
+      write: () => Promise.reject(new Error('fetch failed')),
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { response, body } = await getJson(await apiOver(historyDir(), { status: new BlobStatusStore(unreachable), now: () => NOW }), '/api/v1/health');
+    expect(response.status).toBe(200);
+    for (const slug of Object.keys(body.datasets)) expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null });
+    expect(body.datasets['mortgage-rates'].lastUpdated).toBe('2025-03-05 01:32:05');
+    logged.mockRestore();
   });
 
   it('the environment picks Blob only when its token is set', () => {
