@@ -4,6 +4,12 @@
  * (`?raw` keeps type-checking independent of whether a build has run.)
  */
 import docsText from '@generated/docs.json?raw';
+import historyText from '@generated/served-store.json?raw';
 import type { DocPage } from './docs/pages.ts';
+import { datasetViews } from './explorer/pages.ts';
+import type { CompiledStore } from './store/compile.ts';
 
 export const DOC_PAGES = JSON.parse(docsText) as DocPage[];
+
+/** The whole history, for the rates explorer's pages (rendered at build time only). */
+export const EXPLORER_VIEWS = datasetViews(JSON.parse(historyText) as CompiledStore);

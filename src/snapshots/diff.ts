@@ -1,0 +1,78 @@
+/**
+ * What changed between two versions of a dataset: institutions and products added or removed,
+ * and every value that moved, appeared or disappeared. The collector's commit summary and the
+ * site's "what changed" page both read it.
+ */
+import type { Dataset, Entity, Item } from '../datasets.ts';
+
+export type Value = number | string | null;
+
+export interface ValueMove {
+  entity: Entity;
+  item: Item;
+  /** What moved, in words: the term (`1 year`), plan and condition (`Unsecured From`), or field (`purchase rate`). */
+  what: string;
+  /** Absent (undefined) when the value is new; absent `to` when it is no longer listed. */
+  from?: Value;
+  to?: Value;
+}
+
+export interface SnapshotDiff {
+  entitiesAdded: Entity[];
+  entitiesRemoved: Entity[];
+  itemsAdded: { entity: Entity; item: Item }[];
+  itemsRemoved: { entity: Entity; item: Item }[];
+  moves: ValueMove[];
+}
+
+const humanize = (field: string) => field.replace(/NZD$/, '').replace(/([A-Z])/g, ' $1').toLowerCase().trim();
+
+/** Every value of an item, keyed by a stable id: its rates, or (credit cards) its fields. */
+export function valuesOf(item: Item): Map<string, { what: string; value: Value }> {
+  const values = new Map<string, { what: string; value: Value }>();
+  if (Array.isArray(item.rates)) {
+    for (const rate of item.rates as Record<string, Value>[]) {
+      const what = (rate.term as string | undefined) ?? ([rate.plan, rate.condition].filter(Boolean).join(' ') || 'rate');
+      values.set(String(rate.id), { what, value: rate.rate ?? null });
+    }
+  } else {
+    for (const [field, value] of Object.entries(item)) {
+      if (field !== 'id' && field !== 'name') values.set(`${item.id}#${field}`, { what: humanize(field), value: value as Value });
+    }
+  }
+  return values;
+}
+
+export function diffSnapshots(dataset: Dataset, before: readonly Entity[], after: readonly Entity[]): SnapshotDiff {
+  const items = (e: Entity) => e[dataset.itemsKey] as Item[];
+  const old = new Map(before.map((e) => [e.id, e]));
+  const now = new Map(after.map((e) => [e.id, e]));
+  const diff: SnapshotDiff = {
+    entitiesAdded: after.filter((e) => !old.has(e.id)),
+    entitiesRemoved: before.filter((e) => !now.has(e.id)),
+    itemsAdded: [],
+    itemsRemoved: [],
+    moves: [],
+  };
+  for (const entity of after) {
+    const previous = old.get(entity.id);
+    if (!previous || previous === entity) continue;
+    const oldItems = new Map(items(previous).map((i) => [i.id, i]));
+    const newItems = new Map(items(entity).map((i) => [i.id, i]));
+    for (const item of items(entity)) if (!oldItems.has(item.id)) diff.itemsAdded.push({ entity, item });
+    for (const item of items(previous)) if (!newItems.has(item.id)) diff.itemsRemoved.push({ entity: previous, item });
+    for (const item of items(entity)) {
+      const was = oldItems.get(item.id);
+      if (!was || was === item) continue;
+      const a = valuesOf(was);
+      const b = valuesOf(item);
+      for (const [key, { what, value }] of b) {
+        const prior = a.get(key);
+        if (!prior) diff.moves.push({ entity, item, what, to: value });
+        else if (prior.value !== value) diff.moves.push({ entity, item, what, from: prior.value, to: value });
+      }
+      for (const [key, { what, value }] of a) if (!b.has(key)) diff.moves.push({ entity, item, what, from: value });
+    }
+  }
+  return diff;
+}
