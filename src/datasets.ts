@@ -155,17 +155,30 @@ export function datasetBySlug(slug: string): Dataset | undefined {
   return DATASETS.find((d) => d.slug === slug);
 }
 
+/** The filters a request names, normalized (`termInMonths=12`): part of cache keys and ETags. */
+export function filterKey(dataset: Dataset, values: Record<string, string | undefined>): string {
+  return dataset.filters
+    .filter((f) => values[f.name] !== undefined)
+    .map((f) => `${f.name}=${values[f.name]}`)
+    .join('&');
+}
+
+/** An item as the filters a request names leave it, or null when they drop it. */
+export function filterItem(dataset: Dataset, item: Item, values: Record<string, string | undefined>): Item | null {
+  let kept: Item | null = item;
+  for (const filter of dataset.filters) {
+    const value = values[filter.name];
+    if (value !== undefined && kept) kept = filter.item(kept, value);
+  }
+  return kept;
+}
+
 /** The dataset's filters applied to whole entities (the object form of what the served store does with strings). */
 export function filterEntities(dataset: Dataset, entities: readonly Entity[], values: Record<string, string | undefined>): Entity[] {
-  const active = dataset.filters.filter((f) => values[f.name] !== undefined);
-  if (active.length === 0) return [...entities];
+  if (!filterKey(dataset, values)) return [...entities];
   return entities.map((entity) => ({
     ...entity,
-    [dataset.itemsKey]: (entity[dataset.itemsKey] as Item[]).flatMap((item) => {
-      let kept: Item | null = item;
-      for (const filter of active) kept = kept && filter.item(kept, values[filter.name]!);
-      return kept ? [kept] : [];
-    }),
+    [dataset.itemsKey]: (entity[dataset.itemsKey] as Item[]).flatMap((item) => filterItem(dataset, item, values) ?? []),
   }));
 }
 

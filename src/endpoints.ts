@@ -3,7 +3,7 @@
  * router, and later the OpenAPI document and the MCP tools, read these declarations.
  */
 import { z } from 'zod';
-import { DATASETS, type Dataset } from './datasets.ts';
+import type { Dataset } from './datasets.ts';
 import { DateParam, EntityIdParam } from './schemas/params.ts';
 
 export type EndpointKind = 'list' | 'detail' | 'timeSeries';
@@ -88,7 +88,5 @@ export function operationName(endpoint: DataEndpoint): string {
 
 /** The same name in camelCase, for OpenAPI operationIds (`listMortgageRates`). */
 export const operationId = (endpoint: DataEndpoint) => operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-
-export const DATA_ENDPOINTS: DataEndpoint[] = DATASETS.flatMap((dataset) => Object.values(endpointsOf(dataset)));
 
 export const HEALTH_PATH = `${API_PREFIX}/health`;

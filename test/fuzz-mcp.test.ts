@@ -43,8 +43,8 @@ const TOOLS = ['list_mortgage_rates', 'get_mortgage_rates_by_institution', 'get_
 const anyId = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.boolean(), fc.double(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }));
 const anything = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.string({ minLength: 10_000, maxLength: 50_000 }));
 /** Deep nesting as text, so it reaches the server's parser as sent (JSON.stringify here would overflow first). */
-const deepText = fc.tuple(fc.integer({ min: 1_000, max: 60_000 }), fc.constantFrom('[]', '{}'), fc.constantFrom('params', 'arguments', 'id', 'body')).map(([n, [open, close], where]) => {
-  const nested = open === '[' ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+const deepText = fc.tuple(fc.integer({ min: 1_000, max: 60_000 }), fc.constantFrom('[]', '{}'), fc.constantFrom('params', 'arguments', 'id', 'body')).map(([n, pair, where]) => {
+  const nested = pair === '[]' ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n);
   if (where === 'body') return nested;
   if (where === 'id') return `{"jsonrpc":"2.0","id":${nested},"method":"ping"}`;
   if (where === 'params') return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${nested}}`;

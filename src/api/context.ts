@@ -21,11 +21,3 @@ export function withData(dataset: Dataset, history: DatasetHistory): DatasetHist
   }
   return history;
 }
-
-/** The filter part of a request, normalized for cache keys: `termInMonths=12`. */
-export function filterKey(dataset: Dataset, query: Record<string, string | undefined>): string {
-  return dataset.filters
-    .filter((f) => query[f.name] !== undefined)
-    .map((f) => `${f.name}=${query[f.name]}`)
-    .join('&');
-}

@@ -1,8 +1,8 @@
 /** List and detail endpoints: the newest snapshot, whole or one institution/issuer, filtered. */
-import { canonicalEntityId } from '../datasets.ts';
+import { canonicalEntityId, filterKey } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
 import { cachedHead, envelopeHead, readyResponse } from './bodies.ts';
-import { filterKey, withData, type RequestContext } from './context.ts';
+import { withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
 
 export function listRates(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {

@@ -1,9 +1,9 @@
 /** The time-series endpoint and the date rules of spec §4.5, word for word. */
-import { canonicalEntityId } from '../datasets.ts';
+import { canonicalEntityId, filterKey } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { etagFor, streamedResponse, TERMS } from './bodies.ts';
-import { filterKey, withData, type RequestContext } from './context.ts';
+import { withData, type RequestContext } from './context.ts';
 import { INVALID_REQUEST } from './query.ts';
 import { ApiError, json } from './responses.ts';
 

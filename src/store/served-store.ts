@@ -3,7 +3,7 @@
  * Responses are assembled from the stored JSON strings — nothing is re-parsed or re-stringified
  * per request — and what is asked again (the newest list, an institution, a filter) is kept.
  */
-import { DATASETS, datasetBySlug, type Dataset, type DatasetSlug, type Item } from '../datasets.ts';
+import { DATASETS, datasetBySlug, filterItem, filterKey, type Dataset, type DatasetSlug, type Item } from '../datasets.ts';
 import { newestOnly, type CompiledDataset, type CompiledStore } from './compile.ts';
 
 /** Filter values from the query, by filter name (e.g. `{ termInMonths: '12' }`). */
@@ -91,24 +91,13 @@ export class DatasetHistory {
     return this.idIndex.get(canonicalId)?.get(snapshot);
   }
 
-  private filterKey(filters: FilterValues): string {
-    return this.dataset.filters
-      .filter((f) => filters[f.name] !== undefined)
-      .map((f) => `${f.name}=${filters[f.name]}`)
-      .join('&');
-  }
-
   private itemJson(item: number, key: string, filters: FilterValues): string | null {
     if (!key) return this.compiled.items[item]!;
     let cache = this.filteredItems.get(key);
     if (!cache) this.filteredItems.set(key, (cache = new Map()));
     let json = cache.get(item);
     if (json === undefined) {
-      let kept: Item | null = JSON.parse(this.compiled.items[item]!) as Item;
-      for (const filter of this.dataset.filters) {
-        const value = filters[filter.name];
-        if (value !== undefined && kept) kept = filter.item(kept, value);
-      }
+      const kept = filterItem(this.dataset, JSON.parse(this.compiled.items[item]!) as Item, filters);
       json = kept ? JSON.stringify(kept) : null;
       cache.set(item, json);
     }
@@ -117,7 +106,7 @@ export class DatasetHistory {
 
   /** One entity's JSON, with the filters applied to its items. */
   entityJson(entity: number, filters: FilterValues = {}): string {
-    const key = this.filterKey(filters);
+    const key = filterKey(this.dataset, filters);
     let cache = key ? this.filteredEntities.get(key) : this.entityJsonCache;
     if (!cache) this.filteredEntities.set(key, (cache = new Map()));
     let json = cache.get(entity);
@@ -131,7 +120,7 @@ export class DatasetHistory {
 
   /** The `data` array of a snapshot (optionally only some entities), filtered, as JSON. */
   dataJson(snapshot: number, filters: FilterValues = {}, only?: readonly number[]): string {
-    const unfilteredLatest = !only && snapshot === this.latest && !this.filterKey(filters);
+    const unfilteredLatest = !only && snapshot === this.latest && !filterKey(this.dataset, filters);
     if (unfilteredLatest && this.latestDataJson !== undefined) return this.latestDataJson;
     const entities = only ?? this.compiled.snapshots[snapshot]!;
     const json = `[${entities.map((e) => this.entityJson(e, filters)).join(',')}]`;
