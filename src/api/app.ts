@@ -11,7 +11,7 @@ import type { RequestContext } from './context.ts';
 import { cacheControlFor, notModifiedIfMatching } from './caching.ts';
 import { preflight, withCors } from './cors.ts';
 import { getHealth } from './health.ts';
-import { parseQuery } from './query.ts';
+import { parseQuery, quote } from './query.ts';
 import { getRatesByEntity, listRates } from './rates.ts';
 import { requestIdFor } from './request-id.ts';
 import { ApiError, errorResponse } from './responses.ts';
@@ -29,6 +29,8 @@ export interface ApiDeps {
 export type Handler = (request: Request) => Promise<Response>;
 
 const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+/** Health takes no query parameters. */
+const HEALTH_QUERY = z.strictObject({});
 
 type Route = { kind: 'health' } | { kind: 'data'; endpoint: DataEndpoint; pathValue?: string };
 
@@ -71,7 +73,7 @@ export function createApi(deps: ApiDeps): Handler {
 
   async function dispatch(route: Route, url: URL): Promise<Response> {
     if (route.kind === 'health') {
-      parseQuery(z.strictObject({}), url.searchParams);
+      parseQuery(HEALTH_QUERY, url.searchParams);
       return getHealth(deps.loadStore, deps.status, now(), log);
     }
     const { endpoint } = route;
@@ -102,7 +104,7 @@ export function createApi(deps: ApiDeps): Handler {
       const notFound = new ApiError(
         'not_found',
         'Not found',
-        `There is no endpoint at ${url.pathname}. The endpoints are listed at /openapi/json; datasets: /api/v1/mortgage-rates, /api/v1/personal-loan-rates, /api/v1/car-loan-rates, /api/v1/credit-card-rates.`,
+        `There is no endpoint at ${quote(url.pathname)}. The endpoints are listed at /openapi/json; datasets: /api/v1/mortgage-rates, /api/v1/personal-loan-rates, /api/v1/car-loan-rates, /api/v1/credit-card-rates.`,
       );
       const response = withCors(errorResponse(notFound, url.origin));
       response.headers.set('cache-control', cacheControlFor('data', 404));
