@@ -10,7 +10,7 @@ import type { ExampleSet } from '../examples.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
-import { referenceMarkdown } from './reference.ts';
+import { referenceMarkdown, timeSeriesRules } from './reference.ts';
 
 export interface DocPage {
   /** '' for the overview, 'quickstart', 'reference/mortgage-rates' … */
@@ -31,6 +31,7 @@ export interface DocPage {
 function substitutions(site: string): Record<string, string> {
   return {
     site,
+    timeSeriesRules: timeSeriesRules('`institutionId` (credit cards: `issuerId`)', '`institution_not_found` (`issuer_not_found`)'),
     tools: [
       '| tool | what it returns | arguments |',
       '| --- | --- | --- |',

@@ -73,6 +73,20 @@ function errorRows(list: Example[] | undefined): string {
   return `\n\n**Errors**, as this deployment answers them:\n\n| request | status | error | message |\n| --- | --- | --- | --- |\n${rows.join('\n')}`;
 }
 
+/** The time-series rules of spec §4.5 as a table: on every reference page and on the concepts page. */
+export function timeSeriesRules(idParam: string, notFound: string): string {
+  return `| request | result |
+| --- | --- |
+| \`date\` only | that date's snapshot; \`404 no_data\` when the date has none |
+| \`startDate\` and \`endDate\` | every snapshot of the inclusive range; \`404 no_data\` when there is none |
+| no date | \`200\`, empty \`timeSeries\`, \`availableDates\` and the \`message\` "${NO_DATES_MESSAGE}" |
+| \`startDate\` without \`endDate\`, or the reverse | \`400 invalid_request\` |
+| \`date\` with \`startDate\` or \`endDate\` | \`400 invalid_request\` |
+| \`startDate\` after \`endDate\` | \`400 invalid_request\`, message "Start date cannot be after end date" |
+| a date not written \`YYYY-MM-DD\` | \`400 invalid_request\` |
+| ${idParam} present on no date asked for | \`404\` ${notFound} |`;
+}
+
 export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: string): string {
   const endpoints = endpointsOf(dataset);
   const { entity } = dataset;
@@ -97,16 +111,7 @@ ${section(endpoints.detail, `One ${entity.kind}`, `The newest ${dataset.label} o
 
 ${section(endpoints.timeSeries, 'Time series', `Earlier ${dataset.label}, from daily snapshots. A snapshot exists only for a date on which rates changed; on other dates the rates equal the nearest earlier snapshot.
 
-| request | result |
-| --- | --- |
-| \`date\` only | that date's snapshot; \`404 no_data\` when the date has none |
-| \`startDate\` and \`endDate\` | every snapshot of the inclusive range; \`404 no_data\` when there is none |
-| no date | \`200\`, empty \`timeSeries\`, \`availableDates\` and the \`message\` "${NO_DATES_MESSAGE}" |
-| \`startDate\` without \`endDate\`, or the reverse | \`400 invalid_request\` |
-| \`date\` with \`startDate\` or \`endDate\` | \`400 invalid_request\` |
-| \`startDate\` after \`endDate\` | \`400 invalid_request\`, message "Start date cannot be after end date" |
-| a date not written \`YYYY-MM-DD\` | \`400 invalid_request\` |
-| \`${entity.param}\` present on no date asked for | \`404 ${entity.notFound}\` |
+${timeSeriesRules(`\`${entity.param}\``, `\`${entity.notFound}\``)}
 
 With \`${entity.param}\`, each snapshot holds only that ${entity.kind} (an empty \`data\` on dates it was not listed).${dataset.ignoredTimeSeriesParams.length ? ` \`${dataset.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''}`)}
 
