@@ -1,8 +1,7 @@
 /**
  * npm run bench [-- --years 10] [--duration 10] [--connections 50]
  *
- * Builds the site from the real history (../shared/data/rates-history, imported into a temporary
- * tree), starts the production server and a static file server that sends the identical bytes
+ * Builds the site from the repository's snapshot tree (`snapshots/`, or `--history <tree>`), starts the production server and a static file server that sends the identical bytes
  * from disk, drives both with autocannon over the same request mix, and reports requests/s,
  * p50/p99 latency and the ratio ours/static, plus build time, bundled data size, cold start and
  * peak RSS. With --years N it also builds a synthetic N-year history and reports its size,
@@ -15,14 +14,13 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildSite, fmt, mb, prependResults, ROOT, spawnServer, startProductionServer } from '../src/bench/harness.ts';
 import { generateHistory } from '../src/bench/synthetic-history.ts';
-import { importHistory } from '../src/snapshots/import.ts';
 
 const { values: args } = parseArgs({
   options: {
     years: { type: 'string' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
-    history: { type: 'string', default: resolve(ROOT, '../shared/data/rates-history') },
+    history: { type: 'string', default: resolve(ROOT, 'snapshots') },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -82,8 +80,7 @@ async function main() {
     lines.push(line);
   };
   try {
-    const realTree = join(work, 'real');
-    await importHistory({ from: args.history, to: realTree });
+    const realTree = resolve(args.history);
     console.error('building the site from the real history…');
     const real = await buildSite('bench-real', realTree);
     const server = await startProductionServer(real.buildDir);

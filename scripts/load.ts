@@ -14,13 +14,12 @@ import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildSite, fmt, prependResults, ROOT, startProductionServer } from '../src/bench/harness.ts';
-import { importHistory } from '../src/snapshots/import.ts';
 
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '60' },
     connections: { type: 'string', default: '100' },
-    history: { type: 'string', default: resolve(ROOT, '../shared/data/rates-history') },
+    history: { type: 'string', default: resolve(ROOT, 'snapshots') },
     'no-write': { type: 'boolean', default: false },
   },
 });
@@ -78,8 +77,7 @@ function mix(etag: string): Planned[] {
 const work = await mkdtemp(join(tmpdir(), 'rates-load-'));
 let failed = false;
 try {
-  const tree = join(work, 'snapshots');
-  await importHistory({ from: args.history, to: tree });
+  const tree = resolve(args.history);
   console.error('building…');
   const { buildDir } = await buildSite('load', tree);
   const server = await startProductionServer(buildDir);

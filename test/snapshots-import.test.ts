@@ -2,21 +2,39 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { importHistory } from '../src/snapshots/import.ts';
-import { HISTORY_SOURCE } from './setup/import-history.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { REPO_SNAPSHOTS } from './setup/history.ts';
+import { tempDir } from './helpers.ts';
+
+/** Raw files in the earlier deployment's shape (a few of those the committed tree was imported from). */
+const LEGACY = resolve(import.meta.dirname, 'fixtures/legacy-history');
 
 const run = promisify(execFile);
 const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
 const ROOT = resolve(import.meta.dirname, '..');
 
 describe('importing the real history', () => {
-  it('writes one canonical file per source snapshot', async () => {
+  let imported: string;
+  beforeAll(async () => {
+    imported = await tempDir('rates-imported-');
+    const reports = await importHistory({ from: LEGACY, to: imported });
+    expect(reports.map((r) => r.outcome)).toEqual(Array(reports.length).fill('written'));
+  });
+
+  it('the committed snapshots are exactly what the import writes, byte for byte', async () => {
     for (const slug of ['mortgage-rates', 'personal-loan-rates', 'car-loan-rates', 'credit-card-rates']) {
-      expect(await readdir(join(historyDir(), slug))).toEqual(await readdir(join(HISTORY_SOURCE, slug)));
+      const names = await readdir(join(LEGACY, slug));
+      expect(names.length).toBeGreaterThan(0);
+      for (const name of names) {
+        expect(await readFile(join(imported, slug, name), 'utf8'), `${slug}/${name}`).toBe(await readFile(join(REPO_SNAPSHOTS, slug, name), 'utf8'));
+      }
     }
-    const text = await readFile(join(historyDir(), 'car-loan-rates', '2025-02-24.json'), 'utf8');
+  });
+
+  it('writes one canonical file per source snapshot', async () => {
+    expect(await readdir(join(imported, 'car-loan-rates'))).toEqual(['2024-02-24.json', '2024-02-25.json']);
+    const text = await readFile(join(imported, 'car-loan-rates', '2024-02-25.json'), 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
     expect(text.split('\n')[1]).toBe('  "type": "CarLoanRates",');
     expect(Object.keys(JSON.parse(text))).toEqual(['type', 'data', 'lastUpdated']);
@@ -24,21 +42,21 @@ describe('importing the real history', () => {
 
   it('keeps mortgage and loan data verbatim, ids included', async () => {
     for (const slug of ['mortgage-rates', 'personal-loan-rates', 'car-loan-rates']) {
-      for (const name of await readdir(join(HISTORY_SOURCE, slug))) {
+      for (const name of await readdir(join(LEGACY, slug))) {
         const file = join(slug, name);
-        expect(await readJson(join(historyDir(), file)), file).toEqual(await readJson(join(HISTORY_SOURCE, file)));
+        expect(await readJson(join(imported, file)), file).toEqual(await readJson(join(LEGACY, file)));
       }
     }
   });
 
   it('maps the credit-card field names and merges issuers listed twice, losing no plan', async () => {
-    const source = await readJson(join(HISTORY_SOURCE, 'credit-card-rates/2025-01-07.json'));
-    const imported = await readJson(join(historyDir(), 'credit-card-rates/2025-01-07.json'));
+    const source = await readJson(join(LEGACY, 'credit-card-rates/2025-01-07.json'));
+    const importedCards = await readJson(join(imported, 'credit-card-rates/2025-01-07.json'));
     const sourceIds = source.data.map((i: any) => i.id);
     expect(new Set(sourceIds).size).toBeLessThan(sourceIds.length); // the source has duplicate issuers
-    expect(imported.data.map((i: any) => i.id)).toEqual([...new Set(sourceIds)]);
+    expect(importedCards.data.map((i: any) => i.id)).toEqual([...new Set(sourceIds)]);
     const sourcePlans = source.data.flatMap((i: any) => i.plans);
-    const importedPlans = imported.data.flatMap((i: any) => i.plans);
+    const importedPlans = importedCards.data.flatMap((i: any) => i.plans);
     expect(importedPlans).toHaveLength(sourcePlans.length);
     const firstAmex = sourcePlans[0];
     expect(importedPlans[0]).toEqual({
@@ -51,7 +69,7 @@ describe('importing the real history', () => {
       interestFreeDays: firstAmex.interestFreePeriodInMonths,
       annualFeeNZD: firstAmex.primaryFeeNZD,
     });
-    const ids = JSON.stringify(imported).match(/"id":"[^"]+"/g)!;
+    const ids = JSON.stringify(importedCards).match(/"id":"[^"]+"/g)!;
     expect(new Set(ids).size).toBe(ids.length);
   });
 });
@@ -61,7 +79,7 @@ describe('import safety', () => {
     const from = await tempDir('rates-from-');
     await mkdir(join(from, 'car-loan-rates'), { recursive: true });
     for (const date of ['2024-02-24', '2024-02-25']) {
-      await writeFile(join(from, 'car-loan-rates', `${date}.json`), await readFile(join(HISTORY_SOURCE, 'car-loan-rates', `${date}.json`)));
+      await writeFile(join(from, 'car-loan-rates', `${date}.json`), await readFile(join(LEGACY, 'car-loan-rates', `${date}.json`)));
     }
     return from;
   }
