@@ -10,6 +10,7 @@ import { ErrorBody } from '../src/schemas/errors.ts';
 import { Health } from '../src/schemas/health.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
+import { UnconfiguredStatusStore } from '../src/status/status-store.ts';
 import { withoutFsReads } from './fixtures/no-fs-reads.ts';
 import { historyDir, NOW } from './helpers.ts';
 
@@ -22,7 +23,7 @@ const seen = { requests: 0, status: new Map<number, number>() };
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
   await store.history('mortgage-rates'); // loaded up front: the property is about requests, not the build
-  api = createApi({ loadStore: async () => store, status: { read: async () => null, write: async () => {} }, now: () => NOW });
+  api = createApi({ loadStore: async () => store, status: new UnconfiguredStatusStore(false), now: () => NOW });
 });
 
 afterAll(() => {

@@ -11,6 +11,7 @@ import { MAX_MCP_BODY_BYTES } from '../src/mcp/endpoint.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
+import { UnconfiguredStatusStore } from '../src/status/status-store.ts';
 import { withoutFsReads } from './fixtures/no-fs-reads.ts';
 import { historyDir, NOW } from './helpers.ts';
 
@@ -25,7 +26,7 @@ const CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32022, -
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
   await store.history('mortgage-rates');
-  mcp = createService({ loadStore: async () => store, status: { read: async () => null, write: async () => {} }, now: () => NOW });
+  mcp = createService({ loadStore: async () => store, status: new UnconfiguredStatusStore(false), now: () => NOW });
   // Warm the MCP module outside the no-read block: loading code is not a request reading data.
   await mcp(new Request('http://localhost/api/v1/mcp', { method: 'GET' }));
 });

@@ -37,7 +37,7 @@ describe('status stores', () => {
     expect(body.datasets['mortgage-rates']).toMatchObject({ lastChecked: '2025-03-05 11:30:00', stale: false });
   });
 
-  it('a Blob store that cannot be reached: health still answers, with lastChecked null', async () => {
+  it('a Blob store that cannot be reached: health still answers (degraded), with lastChecked null', async () => {
     const unreachable: BlobClient = {
       read: () => Promise.reject(Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED' } })),
       write: () => Promise.reject(new Error('fetch failed')),
@@ -45,6 +45,7 @@ describe('status stores', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { response, body } = await getJson(await apiOver(historyDir(), { status: new BlobStatusStore(unreachable), now: () => NOW }), '/api/v1/health');
     expect(response.status).toBe(200);
+    expect(body).toMatchObject({ status: 'degraded', collection: { status: 'unavailable', store: 'vercel-blob' } });
     for (const slug of Object.keys(body.datasets)) expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null });
     expect(body.datasets['mortgage-rates'].lastUpdated).toBe('2025-03-05 01:32:05');
     logged.mockRestore();
@@ -56,5 +57,18 @@ describe('status stores', () => {
     expect(local).toBeInstanceOf(FileStatusStore);
     expect((local as FileStatusStore).dir).toBe('/tmp/somewhere');
     expect((statusStoreFromEnv({}) as FileStatusStore).dir).toBe('.status');
+  });
+
+  it("on Vercel without a token there is no store (a function's disk is not where the collector writes); production requires one", () => {
+    expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'production' })).toMatchObject({ kind: 'none', required: true });
+    expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'preview' })).toMatchObject({ kind: 'none', required: false });
+    expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'production', BLOB_READ_WRITE_TOKEN: 't' })).toMatchObject({ kind: 'vercel-blob', required: true });
+    expect(statusStoreFromEnv({})).toMatchObject({ kind: 'filesystem', required: false });
+  });
+
+  it('the unconfigured store reads nothing and refuses writes, naming the missing token', async () => {
+    const store = statusStoreFromEnv({ VERCEL: '1' });
+    expect(await store.read('mortgage-rates')).toBeNull();
+    await expect(store.write('mortgage-rates', STATUS)).rejects.toThrow('BLOB_READ_WRITE_TOKEN');
   });
 });

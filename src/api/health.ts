@@ -1,33 +1,119 @@
-/** GET /api/v1/health: can the store be read, and how fresh is each dataset (spec §2.7). */
-import { DATASETS } from '../datasets.ts';
-import type { DatasetHealth, Health } from '../schemas/health.ts';
+/**
+ * GET /api/v1/health: can the snapshot store be read, how fresh is each dataset, and does this
+ * deployment serve what the collector last found. The chain is collect → commit → deploy; health
+ * sees each link: `stale` (collection failing), `deployment: behind` (collected, never deployed),
+ * and `collection` (the status store itself missing or down). The states are documented on the
+ * docs site's "Deploying" page.
+ */
+import { DATASETS, type Dataset } from '../datasets.ts';
+import type { CollectionHealth, DatasetHealth, Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
-import type { StatusStore } from '../status/status-store.ts';
+import type { CollectionStatus, StatusStore } from '../status/status-store.ts';
 import { json } from './responses.ts';
 
-/** No successful collection for longer than this means stale (spec §8). */
+/** No successful collection for longer than this means stale (the contract's 3 hours). */
 export const STALE_AFTER_MS = 3 * 60 * 60 * 1000;
+/**
+ * How long a collected change may take to be served: a commit, a push and a Vercel build take a
+ * few minutes; past this the chain has stalled and health is degraded.
+ */
+export const DEPLOY_GRACE_MS = 30 * 60 * 1000;
 
 /** ISO 8601 → `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function healthTime(iso: string): string {
   return new Date(iso).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-async function lastCheckedOf(status: StatusStore, slug: string): Promise<string | null> {
+const STORE_NAMES: Record<StatusStore['kind'], string> = {
+  filesystem: 'the status folder (STATUS_DIR)',
+  'vercel-blob': 'Vercel Blob (BLOB_READ_WRITE_TOKEN)',
+  none: 'no status store',
+};
+
+type Log = (message: string, error: unknown) => void;
+
+/** Every dataset's status, or the reason the store could not give them. */
+async function readStatuses(status: StatusStore, log: Log): Promise<Map<string, CollectionStatus | null> | Error> {
   try {
-    return (await status.read(slug))?.lastChecked ?? null;
-  } catch {
-    // An unreachable status store must not take health down: the time is simply unknown.
-    return null;
+    const entries = await Promise.all(DATASETS.map(async (d) => [d.slug, await status.read(d.slug)] as const));
+    return new Map(entries);
+  } catch (error) {
+    log('health: collection status store unreadable:', error);
+    return error instanceof Error ? error : new Error(String(error));
   }
 }
 
-export async function getHealth(
-  loadStore: () => Promise<ServedStore>,
-  status: StatusStore,
+function collectionHealth(status: StatusStore, statuses: Map<string, CollectionStatus | null> | Error): CollectionHealth {
+  const base = { store: status.kind, required: status.required };
+  if (statuses instanceof Error) {
+    return {
+      ...base,
+      status: 'unavailable',
+      message: `${STORE_NAMES[status.kind]} could not be read, so when the collector last ran is unknown.`,
+    };
+  }
+  if (status.kind === 'none') {
+    return {
+      ...base,
+      status: 'not_configured',
+      message: 'No collection status store is configured (BLOB_READ_WRITE_TOKEN is not set), so when the collector last ran is unknown.',
+    };
+  }
+  if ([...statuses.values()].every((s) => s === null)) {
+    return {
+      ...base,
+      status: 'not_configured',
+      message:
+        status.kind === 'filesystem'
+          ? 'No collection has been recorded here: this server serves the committed snapshots. Run `npm run collect` to collect, which records its status in STATUS_DIR.'
+          : `No collection has been recorded in ${STORE_NAMES[status.kind]} yet.`,
+    };
+  }
+  return { ...base, status: 'ok' };
+}
+
+function deploymentOf(served: string | undefined, record: CollectionStatus | null, now: Date): DatasetHealth['deployment'] {
+  if (!record || (record.lastChecked === null && record.lastChanged === null)) return 'unknown';
+  if (record.lastChanged === null || (served !== undefined && Date.parse(record.lastChanged) <= Date.parse(served))) return 'current';
+  return now.getTime() - Date.parse(record.lastChanged) > DEPLOY_GRACE_MS ? 'behind' : 'pending';
+}
+
+/** One dataset's record, and the sentences that say what is wrong with it (if anything). */
+function datasetHealth(
+  dataset: Dataset,
+  served: string | undefined,
+  record: CollectionStatus | null,
+  required: boolean,
   now: Date,
-  log: (message: string, error: unknown) => void,
-): Promise<Response> {
+): { health: DatasetHealth; problems: string[] } {
+  const lastChecked = record?.lastChecked ?? null;
+  const stale = lastChecked === null ? null : now.getTime() - Date.parse(lastChecked) > STALE_AFTER_MS;
+  const deployment = deploymentOf(served, record, now);
+  const health: DatasetHealth = {
+    lastUpdated: served ? healthTime(served) : null,
+    lastChecked: lastChecked === null ? null : healthTime(lastChecked),
+    stale,
+    lastChanged: record?.lastChanged ? healthTime(record.lastChanged) : null,
+    deployment,
+  };
+  const problems: string[] = [];
+  const name = dataset.slug;
+  if (!served) problems.push(`${name}: this deployment has no snapshot of it, so its data endpoints answer 500.`);
+  if (stale) {
+    const error = record?.lastError ? ` The last error (${healthTime(record.lastErrorAt ?? lastChecked!)}): ${record.lastError}` : '';
+    problems.push(`${name}: no successful collection since ${health.lastChecked} (more than 3 hours).${error}`);
+  }
+  if (stale === null && required) problems.push(`${name}: no collection has been recorded, so its freshness is unknown.`);
+  if (deployment === 'behind') {
+    problems.push(
+      `${name}: the collector recorded a change at ${health.lastChanged} that this deployment does not serve ` +
+        `(it serves data collected at ${health.lastUpdated ?? 'no time'}); the commit, push or deployment has stalled.`,
+    );
+  }
+  return { health, problems };
+}
+
+export async function getHealth(loadStore: () => Promise<ServedStore>, status: StatusStore, now: Date, log: Log): Promise<Response> {
   let store: ServedStore | undefined;
   let database: Health['database'] = { status: 'ok' };
   try {
@@ -37,21 +123,26 @@ export async function getHealth(
     database = { status: 'error', message: 'The snapshot store could not be read; data endpoints answer 500 until it can.' };
   }
 
+  const statuses = await readStatuses(status, log);
+  const collection = collectionHealth(status, statuses);
+  const problems: string[] = [];
+  if (database.message) problems.push(database.message);
+  // Unknown freshness is not "ok" where a collector is expected, nor where a configured store fails.
+  if (collection.message && (status.required || collection.status === 'unavailable')) problems.push(collection.message);
+
   const datasets: Record<string, DatasetHealth> = {};
-  let degraded = false;
   for (const dataset of DATASETS) {
     const history = store?.newest(dataset.slug);
-    const latest = history && history.size > 0 ? history.lastUpdated(history.latest) : undefined;
-    const lastChecked = await lastCheckedOf(status, dataset.slug);
-    const stale = lastChecked === null ? null : now.getTime() - Date.parse(lastChecked) > STALE_AFTER_MS;
-    degraded ||= stale === true || latest === undefined;
-    datasets[dataset.slug] = {
-      lastUpdated: latest ? healthTime(latest) : null,
-      lastChecked: lastChecked === null ? null : healthTime(lastChecked),
-      stale,
-    };
+    const served = history && history.size > 0 ? history.lastUpdated(history.latest) : undefined;
+    const record = statuses instanceof Error ? null : (statuses.get(dataset.slug) ?? null);
+    // With no store at all, the "no collection recorded" sentence above already covers every dataset.
+    const required = status.required && collection.status === 'ok';
+    const result = datasetHealth(dataset, served, record, required, now);
+    datasets[dataset.slug] = result.health;
+    if (store) problems.push(...result.problems);
   }
-  const overall: Health['status'] = database.status === 'error' ? 'error' : degraded ? 'degraded' : 'ok';
-  const body: Health = { status: overall, database, datasets, timestamp: now.toISOString() };
+
+  const overall: Health['status'] = database.status === 'error' ? 'error' : problems.length > 0 ? 'degraded' : 'ok';
+  const body: Health = { status: overall, database, collection, datasets, problems, timestamp: now.toISOString() };
   return json(body, overall === 'error' ? 503 : 200);
 }

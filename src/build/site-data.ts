@@ -6,7 +6,7 @@
 import { buildSearchIndex } from '../docs/search.ts';
 import { llmsFullTxt, llmsTxt } from '../docs/llms.ts';
 import { loadDocPages, type DocPage } from '../docs/pages.ts';
-import { collectExamples } from '../examples.ts';
+import { collectExamples, healthyStatusStore } from '../examples.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { createService } from '../service.ts';
 import { compileSnapshotTree, newestOnly, type CompiledStore } from '../store/compile.ts';
@@ -25,8 +25,8 @@ export interface SiteData {
 export async function buildSiteData(options: { snapshotsDir: string; contentDir: string; site: string }): Promise<SiteData> {
   const store = await compileSnapshotTree(options.snapshotsDir);
   const served = ServedStore.from(store);
-  // Examples come from the real core over the data being built; collection status is not part of them.
-  const service = createService({ loadStore: async () => served, status: { read: async () => null, write: async () => {} } });
+  // Examples come from the real core over the data being built, with the status a healthy production shows.
+  const service = createService({ loadStore: async () => served, status: healthyStatusStore(served) });
   const examples = await collectExamples(service, options.site);
   const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples });
   return {

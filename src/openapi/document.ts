@@ -123,9 +123,11 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     summary: 'Service health and data freshness',
     description:
       'Whether the snapshot store can be read, and per dataset `lastUpdated` (last change of the data), `lastChecked` (last successful collection) ' +
-      'and `stale` (no successful collection in 3 hours). An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing.',
+      'and `stale` (no successful collection in 3 hours). An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing. ' +
+      'It also compares what the collector last found (`lastChanged`) with what this deployment serves (`deployment`: `behind` when a change collected over 30 minutes ago is not served), ' +
+      'reports the collection status store (`collection`), and lists in `problems` every reason the status is not `ok`.',
     responses: {
-      200: { description: '`ok` or `degraded`.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } } },
+      200: { description: '`ok`, or `degraded` with its reasons in `problems`.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } } },
       400: errorResponse('`invalid_request`: health takes no query parameters.', examples.getHealth, 400),
       503: { description: '`error`: the snapshot store cannot be read.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 503) } } },
     },

@@ -35,8 +35,10 @@ export function vercelBlobClient(token: string): BlobClient {
 }
 
 export class BlobStatusStore implements StatusStore {
+  readonly kind = 'vercel-blob';
   constructor(
     private readonly client: BlobClient,
+    readonly required = false,
     private readonly prefix = 'status/',
   ) {}
 

@@ -19,14 +19,27 @@ export type CollectionStatus = z.infer<typeof CollectionStatus>;
 
 export const EMPTY_STATUS: CollectionStatus = { lastChecked: null, lastChanged: null, lastError: null, lastErrorAt: null };
 
+/** Where the status lives: health names it, and treats `none` as "not configured". */
+export type StatusStoreKind = 'filesystem' | 'vercel-blob' | 'none';
+
 export interface StatusStore {
+  readonly kind: StatusStoreKind;
+  /**
+   * Whether this deployment expects a collector to report here (production): then a store that
+   * is missing, unreachable or empty makes health degraded, since unknown freshness is not "ok".
+   */
+  readonly required: boolean;
   /** The dataset's status, or null when nothing was recorded yet. */
   read(dataset: string): Promise<CollectionStatus | null>;
   write(dataset: string, status: CollectionStatus): Promise<void>;
 }
 
 export class FileStatusStore implements StatusStore {
-  constructor(readonly dir: string) {}
+  readonly kind = 'filesystem';
+  constructor(
+    readonly dir: string,
+    readonly required = false,
+  ) {}
 
   private file(dataset: string): string {
     return join(this.dir, `${dataset}.json`);
@@ -45,5 +58,22 @@ export class FileStatusStore implements StatusStore {
 
   async write(dataset: string, status: CollectionStatus): Promise<void> {
     await writeFileAtomic(this.file(dataset), `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`);
+  }
+}
+
+/**
+ * No store at all: a serverless deployment without BLOB_READ_WRITE_TOKEN, whose local disk is
+ * not where the collector (in GitHub Actions) writes. Reads find nothing; writes refuse.
+ */
+export class UnconfiguredStatusStore implements StatusStore {
+  readonly kind = 'none';
+  constructor(readonly required: boolean) {}
+
+  async read(): Promise<null> {
+    return null;
+  }
+
+  async write(): Promise<void> {
+    throw new Error('no collection status store is configured: set BLOB_READ_WRITE_TOKEN');
   }
 }
