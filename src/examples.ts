@@ -91,7 +91,7 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
   }
   examples.getHealth = [await ask('/api/v1/health'), await ask('/api/v1/health?verbose=1')];
   // The 500 every data endpoint gives when its store cannot be read, from the same code path.
-  const broken = createApi({ loadStore: () => Promise.reject(new Error('store unreadable')), status: healthyStatusStore(), log: () => {} });
+  const broken = createApi({ loadStore: () => Promise.reject(new Error('store unreadable')), status: healthyStatusStore(), log: () => {}, siteUrl: origin });
   const failure = await broken(new Request(`${origin}/api/v1/mortgage-rates`));
   examples.serverError = [{ request: '/api/v1/mortgage-rates', status: failure.status, body: await failure.json() }];
   const unhealthy = await broken(new Request(`${origin}/api/v1/health`));

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
-import { apiOver, get, getJson, historyDir } from './helpers.ts';
+import { apiOver, get, getJson, historyDir, SITE } from './helpers.ts';
 
 let api: Handler;
 beforeAll(async () => {
@@ -105,7 +105,7 @@ describe('unknown paths', () => {
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       expect(ErrorBody.parse(body)).toEqual(body);
       expect(body).toMatchObject({ code: 404, error: 'not_found' });
-      expect(body.documentationUrl).toBe('http://rates.test/docs/errors#not_found');
+      expect(body.documentationUrl).toBe(`${SITE}/docs/errors#not_found`);
     },
   );
 

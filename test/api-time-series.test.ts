@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
-import { apiOver, get, getJson, historyDir } from './helpers.ts';
+import { apiOver, get, getJson, historyDir, SITE } from './helpers.ts';
 
 let api: Handler;
 const dates: Record<string, string[]> = {};
@@ -21,7 +21,7 @@ async function expectError(path: string, status: number, error: string, message:
   expect(response.status, path).toBe(status);
   expect(ErrorBody.parse(body)).toEqual(body);
   expect(body).toMatchObject({ code: status, error, message });
-  expect(body.documentationUrl).toBe(`http://rates.test/docs/errors#${error}`);
+  expect(body.documentationUrl).toBe(`${SITE}/docs/errors#${error}`);
   expect(response.headers.get('x-request-id') !== null, `x-request-id on ${path}`).toBe(requestId);
   return body;
 }

@@ -3,13 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createApi, type Handler } from '../src/api/app.ts';
+import { withRequestIds } from '../src/api/request-id.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore, type StatusStore } from '../src/status/status-store.ts';
 
 export const NOW = new Date('2025-03-05T12:00:00.000Z');
+/** Where test requests are sent: a host the answers must never repeat. */
 export const ORIGIN = 'http://rates.test';
+/** The configured site URL the answers' absolute URLs come from. */
+export const SITE = 'https://rates.example';
 
 export function historyDir(): string {
   return inject('historyDir');
@@ -19,27 +23,33 @@ export async function tempDir(prefix = 'rates-test-'): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
-/** The core handler over a snapshot tree, compiled as the build does, with a fixed clock. */
-export async function apiOver(
-  dir: string,
-  options: { status?: StatusStore; now?: () => Date } = {},
-): Promise<Handler> {
+/** The bare core over a snapshot tree, compiled as the build does, with a fixed clock: what a CDN caches. */
+export async function coreOver(dir: string, options: { status?: StatusStore; now?: () => Date } = {}): Promise<Handler> {
   const store = ServedStore.from(await compileSnapshotTree(dir));
   return createApi({
     loadStore: async () => store,
     status: options.status ?? new FileStatusStore(await tempDir('rates-status-')),
     now: options.now ?? (() => NOW),
+    siteUrl: SITE,
   });
+}
+
+/** The REST API as callers see it: the core behind the request-id stamp every deployment puts in front of it. */
+export async function apiOver(dir: string, options: { status?: StatusStore; now?: () => Date } = {}): Promise<Handler> {
+  return withRequestIds(await coreOver(dir, options));
 }
 
 /** The REST core and the MCP endpoint together, as deployed. */
 export async function serviceOver(dir: string, options: { now?: () => Date } = {}): Promise<Handler> {
   const store = ServedStore.from(await compileSnapshotTree(dir));
-  return createService({
-    loadStore: async () => store,
-    status: new FileStatusStore(await tempDir('rates-status-')),
-    now: options.now ?? (() => NOW),
-  });
+  return withRequestIds(
+    createService({
+      loadStore: async () => store,
+      status: new FileStatusStore(await tempDir('rates-status-')),
+      now: options.now ?? (() => NOW),
+      siteUrl: SITE,
+    }),
+  );
 }
 
 export function get(api: Handler, path: string, init: RequestInit = {}): Promise<Response> {

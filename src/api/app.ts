@@ -2,19 +2,17 @@
  * The framework-agnostic core of the REST API: `(request: Request) => Promise<Response>`.
  * Astro routes, the Vercel function and the tests all call this one function.
  */
-import { z } from 'zod';
-import { datasetBySlug, type Dataset } from '../datasets.ts';
-import { API_PREFIX, endpointsOf, type DataEndpoint } from '../endpoints.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import type { StatusStore } from '../status/status-store.ts';
+import { siteUrl } from '../site.ts';
 import type { RequestContext } from './context.ts';
-import { cacheControlFor, notModifiedIfMatching } from './caching.ts';
+import { applyCaching, notModifiedIfMatching } from './caching.ts';
 import { preflight, withCors } from './cors.ts';
 import { getHealth } from './health.ts';
-import { parseQuery, quote } from './query.ts';
+import { quote } from './query.ts';
 import { getRatesByEntity, listRates } from './rates.ts';
-import { requestIdFor } from './request-id.ts';
 import { ApiError, errorResponse } from './responses.ts';
+import { ALLOWED_METHODS, isAllowedMethod, matchRoute, routeQuery, type Route } from './routes.ts';
 import { getTimeSeries } from './time-series.ts';
 
 export interface ApiDeps {
@@ -24,39 +22,11 @@ export interface ApiDeps {
   now?: () => Date;
   /** Where server-side failures are reported (default console.error); never to the caller. */
   log?: (message: string, error: unknown) => void;
+  /** The origin of every absolute URL in an answer (default siteUrl()); never the request's. */
+  siteUrl?: string;
 }
 
 export type Handler = (request: Request) => Promise<Response>;
-
-const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
-/** Health takes no query parameters. */
-const HEALTH_QUERY = z.strictObject({});
-
-type Route = { kind: 'health' } | { kind: 'data'; endpoint: DataEndpoint; pathValue?: string };
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment; // malformed escapes simply match nothing
-  }
-}
-
-/** Match `/api/v1/...` against health and the three endpoints of each dataset. */
-export function matchRoute(pathname: string): Route | undefined {
-  if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
-  const segments = pathname.slice(API_PREFIX.length + 1).replace(/\/$/, '').split('/');
-  const [first = '', second, ...rest] = segments;
-  if (rest.length > 0) return undefined;
-  if (first === 'health' && second === undefined) return { kind: 'health' };
-  const dataset: Dataset | undefined = datasetBySlug(first);
-  if (!dataset) return undefined;
-  const endpoints = endpointsOf(dataset);
-  if (second === undefined) return { kind: 'data', endpoint: endpoints.list };
-  if (second === 'time-series') return { kind: 'data', endpoint: endpoints.timeSeries };
-  if (second === '') return undefined;
-  return { kind: 'data', endpoint: endpoints.detail, pathValue: decodeSegment(second) };
-}
 
 function serverError(route: Route): ApiError {
   const what = route.kind === 'health' ? 'health' : `${route.endpoint.dataset.label} data`;
@@ -70,14 +40,12 @@ function serverError(route: Route): ApiError {
 export function createApi(deps: ApiDeps): Handler {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? ((message: string, error: unknown) => console.error(message, error));
+  const site = deps.siteUrl ?? siteUrl();
 
   async function dispatch(route: Route, url: URL): Promise<Response> {
-    if (route.kind === 'health') {
-      parseQuery(HEALTH_QUERY, url.searchParams);
-      return getHealth(deps.loadStore, deps.status, now(), log);
-    }
+    const query = routeQuery(route, url.searchParams);
+    if (route.kind === 'health') return getHealth(deps.loadStore, deps.status, now(), log);
     const { endpoint } = route;
-    const query = parseQuery(endpoint.query, url.searchParams, endpoint.ignoredQuery);
     let store: ServedStore;
     try {
       store = await deps.loadStore();
@@ -85,7 +53,7 @@ export function createApi(deps: ApiDeps): Handler {
       log('api: snapshot store unreadable:', error);
       throw serverError(route);
     }
-    const ctx: RequestContext = { url, origin: url.origin, now: now(), store };
+    const ctx: RequestContext = { url, now: now(), store };
     switch (endpoint.kind) {
       case 'list':
         return listRates(endpoint, query, ctx);
@@ -106,34 +74,30 @@ export function createApi(deps: ApiDeps): Handler {
         'Not found',
         `There is no endpoint at ${quote(url.pathname)}. The endpoints are listed at /openapi/json; datasets: /api/v1/mortgage-rates, /api/v1/personal-loan-rates, /api/v1/car-loan-rates, /api/v1/credit-card-rates.`,
       );
-      const response = withCors(errorResponse(notFound, url.origin));
-      response.headers.set('cache-control', cacheControlFor('data', 404));
+      const response = withCors(errorResponse(notFound, site));
+      applyCaching(response.headers, 'data', 404);
       return response;
     }
 
     let response: Response;
-    let tagged = true;
-    if (!(ALLOWED_METHODS as readonly string[]).includes(request.method)) {
+    if (!isAllowedMethod(request.method)) {
       const allow = ALLOWED_METHODS.join(', ');
       response = errorResponse(
         new ApiError('method_not_allowed', 'Method not allowed', `This endpoint is read-only: use ${allow}.`, { headers: { allow } }),
-        url.origin,
+        site,
       );
     } else {
       try {
         response = await dispatch(route, url);
       } catch (error) {
         if (!(error instanceof ApiError)) log('api: unexpected failure:', error);
-        const apiError = error instanceof ApiError ? error : serverError(route);
-        tagged = !apiError.options.formatError;
-        response = errorResponse(apiError, url.origin);
+        response = errorResponse(error instanceof ApiError ? error : serverError(route), site);
       }
     }
     response = await notModifiedIfMatching(request, response);
-    response.headers.set('cache-control', cacheControlFor(route.kind === 'health' ? 'health' : 'data', response.status));
-    // A cached answer must not hand one caller's request id to another.
-    response.headers.set('vary', 'x-request-id');
-    if (tagged) response.headers.set('x-request-id', requestIdFor(request));
+    // One answer per method and URL, the same for every caller: no request id and no Vary here
+    // (request-id.ts stamps the id outside any cache).
+    applyCaching(response.headers, route.kind === 'health' ? 'health' : 'data', response.status);
     return withCors(response);
   }
 

@@ -1,9 +1,14 @@
 /**
- * HTTP caching for the data endpoints. Data changes only when a collection commits a new
- * snapshot, which rebuilds and redeploys the site (and a new deployment starts with an empty
- * CDN cache), so the CDN may keep answers for an hour and serve a stale one while it refreshes.
+ * HTTP caching for /api/v1. Data changes only with a new deployment (a collection that changes
+ * data commits a snapshot, which rebuilds and redeploys), and each Vercel deployment has its own
+ * CDN cache, so Vercel's CDN keeps an answer for the life of the deployment. Browsers and other
+ * shared caches (a self-hoster's proxy) get the shorter Cache-Control and revalidate with the ETag.
+ * No answer varies on anything but method and URL: `x-request-id` is stamped outside the cache
+ * (request-id.ts), never part of what is cached.
  */
 export const DATA_CACHE_CONTROL = 'public, max-age=300, s-maxage=3600, stale-while-revalidate=86400';
+/** Read by Vercel's CDN alone, before Cache-Control: a year, the most it allows; a new deployment starts empty. */
+export const VERCEL_CDN_CACHE_CONTROL = 'max-age=31536000';
 export const NO_STORE = 'no-store';
 
 /** Does an If-None-Match header name this ETag? (`*`, lists, and weak forms compare by value.) */
@@ -21,8 +26,16 @@ export async function notModifiedIfMatching(request: Request, response: Response
   return new Response(null, { status: 304, headers: { etag } });
 }
 
-/** Cache-Control by outcome: deterministic answers are cacheable, failures and health are not. */
+/** Cache-Control by outcome: deterministic answers are cacheable, failures, 405 and health are not. */
 export function cacheControlFor(kind: 'data' | 'health', status: number): string {
   if (kind === 'health' || status >= 500 || status === 405) return NO_STORE;
   return DATA_CACHE_CONTROL;
+}
+
+/** Set the caching headers of an answer (Cache-Control, and Vercel's CDN lifetime when cacheable). */
+export function applyCaching(headers: Headers, kind: 'data' | 'health', status: number): void {
+  const cacheControl = cacheControlFor(kind, status);
+  headers.set('cache-control', cacheControl);
+  if (cacheControl === NO_STORE) headers.delete('vercel-cdn-cache-control');
+  else headers.set('vercel-cdn-cache-control', VERCEL_CDN_CACHE_CONTROL);
 }

@@ -5,7 +5,6 @@ import { ApiError } from './responses.ts';
 /** What a data handler gets: the parsed request and the served store, with one clock reading. */
 export interface RequestContext {
   url: URL;
-  origin: string;
   now: Date;
   store: ServedStore;
 }

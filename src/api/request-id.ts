@@ -1,9 +1,57 @@
-import { randomUUID } from 'node:crypto';
+/**
+ * `x-request-id` (spec §4.9): echoed when the caller sends a safe one, generated otherwise; absent
+ * on unknown paths, on 400s for a parameter of the wrong format, and on preflights.
+ *
+ * The core's answers never carry it, so a shared cache can keep one answer for every caller. The
+ * outermost layer of each deployment stamps it on every response, cache hits included: on Vercel
+ * the routing middleware (src/server/vercel-middleware.ts), which runs before the CDN cache and
+ * never sees the answer, so whether an answer carries the id is decided from the request alone,
+ * by the route and query rules the core itself applies; with `npm start`, src/server/node-entry.ts.
+ * Web APIs only: the middleware runs on Vercel's edge runtime.
+ */
+import { ApiError } from './responses.ts';
+import { isAllowedMethod, matchRoute, routeQuery } from './routes.ts';
+
+export const REQUEST_ID = 'x-request-id';
 
 /** Characters and length a caller's `x-request-id` may have to be echoed; anything else is replaced. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
 
+/** Does the answer to this request carry `x-request-id`? */
+export function carriesRequestId(request: Request): boolean {
+  if (request.method === 'OPTIONS') return false;
+  const url = URL.parse(request.url);
+  const route = url && matchRoute(url.pathname);
+  if (!url || !route) return false;
+  if (!isAllowedMethod(request.method)) return true; // the 405 carries it
+  try {
+    routeQuery(route, url.searchParams);
+    return true;
+  } catch (error) {
+    return !(error instanceof ApiError && error.options.formatError);
+  }
+}
+
+/** The caller's id when it is safe to echo, else a new one. */
 export function requestIdFor(request: Request): string {
-  const sent = request.headers.get('x-request-id');
-  return sent !== null && SAFE_REQUEST_ID.test(sent) ? sent : randomUUID();
+  const sent = request.headers.get(REQUEST_ID);
+  return sent !== null && SAFE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+}
+
+/** The headers this request's response gets: its id, or none. */
+export function requestIdHeaders(request: Request): Record<string, string> {
+  return carriesRequestId(request) ? { [REQUEST_ID]: requestIdFor(request) } : {};
+}
+
+/** The response with this request's id, where the contract gives it one; any other id removed. */
+export function stampRequestId(request: Request, response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.delete(REQUEST_ID);
+  for (const [name, value] of Object.entries(requestIdHeaders(request))) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** A handler whose every response is stamped: what a deployment's outermost layer does. */
+export function withRequestIds(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return async (request) => stampRequestId(request, await handler(request));
 }

@@ -27,13 +27,13 @@ export class ApiError extends Error {
     this.status = STATUS[code];
   }
 
-  body(origin: string): ErrorBody {
+  body(site: string): ErrorBody {
     return {
       code: this.status,
       error: this.code,
       message: this.message,
       hint: this.hint,
-      documentationUrl: `${origin}/docs/errors#${this.code}`,
+      documentationUrl: `${site}/docs/errors#${this.code}`,
     };
   }
 }
@@ -44,6 +44,6 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
-export function errorResponse(error: ApiError, origin: string): Response {
-  return json(error.body(origin), error.status, error.options.headers);
+export function errorResponse(error: ApiError, site: string): Response {
+  return json(error.body(site), error.status, error.options.headers);
 }

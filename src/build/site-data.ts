@@ -26,7 +26,7 @@ export async function buildSiteData(options: { snapshotsDir: string; contentDir:
   const store = await compileSnapshotTree(options.snapshotsDir);
   const served = ServedStore.from(store);
   // Examples come from the real core over the data being built, with the status a healthy production shows.
-  const service = createService({ loadStore: async () => served, status: healthyStatusStore(served) });
+  const service = createService({ loadStore: async () => served, status: healthyStatusStore(served), siteUrl: options.site });
   const examples = await collectExamples(service, options.site);
   const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples });
   return {

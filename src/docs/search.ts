@@ -6,6 +6,7 @@ import MiniSearch from 'minisearch';
 import { ApiError, errorResponse, json } from '../api/responses.ts';
 import { INVALID_REQUEST, parseQuery } from '../api/query.ts';
 import { SearchQuery, type SearchResponse } from '../schemas/search.ts';
+import { siteUrl } from '../site.ts';
 import { markdownToText } from './markdown.ts';
 import type { DocPage } from './pages.ts';
 
@@ -67,8 +68,8 @@ export function createSearch(indexJson: string) {
   };
 }
 
-/** GET /api/search?query=…&limit=… */
-export function createSearchHandler(loadIndex: () => Promise<string>) {
+/** GET /api/search?query=…&limit=… — `site` is the origin of `documentationUrl` in errors, never the request's. */
+export function createSearchHandler(loadIndex: () => Promise<string>, site: string = siteUrl()) {
   let search: Promise<ReturnType<typeof createSearch>> | undefined;
   return async function handleSearch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -88,7 +89,7 @@ export function createSearchHandler(loadIndex: () => Promise<string>) {
           ? error
           : new ApiError('server_error', 'An error occurred while searching the documentation', 'Retry shortly; the docs are also at /llms-full.txt.');
       if (!(error instanceof ApiError)) console.error('search:', error);
-      const response = errorResponse(apiError, url.origin);
+      const response = errorResponse(apiError, site);
       response.headers.set('access-control-allow-origin', '*');
       return response;
     }

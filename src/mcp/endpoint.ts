@@ -9,6 +9,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Handler } from '../api/app.ts';
+import { siteUrl } from '../site.ts';
 import { HEADERLESS_VERSION, MODERN_VERSION, createRatesMcpServer } from './server.ts';
 
 /** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
@@ -59,9 +60,12 @@ export interface McpEndpointOptions {
    * web page cannot reach a local server through DNS rebinding; unset for a public deployment.
    */
   allowedHosts?: string[];
+  /** The origin of the URLs in tool results (default siteUrl()); never the request's. */
+  siteUrl?: string;
 }
 
 export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {
+  const site = options.siteUrl ?? siteUrl();
   // The SDK reports every request it refuses here (wrong media type, bad headers, oversized
   // batches…): client mistakes it has already answered. Our own failures are logged where they
   // happen (tool calls, the catch below); the SDK's reports only with MCP_DEBUG set.
@@ -69,7 +73,7 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
     if (process.env.MCP_DEBUG) console.error('mcp (sdk):', error);
   };
   const modern = createMcpHandler(
-    (ctx) => createRatesMcpServer({ api, version: MODERN_VERSION, origin: new URL(ctx.requestInfo?.url ?? 'http://localhost').origin }),
+    () => createRatesMcpServer({ api, version: MODERN_VERSION, site }),
     { legacy: 'reject', onerror },
   );
 
@@ -79,7 +83,7 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
     if (version >= '2025-06-18' && (await request.clone().text()).trimStart().startsWith('[')) {
       return jsonRpcError(400, -32600, `Invalid Request: JSON-RPC batches are not supported in protocol version ${version}`);
     }
-    const server = createRatesMcpServer({ api, version, origin: new URL(request.url).origin });
+    const server = createRatesMcpServer({ api, version, site });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -32,8 +32,8 @@ function toolList() {
   }));
 }
 
-export function createRatesMcpServer(options: { api: Handler; version: string; origin: string }): Server {
-  const { api, version, origin } = options;
+export function createRatesMcpServer(options: { api: Handler; version: string; site: string }): Server {
+  const { api, version, site } = options;
   const modern = version === MODERN_VERSION;
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
@@ -57,12 +57,12 @@ export function createRatesMcpServer(options: { api: Handler; version: string; o
       const problems = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
       if (!atLeast(version, '2025-11-25')) throw new ProtocolError(-32602, `Invalid params: ${problems}`);
       const error = new ApiError('invalid_request', INVALID_REQUEST, `${problems}. Every argument is a string; see the tool's inputSchema.`);
-      return { content: [{ type: 'text' as const, text: JSON.stringify(error.body(origin)) }], isError: true };
+      return { content: [{ type: 'text' as const, text: JSON.stringify(error.body(site)) }], isError: true };
     }
 
     let response: Response;
     try {
-      response = await api(new Request(restUrl(tool, parsed.data as Record<string, string>, origin)));
+      response = await api(new Request(restUrl(tool, parsed.data as Record<string, string>, site)));
     } catch (error) {
       console.error('mcp: tool failed:', error);
       throw new ProtocolError(-32603, 'Internal error');

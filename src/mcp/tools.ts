@@ -59,12 +59,12 @@ export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
 );
 
 /** The REST request a tool call stands for: path parameter in the path, the rest in the query. */
-export function restUrl(tool: ToolDefinition, args: Record<string, string>, origin: string): URL {
+export function restUrl(tool: ToolDefinition, args: Record<string, string>, site: string): URL {
   const { endpoint } = tool;
   const pathParam = endpoint.pathParam;
   // toWellFormed: a lone surrogate in an argument would make encodeURIComponent throw.
   const path = pathParam ? endpoint.path.replace(`{${pathParam}}`, encodeURIComponent(args[pathParam]!.toWellFormed())) : endpoint.path;
-  const url = new URL(path, origin);
+  const url = new URL(path, site);
   for (const [key, value] of Object.entries(args)) if (key !== pathParam) url.searchParams.set(key, value);
   return url;
 }

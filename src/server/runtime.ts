@@ -10,6 +10,7 @@ import searchIndexText from '@generated/search-index.json?raw';
 import { createSearchHandler } from '../docs/search.ts';
 import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
 import { createService } from '../service.ts';
+import { siteUrl } from '../site.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { ServedStore } from '../store/served-store.ts';
 import { statusStoreFromEnv } from '../status/from-env.ts';
@@ -32,8 +33,11 @@ function loadStore(): Promise<ServedStore> {
   return store;
 }
 
+/** The one origin of every absolute URL in an answer (SITE_URL, Vercel's production domain, or the local address). */
+const site = siteUrl();
+
 /** /api/v1/* and the MCP endpoint. */
-export const api = createService({ loadStore, status: statusStoreFromEnv() }, { allowedHosts: mcpAllowedHostsFromEnv() });
+export const api = createService({ loadStore, status: statusStoreFromEnv(), siteUrl: site }, { allowedHosts: mcpAllowedHostsFromEnv() });
 
 /** /api/search. */
-export const search = createSearchHandler(async () => searchIndexText);
+export const search = createSearchHandler(async () => searchIndexText, site);

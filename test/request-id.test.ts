@@ -1,0 +1,195 @@
+/**
+ * What a shared cache may keep, and what is stamped outside it: the bare core's answers carry no
+ * `x-request-id` and no Vary; the stamp (npm start's outermost layer, and on Vercel the routing
+ * middleware) gives every response its own id by the contract's rules. And every absolute URL
+ * comes from the configured site URL, never from the request.
+ */
+import { request as httpRequest } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Handler } from '../src/api/app.ts';
+import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
+import { createSearchHandler, buildSearchIndex } from '../src/docs/search.ts';
+import middleware, { config } from '../src/server/vercel-middleware.ts';
+import { siteUrl } from '../src/site.ts';
+import { serveHandler } from './fixtures/http-adapter.ts';
+import { apiOver, coreOver, get, historyDir, ORIGIN, serviceOver, SITE, tempDir } from './helpers.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+let core: Handler;
+let api: Handler;
+beforeAll(async () => {
+  core = await coreOver(historyDir());
+  api = await apiOver(historyDir());
+});
+
+describe('the bare core: one answer per method and URL, for any caller', () => {
+  const cacheable = [
+    '/api/v1/mortgage-rates',
+    '/api/v1/credit-card-rates/issuer:amex',
+    '/api/v1/car-loan-rates/time-series?date=2025-02-24',
+    '/api/v1/mortgage-rates/institution:nobody',
+    '/api/v1/mortgage-rates?colour=blue',
+    '/api/v1/mortgage-rates?termInMonths=abc',
+    '/api/v1/nothing-here',
+  ];
+
+  it.each(cacheable)('%s: no x-request-id, no Vary, kept by the browser 300 s and by Vercel\'s CDN for the deployment', async (path) => {
+    const response = await get(core, path, { headers: { 'x-request-id': 'caller-1' } });
+    expect(response.status, path).toBeLessThan(500);
+    expect(response.headers.get('x-request-id')).toBeNull();
+    expect(response.headers.get('vary')).toBeNull();
+    expect(response.headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
+    expect(response.headers.get('vercel-cdn-cache-control')).toBe(VERCEL_CDN_CACHE_CONTROL);
+  });
+
+  it('a 304 carries no id either, and the caching headers of the 200', async () => {
+    const etag = (await get(core, '/api/v1/mortgage-rates')).headers.get('etag')!;
+    const again = await get(core, '/api/v1/mortgage-rates', { headers: { 'if-none-match': etag, 'x-request-id': 'r' } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('x-request-id')).toBeNull();
+    expect(again.headers.get('vercel-cdn-cache-control')).toBe(VERCEL_CDN_CACHE_CONTROL);
+  });
+
+  it('health, 405 and server errors stay out of every cache', async () => {
+    const broken = await coreOver(await tempDir());
+    for (const response of [await get(core, '/api/v1/health'), await get(core, '/api/v1/mortgage-rates', { method: 'POST' }), await get(broken, '/api/v1/mortgage-rates')]) {
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('vercel-cdn-cache-control')).toBeNull();
+      expect(response.headers.get('x-request-id')).toBeNull();
+    }
+  });
+});
+
+describe('the stamp, by the contract', () => {
+  const carries = [
+    ['GET', '/api/v1/mortgage-rates', 200],
+    ['HEAD', '/api/v1/mortgage-rates/institution:anz', 200],
+    ['GET', '/api/v1/mortgage-rates/', 200],
+    ['GET', '/api/v1/health', 200],
+    ['GET', '/api/v1/health?verbose=1', 400],
+    ['GET', '/api/v1/mortgage-rates?colour=blue', 400],
+    ['GET', '/api/v1/mortgage-rates/time-series?startDate=2025-01-01', 400],
+    ['GET', '/api/v1/mortgage-rates/institution:nobody', 404],
+    ['GET', '/api/v1/mortgage-rates/time-series?date=2001-01-01', 404],
+    ['POST', '/api/v1/mortgage-rates', 405],
+    ['DELETE', '/api/v1/health', 405],
+  ] as const;
+  const carriesNone = [
+    ['GET', '/api/v1/nothing-here', 404],
+    ['GET', '/api/v1', 404],
+    ['GET', '/api/v1/mortgage-rates/a/b', 404],
+    ['POST', '/api/v1/nothing-here', 404],
+    ['GET', '/api/v1/mortgage-rates?termInMonths=abc', 400],
+    ['GET', '/api/v1/mortgage-rates?termInMonths=12&termInMonths=24', 400],
+    ['GET', '/api/v1/health?a=1&a=2', 400],
+    ['GET', '/api/v1/car-loan-rates/time-series?date=5-5-5', 400],
+    ['OPTIONS', '/api/v1/mortgage-rates', 204],
+  ] as const;
+
+  it.each(carries)('%s %s (%i) carries the sent id, or a new one', async (method, path, status) => {
+    const echoed = await get(api, path, { method, headers: { 'x-request-id': 'trace-7' } });
+    expect(echoed.status).toBe(status);
+    expect(echoed.headers.get('x-request-id')).toBe('trace-7');
+    const a = (await get(api, path, { method })).headers.get('x-request-id');
+    const b = (await get(api, path, { method })).headers.get('x-request-id');
+    expect(a).toMatch(UUID);
+    expect(b).toMatch(UUID);
+    expect(a).not.toBe(b);
+  });
+
+  it.each(carriesNone)('%s %s (%i) carries none', async (method, path, status) => {
+    const response = await get(api, path, { method, headers: { 'x-request-id': 'trace-8', 'access-control-request-method': 'GET' } });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('x-request-id')).toBeNull();
+  });
+
+  it('the MCP endpoint carries none', async () => {
+    const service = await serviceOver(historyDir());
+    const response = await get(service, '/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'trace-9', 'content-type': 'application/json' }, body: '{}' });
+    expect(response.headers.get('x-request-id')).toBeNull();
+  });
+});
+
+describe('the Vercel routing middleware', () => {
+  const run = (path: string, init: RequestInit = {}) => middleware(new Request(`${ORIGIN}${path}`, init));
+
+  it('runs on every /api/v1 request and lets it continue, adding only the id', () => {
+    expect(config.matcher).toEqual(['/api/v1/:path*']);
+    const response = run('/api/v1/mortgage-rates?termInMonths=12');
+    expect(response.headers.get('x-middleware-next')).toBe('1');
+    expect([...response.headers.keys()].sort()).toEqual(['x-middleware-next', 'x-request-id']);
+    expect(response.headers.get('x-request-id')).toMatch(UUID);
+    expect(run('/api/v1/mortgage-rates').headers.get('x-request-id')).not.toBe(response.headers.get('x-request-id'));
+  });
+
+  it('echoes a safe sent id, replaces an unsafe one, and adds none where the contract says so', () => {
+    expect(run('/api/v1/health', { headers: { 'x-request-id': 'abc:1/2' } }).headers.get('x-request-id')).toBe('abc:1/2');
+    expect(run('/api/v1/health', { headers: { 'x-request-id': 'a b' } }).headers.get('x-request-id')).toMatch(UUID);
+    expect(run('/api/v1/mortgage-rates', { method: 'POST' }).headers.get('x-request-id')).toMatch(UUID);
+    for (const path of ['/api/v1/nothing-here', '/api/v1/mortgage-rates?termInMonths=abc', '/api/v1/mcp']) {
+      const response = run(path, { headers: { 'x-request-id': 'r' } });
+      expect(response.headers.get('x-middleware-next'), path).toBe('1');
+      expect(response.headers.get('x-request-id'), path).toBeNull();
+    }
+    expect(run('/api/v1/mortgage-rates', { method: 'OPTIONS' }).headers.get('x-request-id')).toBeNull();
+  });
+});
+
+describe('one site URL', () => {
+  it('SITE_URL, else Vercel\'s production domain, else the local address with PORT', () => {
+    expect(siteUrl({ SITE_URL: 'https://rates.nz/', VERCEL_PROJECT_PRODUCTION_URL: 'x.vercel.app' })).toBe('https://rates.nz');
+    expect(siteUrl({ VERCEL_PROJECT_PRODUCTION_URL: 'nz-rates.vercel.app' })).toBe('https://nz-rates.vercel.app');
+    expect(siteUrl({ PORT: '9000' })).toBe('http://127.0.0.1:9000');
+    expect(siteUrl({})).toBe('http://127.0.0.1:8787');
+  });
+
+  it('a poisoned Host never reaches a body or a header: REST errors, MCP tool results, search errors', async () => {
+    const service = await serveHandler(await serviceOver(historyDir()));
+    const search = await serveHandler(createSearchHandler(async () => buildSearchIndex([]), SITE));
+    const poison = 'evil.example';
+    const send = (base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; text: string; head: string }>((done, fail) => {
+        const { port } = new URL(base);
+        const req = httpRequest(
+          { host: '127.0.0.1', port, method, path, headers: { host: poison, 'x-forwarded-host': poison, forwarded: `host=${poison}`, ...headers } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => done({ status: res.statusCode!, text, head: JSON.stringify(res.headers) }));
+          },
+        );
+        req.on('error', fail);
+        req.end(body);
+      });
+    const mcp = (name: string, args: Record<string, unknown>) =>
+      send(
+        service.url,
+        'POST',
+        '/api/v1/mcp',
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+        { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      );
+    try {
+      const answers = [
+        await send(service.url, 'GET', '/api/v1/nothing-here'),
+        await send(service.url, 'GET', '/api/v1/mortgage-rates/institution:nobody'),
+        await send(service.url, 'GET', '/api/v1/mortgage-rates?termInMonths=abc'),
+        await send(service.url, 'POST', '/api/v1/mortgage-rates', 'x'),
+        await mcp('list_mortgage_rates', { termInMonths: 12 }),
+        await mcp('get_mortgage_rates_by_institution', { institutionId: 'institution:nobody' }),
+        await send(search.url, 'GET', '/api/search?query='),
+      ];
+      for (const { status, text, head } of answers) {
+        expect(text).toContain(`${SITE}/docs/errors#`);
+        expect(text).not.toContain(poison);
+        expect(head).not.toContain(poison);
+        expect(status).toBeLessThan(500);
+      }
+      expect(answers.map((a) => a.status)).toEqual([404, 404, 400, 405, 200, 200, 400]);
+    } finally {
+      await service.close();
+      await search.close();
+    }
+  });
+});
