@@ -1,0 +1,52 @@
+/**
+ * Does production serve the repository's newest snapshots? Compares `lastUpdated` in
+ * `<production>/api/v1/health` with each dataset's newest snapshot file, so that a change that was
+ * pushed but never deployed (a failed hook, a failed build) is deployed by the next run.
+ */
+import pRetry from 'p-retry';
+import { DATASETS } from '../../src/datasets.ts';
+import { newestSnapshot } from '../../src/collect/write-rules.ts';
+
+export interface Freshness {
+  /** One line per dataset production serves older than the repository (empty when current). */
+  behind: string[];
+  current: string[];
+}
+
+/** Health times are `YYYY-MM-DD HH:MM:SS` in UTC, to the second. */
+function healthTimeMs(value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value)) return undefined;
+  const ms = Date.parse(`${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+async function readHealth(productionUrl: string, timeoutMs: number): Promise<Record<string, { lastUpdated?: unknown }>> {
+  const url = new URL('/api/v1/health', productionUrl).href;
+  return pRetry(
+    async () => {
+      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      // A 503 health still lists the datasets (with what it can), so the body decides, not the status.
+      const body = (await response.json().catch(() => undefined)) as { datasets?: unknown } | undefined;
+      if (!body || typeof body.datasets !== 'object' || body.datasets === null) throw new Error(`${url} answered HTTP ${response.status} without a datasets object`);
+      return body.datasets as Record<string, { lastUpdated?: unknown }>;
+    },
+    { retries: 2, minTimeout: 1000 },
+  );
+}
+
+export async function compareWithProduction(productionUrl: string, snapshotsDir: string, timeoutMs = 15_000): Promise<Freshness> {
+  const served = await readHealth(productionUrl, timeoutMs);
+  const result: Freshness = { behind: [], current: [] };
+  for (const dataset of DATASETS) {
+    const newest = await newestSnapshot(snapshotsDir, dataset);
+    if (!newest) continue;
+    // Health drops the milliseconds: compare to the second.
+    const repository = Math.floor(Date.parse(newest.lastUpdated) / 1000) * 1000;
+    const shown = served[dataset.slug]?.lastUpdated;
+    const production = healthTimeMs(shown);
+    const line = `${dataset.slug}: production serves ${typeof shown === 'string' ? shown : 'nothing'}, the repository has ${newest.lastUpdated}`;
+    if (production === undefined || production < repository) result.behind.push(line);
+    else result.current.push(line);
+  }
+  return result;
+}

@@ -1,0 +1,457 @@
+/**
+ * The hourly deploy chain end to end: the real `npm run hourly` against a real bare git "origin"
+ * and a depth-1 clone of it (as actions/checkout makes), the local stand-in for interest.co.nz,
+ * and a local stand-in for Vercel's deploy hook and production health. Races and rejections are
+ * made to happen for real with git hooks; nothing is mocked.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import {
+  cloneOrigin,
+  commitToOrigin,
+  git,
+  makeOrigin,
+  originFile,
+  originFiles,
+  originLog,
+  raceOnFirstPush,
+  rejectEveryPush,
+  type Origin,
+} from './fixtures/git-origin.ts';
+import { renderSourcePage } from './fixtures/source-page.ts';
+import { startSourceServer, type SourceServer } from './fixtures/source-server.ts';
+import { startVercelStandIn, type VercelStandIn } from './fixtures/vercel-stand-in.ts';
+import { historyDir, tempDir } from './helpers.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BOT = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
+const NEWEST: Record<DatasetSlug, string> = {
+  'mortgage-rates': '2025-03-05',
+  'personal-loan-rates': '2025-02-04',
+  'car-loan-rates': '2025-02-24',
+  'credit-card-rates': '2025-01-07',
+};
+const MORTGAGE_PATH = DATASETS.find((d) => d.slug === 'mortgage-rates')!.sourcePath;
+const CARD_PATH = DATASETS.find((d) => d.slug === 'credit-card-rates')!.sourcePath;
+const SNAPSHOT = /^snapshots\/mortgage-rates\/(\d{4}-\d{2}-\d{2})\.json$/;
+
+let source: SourceServer;
+let vercel: VercelStandIn;
+let newest: Record<string, { type: string; data: any[]; lastUpdated: string }>;
+let seed: Record<string, string>;
+
+/** The newest mortgage data with ANZ's Special 1-year rate set to `value`. */
+function mortgageWithAnzSpecial(value: number) {
+  const data = structuredClone(newest['mortgage-rates']!.data);
+  data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate = value;
+  return data;
+}
+const anzSpecial = (snapshot: any) => snapshot.data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate;
+const snapshotText = (type: string, data: unknown, lastUpdated: string) => `${JSON.stringify({ type, data, lastUpdated }, null, 2)}\n`;
+
+function servePages(data: Partial<Record<DatasetSlug, any[]>> = {}) {
+  for (const d of DATASETS) source.serve(d.sourcePath, { page: renderSourcePage(d.slug, data[d.slug] ?? newest[d.slug]!.data) });
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `npm run hourly` on `clone`. The environment is built from scratch (PATH and HOME only from
+ * outside), so GITHUB_ACTIONS, CI, BLOB_READ_WRITE_TOKEN, SITE_URL… of the machine running the
+ * suite cannot change what the chain does; `undefined` in `env` removes a default.
+ */
+async function hourly(clone: string, origin: Origin, env: Record<string, string | undefined> = {}, args: string[] = []): Promise<Run> {
+  const merged: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...origin.gitEnv,
+    INTEREST_BASE_URL: source.url,
+    SNAPSHOTS_DIR: join(clone, 'snapshots'),
+    STATUS_DIR: await tempDir('rates-status-'),
+    COLLECT_TIMEOUT_MS: '3000',
+    COLLECT_RETRIES: '0',
+    COLLECT_RETRY_DELAY_MS: '5',
+    VERCEL_DEPLOY_HOOK_URL: vercel.hookUrl,
+    HOURLY_PUSH_RETRY_DELAY_MS: '10',
+    DEPLOY_HOOK_RETRY_DELAY_MS: '10',
+    ...env,
+  };
+  const clean = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
+  return promisify(execFile)('npm', ['run', '--silent', 'hourly', '--', '--repo', clone, ...args], { cwd: ROOT, env: clean }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
+  );
+}
+
+/** A fresh origin seeded with each dataset's newest real snapshot, and a CI-like clone of it. */
+async function repository(extraSeed: Record<string, string> = {}) {
+  const origin = await makeOrigin({ ...seed, ...extraSeed });
+  return { origin, clone: await cloneOrigin(origin) };
+}
+
+/** The date of the mortgage snapshot a commit wrote. */
+function dateOf(files: string[]): string {
+  const match = files.map((f) => SNAPSHOT.exec(f)).find(Boolean);
+  expect(match, `a mortgage snapshot in ${files.join(', ')}`).toBeTruthy();
+  return match![1]!;
+}
+
+async function expectNoConflictMarkers(origin: Origin) {
+  for (const path of await originFiles(origin)) {
+    const text = await originFile(origin, path);
+    expect(text, path).not.toMatch(/^(<{7}|={7}|>{7})/m);
+    if (path.endsWith('.json')) expect(() => JSON.parse(text), path).not.toThrow();
+  }
+}
+
+beforeAll(async () => {
+  source = await startSourceServer();
+  vercel = await startVercelStandIn();
+  newest = {};
+  seed = { 'README.md': '# rates\n' };
+  for (const [slug, date] of Object.entries(NEWEST)) {
+    const text = await readFile(join(historyDir(), slug, `${date}.json`), 'utf8');
+    newest[slug] = JSON.parse(text);
+    seed[`snapshots/${slug}/${date}.json`] = text;
+  }
+});
+afterAll(async () => {
+  await source?.close();
+  await vercel?.close();
+});
+beforeEach(() => {
+  vercel.reset();
+  source.requests.length = 0;
+  servePages();
+});
+
+describe('a normal hour', () => {
+  it('(a) a change: one commit on origin by the bot with the summary as message, only snapshots/, and one deploy', async () => {
+    const { origin, clone } = await repository();
+    await writeFile(join(clone, 'scratch.txt'), 'an untracked file outside snapshots/ is never committed\n');
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+
+    const log = await originLog(origin);
+    expect(log).toHaveLength(2);
+    const [ours] = log;
+    expect(ours!.author).toBe(BOT);
+    expect(ours!.committer).toBe(BOT);
+    expect(ours!.message).toMatch(/^Rates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)\n\n### Mortgage rates — mortgage-rates\/\d{4}-\d{2}-\d{2}\.json\n\n- ANZ · Special · 1 year: 5\.29 → 4\.69$/);
+    const date = dateOf(ours!.files);
+    expect(ours!.files).toEqual([`snapshots/mortgage-rates/${date}.json`]);
+    const written = JSON.parse(await originFile(origin, `snapshots/mortgage-rates/${date}.json`));
+    expect(anzSpecial(written)).toBe(4.69);
+    expect(written.lastUpdated.slice(0, 10)).toBe(date);
+
+    expect(vercel.deploys).toHaveLength(1);
+    expect(run.stdout).toContain(`calling the deploy hook: pushed ${ours!.sha.slice(0, 7)}`);
+    expect(run.stdout).toMatch(/deployment requested: job [0-9a-f-]{36} PENDING/);
+  });
+
+  it('(b) no change: no commit, no push, no deploy', async () => {
+    const { origin, clone } = await repository();
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    expect(source.requests.length).toBeGreaterThanOrEqual(4);
+    expect(await originLog(origin)).toHaveLength(1);
+    expect(vercel.deploys).toHaveLength(0);
+    expect(run.stdout).toContain('no snapshot changed: nothing to commit or push');
+    expect(run.stdout).toContain('nothing pushed and PRODUCTION_URL is not set: not deploying');
+  });
+
+  it('--no-push commits in the clone only: origin and production are untouched', async () => {
+    const { origin, clone } = await repository();
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    const run = await hourly(clone, origin, {}, ['--no-push']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await originLog(origin)).toHaveLength(1);
+    expect(vercel.deploys).toHaveLength(0);
+    expect((await git(clone, origin.gitEnv, 'log', '-1', '--format=%an <%ae>%n%s')).trim()).toMatch(/^github-actions\[bot\] .*\nRates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)$/);
+  });
+
+  it('a work tree with uncommitted changes is refused before anything is fetched', async () => {
+    const { origin, clone } = await repository();
+    await writeFile(join(clone, 'README.md'), '# edited by hand\n');
+    const run = await hourly(clone, origin);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/::error::.*has uncommitted changes/);
+    expect(source.requests).toHaveLength(0);
+  });
+});
+
+describe('racing commits', () => {
+  it('(c) someone pushes another file between our commit and our push: both land, ours on top, deployed', async () => {
+    const { origin, clone } = await repository();
+    await raceOnFirstPush(clone, origin, { 'NOTES.md': 'pushed by a person meanwhile\n' }, 'Notes pushed meanwhile');
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    const log = await originLog(origin);
+    expect(log.map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates .*: mortgage rates \(1 moved\)$/), 'Notes pushed meanwhile', 'Seed']);
+    expect(log[0]!.author).toBe(BOT);
+    expect(log[0]!.files).toEqual([`snapshots/mortgage-rates/${dateOf(log[0]!.files)}.json`]);
+    expect(await originFile(origin, 'NOTES.md')).toBe('pushed by a person meanwhile\n');
+    expect(run.stdout).toMatch(/push attempt 1 of 3 failed/);
+    expect(run.stdout).toMatch(/rebased our commit onto it/);
+    expect(vercel.deploys).toHaveLength(1);
+  });
+
+  it('(d) a racing commit wrote the same snapshot file: the rebase conflict is aborted and our newer data saved on top by the write rules', async () => {
+    const { origin, clone } = await repository();
+    const theirs = mortgageWithAnzSpecial(4.79);
+    await raceOnFirstPush(
+      clone,
+      origin,
+      { 'snapshots/mortgage-rates/{{date}}.json': snapshotText(newest['mortgage-rates']!.type, theirs, '{{date}}T00:00:00.000Z') },
+      'Mortgage rates collected elsewhere',
+    );
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/the rebase stopped on a conflict/);
+
+    const log = await originLog(origin);
+    expect(log.map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates /), 'Mortgage rates collected elsewhere', 'Seed']);
+    const date = dateOf(log[0]!.files);
+    const file = `snapshots/mortgage-rates/${date}.json`;
+    expect(log[1]!.files).toEqual([file]);
+    expect(log[0]!.files).toEqual([file]);
+    expect(log[0]!.author).toBe(BOT);
+    // The summary now says what moved from the racing commit's data to ours.
+    expect(log[0]!.message).toContain('- ANZ · Special · 1 year: 4.79 → 4.69');
+
+    const final = JSON.parse(await originFile(origin, file));
+    expect(anzSpecial(final)).toBe(4.69);
+    expect(final.lastUpdated > `${date}T00:00:00.000Z`).toBe(true);
+    expect(final.data).toEqual(mortgageWithAnzSpecial(4.69));
+    // The racing version is still in history.
+    expect(anzSpecial(JSON.parse(await git(origin.dir, origin.gitEnv, 'show', `${log[1]!.sha}:${file}`)))).toBe(4.79);
+    await expectNoConflictMarkers(origin);
+    expect(existsSync(join(clone, '.git', 'rebase-merge')) || existsSync(join(clone, '.git', 'rebase-apply'))).toBe(false);
+    expect(vercel.deploys).toHaveLength(1);
+  });
+
+  it("(d') a racing edit git would merge cleanly into the same file is not trusted: the write rules decide", async () => {
+    // Today's file exists already; a person fixes a rate in it while the collector replaces it.
+    const today = new Date().toISOString().slice(0, 10);
+    const existing = snapshotText(newest['mortgage-rates']!.type, newest['mortgage-rates']!.data, `${today}T00:00:00.000Z`);
+    const { origin, clone } = await repository({ [`snapshots/mortgage-rates/${today}.json`]: existing });
+    const edited = structuredClone(newest['mortgage-rates']!.data);
+    const middle = edited[Math.floor(edited.length / 2)]!;
+    const rate = middle.products[0].rates[0];
+    rate.rate = Math.round((rate.rate + 1) * 100) / 100;
+    await raceOnFirstPush(
+      clone,
+      origin,
+      { [`snapshots/mortgage-rates/${today}.json`]: snapshotText(newest['mortgage-rates']!.type, edited, `${today}T00:00:00.000Z`) },
+      `Fix a rate of ${middle.name} by hand`,
+    );
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/not trusting git's line merge/);
+    const log = await originLog(origin);
+    expect(log.map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates /), `Fix a rate of ${middle.name} by hand`, 'Seed']);
+    expect(dateOf(log[0]!.files)).toBe(today);
+    const final = JSON.parse(await originFile(origin, `snapshots/mortgage-rates/${today}.json`));
+    // Our collection, whole: the page is what the newest snapshot of the date records.
+    expect(final.data).toEqual(mortgageWithAnzSpecial(4.69));
+    expect(final.lastUpdated > `${today}T00:00:00.000Z`).toBe(true);
+    await expectNoConflictMarkers(origin);
+    expect(vercel.deploys).toHaveLength(1);
+  });
+
+  it("(d'') a racing commit with a later collection of the same date supersedes ours by the write rules: nothing left to push", async () => {
+    const { origin, clone } = await repository();
+    await raceOnFirstPush(
+      clone,
+      origin,
+      { 'snapshots/mortgage-rates/{{date}}.json': snapshotText(newest['mortgage-rates']!.type, mortgageWithAnzSpecial(4.79), '{{date}}T23:59:59.999Z') },
+      'A later collection of the same date',
+    );
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/mortgage-rates: the remote already has a later collection \(\d{4}-\d{2}-\d{2}T23:59:59\.999Z\); ours \(.*\) is superseded/);
+    expect(run.stdout).toContain('nothing left to push');
+    const log = await originLog(origin);
+    expect(log.map((c) => c.message.split('\n')[0])).toEqual(['A later collection of the same date', 'Seed']);
+    expect(anzSpecial(JSON.parse(await originFile(origin, log[0]!.files[0]!)))).toBe(4.79);
+    expect(vercel.deploys).toHaveLength(0);
+  });
+
+  it('(i) pushes are bounded: a remote that refuses every push is tried 3 times, then the run fails without deploying', async () => {
+    const { origin, clone } = await repository();
+    const counter = await rejectEveryPush(origin);
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+
+    const run = await hourly(clone, origin);
+    expect(run.code).toBe(1);
+    expect((await readFile(counter, 'utf8')).trim().split('\n')).toHaveLength(3);
+    expect(run.stderr).toMatch(/::error::Push failed: could not push to origin\/main after 3 attempts \(last error: .*refused by the test/);
+    expect(await originLog(origin)).toHaveLength(1);
+    expect(vercel.deploys).toHaveLength(0);
+  });
+});
+
+describe('failures turn the run red', () => {
+  it('(e) a failed dataset: the good ones are committed, pushed and deployed, the failed snapshot untouched, exit 1', async () => {
+    const { origin, clone } = await repository();
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    source.serve(CARD_PATH, { status: 500 });
+
+    const run = await hourly(clone, origin);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/credit-card-rates: FAILED: HTTP 500/);
+    expect(run.stderr).toContain('::error::Collection failed for at least one dataset');
+    expect(source.requests.filter((r) => r.path === CARD_PATH)).toHaveLength(1);
+
+    const log = await originLog(origin);
+    expect(log).toHaveLength(2);
+    expect(log[0]!.files).toEqual([`snapshots/mortgage-rates/${dateOf(log[0]!.files)}.json`]);
+    expect((await originFiles(origin)).filter((f) => f.startsWith('snapshots/credit-card-rates/'))).toEqual(['snapshots/credit-card-rates/2025-01-07.json']);
+    expect(await originFile(origin, 'snapshots/credit-card-rates/2025-01-07.json')).toBe(seed['snapshots/credit-card-rates/2025-01-07.json']);
+    expect(vercel.deploys).toHaveLength(1);
+  });
+
+  it('(f) in CI, missing secrets fail the run before anything is fetched, naming each secret', async () => {
+    const { origin, clone } = await repository();
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    const run = await hourly(clone, origin, { GITHUB_ACTIONS: 'true', VERCEL_DEPLOY_HOOK_URL: undefined });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/^::error title=Missing secret BLOB_READ_WRITE_TOKEN::BLOB_READ_WRITE_TOKEN is not set\. It is the Vercel Blob status store/m);
+    expect(run.stderr).toMatch(/^::error title=Missing secret VERCEL_DEPLOY_HOOK_URL::VERCEL_DEPLOY_HOOK_URL is not set\. It is the Vercel deploy hook/m);
+    expect(source.requests).toHaveLength(0);
+    expect(await originLog(origin)).toHaveLength(1);
+    expect(vercel.deploys).toHaveLength(0);
+
+    // --require-secrets does the same outside CI; an empty secret counts as missing, a set one is not named.
+    const flagged = await hourly(clone, origin, { BLOB_READ_WRITE_TOKEN: 'vercel_blob_rw_x', VERCEL_DEPLOY_HOOK_URL: '' }, ['--require-secrets']);
+    expect(flagged.code).not.toBe(0);
+    expect(flagged.stderr).toContain('::error title=Missing secret VERCEL_DEPLOY_HOOK_URL::');
+    expect(flagged.stderr).not.toContain('BLOB_READ_WRITE_TOKEN');
+    expect(source.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['answering 500 every time: retried, then the run fails', [{ status: 500 }], {}, 4, /the deploy hook failed after 4 attempt\(s\): HTTP 500/],
+    ['never answering: each attempt times out', [{ hang: true as const }], { DEPLOY_HOOK_TIMEOUT_MS: '300' }, 4, /the deploy hook failed after 4 attempt\(s\): no answer within 300 ms/],
+    ['answering 404 (a deleted hook): not retried', [{ status: 404 }], {}, 1, /the deploy hook failed after 1 attempt\(s\): HTTP 404: the deploy hook was refused/],
+  ])('(g) a deploy hook %s, with a clear message', async (_, behaviours, env, calls, message) => {
+    const { origin, clone } = await repository();
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    vercel.hook(...behaviours);
+
+    const run = await hourly(clone, origin, env);
+    expect(run.code).toBe(1);
+    expect(vercel.deploys).toHaveLength(calls);
+    expect(run.stderr).toMatch(/::error::Deploy failed: /);
+    expect(run.stderr).toMatch(message);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('secret-hook-key');
+    // The data itself did reach origin.
+    expect(await originLog(origin)).toHaveLength(2);
+  });
+
+  it('(g) a deploy hook failing once then accepting: the run is green', async () => {
+    const { origin, clone } = await repository();
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    vercel.hook({ status: 500 }, { status: 201 });
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    expect(vercel.deploys).toHaveLength(2);
+    expect(run.stdout).toMatch(/deploy hook attempt 1 failed \(HTTP 500\); retrying/);
+  });
+});
+
+describe('(h) self-healing: nothing to push, but production is behind', () => {
+  /** Health as production shows it: `YYYY-MM-DD HH:MM:SS`, the milliseconds dropped. */
+  const healthOf = (overrides: Partial<Record<DatasetSlug, string | null>> = {}) => ({
+    datasets: Object.fromEntries(
+      DATASETS.map((d) => [d.slug, { lastUpdated: d.slug in overrides ? overrides[d.slug]! : newest[d.slug]!.lastUpdated.slice(0, 19).replace('T', ' ') }]),
+    ),
+  });
+
+  it('production serving an older lastUpdated for a dataset gets a deploy', async () => {
+    const { origin, clone } = await repository();
+    vercel.health = healthOf({ 'car-loan-rates': '2025-02-20 09:00:00' });
+    const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await originLog(origin)).toHaveLength(1);
+    expect(vercel.deploys).toHaveLength(1);
+    expect(run.stdout).toContain(`car-loan-rates: production serves 2025-02-20 09:00:00, the repository has ${newest['car-loan-rates']!.lastUpdated}`);
+    expect(run.stdout).toContain('calling the deploy hook: self-healing: production is behind the repository for car-loan-rates');
+  });
+
+  it('production serving nothing for a dataset the repository has gets a deploy', async () => {
+    const { origin, clone } = await repository();
+    vercel.health = healthOf({ 'credit-card-rates': null });
+    const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
+    expect(run.code, run.stderr).toBe(0);
+    expect(vercel.deploys).toHaveLength(1);
+    expect(run.stdout).toContain('credit-card-rates: production serves nothing');
+  });
+
+  it('production serving the same lastUpdated (to the second) gets no deploy', async () => {
+    const { origin, clone } = await repository();
+    vercel.health = healthOf();
+    const run = await hourly(clone, origin, { SITE_URL: vercel.productionUrl });
+    expect(run.code, run.stderr).toBe(0);
+    expect(vercel.deploys).toHaveLength(0);
+    expect(run.stdout).toContain('nothing pushed and production serves the newest snapshots: not deploying');
+  });
+
+  it('production health that cannot be read: a warning, no deploy on a guess', async () => {
+    const { origin, clone } = await repository();
+    const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
+    expect(run.code, run.stderr).toBe(0);
+    expect(vercel.deploys).toHaveLength(0);
+    expect(run.stdout).toMatch(/::warning::could not read production health \(.*without a datasets object\); not deploying on a guess/);
+  });
+
+  it('after a push, a later hour with no change does not deploy again once production caught up', async () => {
+    const { origin, clone } = await repository();
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    expect((await hourly(clone, origin)).code).toBe(0);
+    expect(vercel.deploys).toHaveLength(1);
+    const pushed = JSON.parse(await originFile(origin, (await originLog(origin))[0]!.files[0]!));
+
+    // Production built it: health shows the new lastUpdated. Next hour, same page.
+    vercel.health = healthOf({ 'mortgage-rates': pushed.lastUpdated.slice(0, 19).replace('T', ' ') });
+    const again = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
+    expect(again.code, again.stderr).toBe(0);
+    expect(vercel.deploys).toHaveLength(1);
+    // The deploy did not happen (hook failed, say): the next hour heals it.
+    vercel.health = healthOf();
+    const healed = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
+    expect(healed.code, healed.stderr).toBe(0);
+    expect(vercel.deploys).toHaveLength(2);
+    expect(healed.stdout).toContain('self-healing: production is behind the repository for mortgage-rates');
+  });
+});
+
+it('a commit pushed to origin by someone else before the run is simply built upon', async () => {
+  // The clone is behind origin from the start (the checkout happened before someone pushed).
+  const { origin, clone } = await repository();
+  await commitToOrigin(origin, { 'NOTES.md': 'earlier\n' }, 'Earlier commit');
+  servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+  const run = await hourly(clone, origin);
+  expect(run.code, run.stderr).toBe(0);
+  expect((await originLog(origin)).map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates /), 'Earlier commit', 'Seed']);
+  expect(vercel.deploys).toHaveLength(1);
+});
