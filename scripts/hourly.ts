@@ -4,7 +4,7 @@
  * The hourly chain `.github/workflows/collect.yml` runs: check the configuration, collect the four
  * pages, commit the changed snapshots as github-actions[bot] with the change summary, push with a
  * bounded rebase-and-retry, then deploy production through the Vercel deploy hook — or, when
- * nothing was pushed, deploy anyway if production serves older data than the repository.
+ * nothing was pushed, deploy anyway if production does not serve the repository's newest data.
  *
  * Exit codes: 0 all went well; 1 something turned the run red (a dataset failed — the good ones
  * are still committed, pushed and deployed —, the push gave up, or the deploy hook failed);
@@ -143,7 +143,7 @@ if (!commit) {
   }
 }
 
-// 5. Deploy: after a push; or, with nothing pushed, when production is behind the repository.
+// 5. Deploy: after a push; or, with nothing pushed, when production does not serve what the repository holds.
 let reason: string | undefined;
 if (!args.push) {
   log('not deploying: --no-push');
@@ -156,8 +156,10 @@ if (!args.push) {
 } else {
   try {
     const freshness = await compareWithProduction(productionUrl, snapshotsDir);
-    for (const line of [...freshness.behind, ...freshness.current]) log(line);
-    if (freshness.behind.length > 0) reason = `self-healing: production is behind the repository for ${freshness.behind.map((l) => l.split(':')[0]).join(', ')}`;
+    for (const line of [...freshness.behind, ...freshness.ahead, ...freshness.current]) log(line);
+    const names = (lines: string[]) => lines.map((l) => l.split(':')[0]).join(', ');
+    if (freshness.behind.length > 0) reason = `self-healing: production is behind the repository for ${names(freshness.behind)}`;
+    else if (freshness.ahead.length > 0) reason = `self-healing: production serves newer data than the repository (a rollback not deployed yet) for ${names(freshness.ahead)}`;
     else log('nothing pushed and production serves the newest snapshots: not deploying');
   } catch (error) {
     console.log(`::warning::could not read production health (${(error as Error).message}); not deploying on a guess`);

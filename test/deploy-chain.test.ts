@@ -379,7 +379,7 @@ describe('failures turn the run red', () => {
   });
 });
 
-describe('(h) self-healing: nothing to push, but production is behind', () => {
+describe('(h) self-healing: nothing to push, but production does not serve what the repository holds', () => {
   /** Health as production shows it: `YYYY-MM-DD HH:MM:SS`, the milliseconds dropped. */
   const healthOf = (overrides: Partial<Record<DatasetSlug, string | null>> = {}) => ({
     datasets: Object.fromEntries(
@@ -405,6 +405,15 @@ describe('(h) self-healing: nothing to push, but production is behind', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(vercel.deploys).toHaveLength(1);
     expect(run.stdout).toContain('credit-card-rates: production serves nothing');
+  });
+
+  it('production serving newer data than the repository (a rollback pushed but not deployed) gets a deploy', async () => {
+    const { origin, clone } = await repository();
+    vercel.health = healthOf({ 'mortgage-rates': '2026-01-02 03:04:05' });
+    const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
+    expect(run.code, run.stderr).toBe(0);
+    expect(vercel.deploys).toHaveLength(1);
+    expect(run.stdout).toContain('calling the deploy hook: self-healing: production serves newer data than the repository (a rollback not deployed yet) for mortgage-rates');
   });
 
   it('production serving the same lastUpdated (to the second) gets no deploy', async () => {
