@@ -50,6 +50,7 @@ describe('docs pages', () => {
       '/docs/errors',
       '/docs/ai',
       '/docs/self-hosting',
+      '/docs/caching',
       '/docs/reference/mortgage-rates',
       '/docs/reference/personal-loan-rates',
       '/docs/reference/car-loan-rates',

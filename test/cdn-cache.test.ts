@@ -1,0 +1,390 @@
+/**
+ * Through a real shared cache: nginx, started here, keyed on method and URL like a CDN and
+ * honouring the server's Cache-Control, in front of two production builds of different snapshot
+ * trees (a deployment, then the next one). Two set-ups:
+ *
+ * - as on Vercel: nginx plays the CDN, and runs the routing middleware (src/server/vercel-middleware.ts)
+ *   on every /api/v1 request before its cache, adding the headers it returns, as Vercel does; the
+ *   origin is the built Astro server, the function Vercel runs;
+ * - self-hosted: the nginx configuration printed on the docs' caching page, in front of `npm start`.
+ *
+ * Either way a caller sees: a second identical request is a cache HIT, ids are never shared
+ * between callers (hits included), a sent id comes back, nothing varies on x-request-id, and
+ * after a deployment with new data an old ETag gets the new answer while the current one gets 304.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
+import { freePort } from '../src/lib/free-port.ts';
+import { ErrorBody } from '../src/schemas/errors.ts';
+import middleware from '../src/server/vercel-middleware.ts';
+import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
+import { historyDir, tempDir } from './helpers.ts';
+
+const NGINX = '/usr/sbin/nginx';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ANY_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
+
+interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Resolves once something accepts connections on the port. */
+async function listening(port: number, exited: () => boolean, log: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited()) throw new Error(`exited before listening:\n${log()}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1', () => (socket.end(), done(true)));
+      socket.on('error', () => done(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listened on ${port}:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A child process serving on a free loopback port. */
+async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, port: number): Promise<Running> {
+  let output = '';
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await listening(port, () => child.exitCode !== null, () => output);
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}
+
+/** nginx in the foreground with its own prefix, temp folders and cache; `http` is the inside of its http block. */
+async function startNginx(http: (port: number, dir: string) => string): Promise<Running> {
+  const dir = await tempDir('rates-nginx-');
+  const port = await freePort();
+  const config = `daemon off;
+master_process off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy_temp;
+  fastcgi_temp_path ${dir}/fastcgi_temp;
+  uwsgi_temp_path ${dir}/uwsgi_temp;
+  scgi_temp_path ${dir}/scgi_temp;
+${http(port, dir)}
+}
+`;
+  await writeFile(join(dir, 'nginx.conf'), config);
+  const running = await startProcess(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], process.env, port);
+  return {
+    url: running.url,
+    stop: async () => {
+      await running.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The routing middleware as Vercel runs it: the request in, the headers it adds out (nginx's auth_request asks here). */
+async function startMiddleware(): Promise<Running> {
+  const server: Server = createServer((req, res) => {
+    const headers = new Headers();
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    const method = headers.get('x-original-method') ?? 'GET';
+    const answer = middleware(new Request(`http://${req.headers.host}${req.url}`, { method, headers }));
+    if (answer.headers.get('x-middleware-next') !== '1') {
+      res.writeHead(500).end();
+      return;
+    }
+    res.writeHead(200, Object.fromEntries([...answer.headers].filter(([name]) => name !== 'x-middleware-next'))).end();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    stop: () => new Promise((done) => (server.closeAllConnections(), server.close(() => done()))),
+  };
+}
+
+/** nginx as Vercel's edge: routing middleware before the cache on /api/v1, the CDN cache, the function behind. */
+function vercelEdge(functionUrl: string, middlewareUrl: string) {
+  const fn = new URL(functionUrl).host;
+  const mw = new URL(middlewareUrl).host;
+  return (port: number, dir: string) => `
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=cdn:10m inactive=1d use_temp_path=off;
+  server {
+    listen 127.0.0.1:${port};
+    location /api/v1/ {
+      auth_request /_routing_middleware;
+      auth_request_set $middleware_request_id $upstream_http_x_request_id;
+      add_header X-Request-Id $middleware_request_id always;
+      add_header X-Cache-Status $upstream_cache_status always;
+      proxy_pass http://${fn};
+      proxy_cache cdn;
+      proxy_cache_key $request_method$request_uri;
+    }
+    location / {
+      add_header X-Cache-Status $upstream_cache_status always;
+      proxy_pass http://${fn};
+      proxy_cache cdn;
+      proxy_cache_key $request_method$request_uri;
+    }
+    location = /_routing_middleware {
+      internal;
+      proxy_pass http://${mw}$request_uri;
+      proxy_pass_request_body off;
+      proxy_set_header Content-Length "";
+      proxy_set_header X-Original-Method $request_method;
+    }
+  }`;
+}
+
+/** The nginx configuration of content/docs/caching.md, pointed at this origin, port and cache folder. */
+async function documentedEdge(originUrl: string) {
+  const page = await readFile(resolve(ROOT, 'content/docs/caching.md'), 'utf8');
+  const documented = /```nginx\n([\s\S]*?)```/.exec(page)?.[1];
+  if (!documented) throw new Error('content/docs/caching.md has no nginx block');
+  for (const part of ['/var/cache/nginx/nz-rates', 'listen 80;', 'http://127.0.0.1:8787']) {
+    if (!documented.includes(part)) throw new Error(`the documented nginx configuration no longer has ${part}`);
+  }
+  return (port: number, dir: string) =>
+    documented
+      .replace('/var/cache/nginx/nz-rates', `${dir}/cache`)
+      .replace('listen 80;', `listen 127.0.0.1:${port};`)
+      .replaceAll('http://127.0.0.1:8787', `http://${new URL(originUrl).host}`);
+}
+
+/** Every answer seen through a cache, for the check that nothing varies on x-request-id. */
+const seen: Response[] = [];
+const through = async (base: string, path: string, init: RequestInit = {}) => {
+  const response = await fetch(`${base}${path}`, init);
+  seen.push(response);
+  return response;
+};
+const status = (response: Response) => response.headers.get('x-cache-status');
+
+let oldSite: ProductionSite;
+let newSite: ProductionSite;
+const functions: Record<'old' | 'new', Running> = {} as never;
+let mw: Running;
+const cleanup: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install nginx (.ci/run does)`);
+  // The deployment before: the same history without the newest mortgage snapshot.
+  const older = await tempDir('rates-cdn-old-');
+  await cp(historyDir(), older, { recursive: true });
+  const newestMortgage = (await readdir(join(older, 'mortgage-rates'))).sort().at(-1)!;
+  await rm(join(older, 'mortgage-rates', newestMortgage));
+  const statusDir = await tempDir('rates-status-');
+  cleanup.push(() => rm(older, { recursive: true, force: true }), () => rm(statusDir, { recursive: true, force: true }));
+  [oldSite, newSite] = await Promise.all([
+    buildAndServe({ name: 'cdn-old', snapshotsDir: older, statusDir }),
+    buildAndServe({ name: 'cdn-new', snapshotsDir: historyDir(), statusDir }),
+  ]);
+  cleanup.push(() => oldSite.stop(), () => newSite.stop());
+  // The function Vercel runs: the built Astro server of the same build, with no layer in front.
+  for (const [key, site] of [['old', oldSite], ['new', newSite]] as const) {
+    const port = await freePort();
+    const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), SITE_URL: site.url, ASTRO_TELEMETRY_DISABLED: '1' };
+    functions[key] = await startProcess(process.execPath, [join(site.buildDir, 'server', 'entry.mjs')], env, port);
+    cleanup.push(() => functions[key].stop());
+  }
+  mw = await startMiddleware();
+  cleanup.push(() => mw.stop());
+}, 240_000);
+
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+});
+
+describe.each([
+  ['as on Vercel: routing middleware before the CDN cache, the function behind', 'vercel'],
+  ['self-hosted: the documented nginx configuration in front of npm start', 'self-hosted'],
+] as const)('%s', (_title, setup) => {
+  let edge: Running;
+  const edgeFor = async (deployment: 'old' | 'new') =>
+    startNginx(
+      setup === 'vercel'
+        ? vercelEdge(functions[deployment].url, mw.url)
+        : await documentedEdge((deployment === 'old' ? oldSite : newSite).url),
+    );
+  const idPattern = setup === 'vercel' ? UUID : ANY_ID;
+
+  beforeAll(async () => {
+    edge = await edgeFor('old');
+  });
+  afterAll(() => edge?.stop());
+
+  it('keeps one answer per method and URL: the second identical request is a HIT with the same bytes', async () => {
+    const path = '/api/v1/personal-loan-rates';
+    const first = await through(edge.url, path);
+    const firstBody = await first.text();
+    const second = await through(edge.url, path);
+    expect(first.status).toBe(200);
+    expect(status(first)).toBe('MISS');
+    expect(status(second)).toBe('HIT');
+    expect(await second.text()).toBe(firstBody); // even the timestamp: the origin was not asked again
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(second.headers.get('cache-control')).toContain('max-age=300');
+  });
+
+  it('never hands one caller\'s id to another, on a HIT too; a sent id comes back', async () => {
+    const path = '/api/v1/credit-card-rates/issuer:amex';
+    const a = await through(edge.url, path);
+    const b = await through(edge.url, path);
+    const c = await through(edge.url, path, { headers: { 'x-request-id': 'caller-c.1' } });
+    const d = await through(edge.url, path, { headers: { 'x-request-id': 'not safe' } });
+    expect([a, b, c, d].map(status)).toEqual(['MISS', 'HIT', 'HIT', 'HIT']);
+    const [idA, idB, idD] = [a, b, d].map((r) => r.headers.get('x-request-id'));
+    for (const id of [idA, idB, idD]) expect(id).toMatch(idPattern);
+    expect(new Set([idA, idB, idD]).size).toBe(3);
+    expect(c.headers.get('x-request-id')).toBe('caller-c.1');
+    expect(idD).not.toBe('not safe');
+  });
+
+  it('HEAD and a 304 from the cache carry the id as the 200 does', async () => {
+    const path = '/api/v1/car-loan-rates/time-series?date=2025-02-24';
+    const etag = (await through(edge.url, path)).headers.get('etag')!;
+    const head = await through(edge.url, path, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-request-id')).toMatch(idPattern);
+    const revalidated = await through(edge.url, path, { headers: { 'if-none-match': etag, 'x-request-id': 'revalidate-1' } });
+    expect(revalidated.status).toBe(304);
+    expect(status(revalidated)).toBe('HIT');
+    expect(revalidated.headers.get('x-request-id')).toBe('revalidate-1');
+    const anonymous = await through(edge.url, path, { headers: { 'if-none-match': etag } });
+    expect(anonymous.status).toBe(304);
+    expect(anonymous.headers.get('x-request-id')).toMatch(idPattern);
+  });
+
+  it('adds no id where the contract has none: unknown paths and wrong-format 400s, cached or not', async () => {
+    for (const [path, code] of [['/api/v1/savings-rates', 404], ['/api/v1/mortgage-rates?termInMonths=abc', 400]] as const) {
+      for (let i = 0; i < 2; i++) {
+        const response = await through(edge.url, path, { headers: { 'x-request-id': 'should-not-come-back' } });
+        expect(response.status, path).toBe(code);
+        expect(response.headers.get('x-request-id'), path).toBeNull();
+        expect(ErrorBody.parse(await response.json()).code).toBe(code);
+      }
+    }
+    const unknownParam = await through(edge.url, '/api/v1/mortgage-rates?colour=blue', { headers: { 'x-request-id': 'kept' } });
+    expect(unknownParam.status).toBe(400);
+    expect(unknownParam.headers.get('x-request-id')).toBe('kept');
+  });
+
+  it('after a deployment with new data (a new, empty cache): the old ETag gets 200 and the new ETag, which then gets 304', async () => {
+    const changed = '/api/v1/mortgage-rates/institution:anz';
+    const unchanged = '/api/v1/car-loan-rates';
+    const before = await through(edge.url, changed);
+    const oldEtag = before.headers.get('etag')!;
+    const unchangedEtag = (await through(edge.url, unchanged)).headers.get('etag')!;
+    const oldLastUpdated = (await before.json()).lastUpdated;
+    expect((await through(edge.url, changed, { headers: { 'if-none-match': oldEtag } })).status).toBe(304);
+
+    await edge.stop();
+    edge = await edgeFor('new');
+
+    const after = await through(edge.url, changed, { headers: { 'if-none-match': oldEtag, 'x-request-id': 'after-deploy' } });
+    expect(after.status).toBe(200);
+    const newEtag = after.headers.get('etag')!;
+    expect(newEtag).toMatch(/^"[\w.-]+"$/);
+    expect(newEtag).not.toBe(oldEtag);
+    expect((await after.json()).lastUpdated > oldLastUpdated).toBe(true);
+    expect(after.headers.get('x-request-id')).toBe('after-deploy');
+
+    const current = await through(edge.url, changed, { headers: { 'if-none-match': newEtag } });
+    expect(current.status).toBe(304);
+    expect(status(current)).toBe('HIT');
+    expect(current.headers.get('x-request-id')).toMatch(idPattern);
+    // A dataset the deployment did not change keeps its ETag: the client's copy is still good.
+    expect((await through(edge.url, unchanged, { headers: { 'if-none-match': unchangedEtag } })).status).toBe(304);
+  });
+
+  it('nothing answered through the cache varies on x-request-id', () => {
+    expect(seen.length).toBeGreaterThan(10);
+    for (const response of seen) expect(response.headers.get('vary') ?? '', response.url).not.toMatch(/x-request-id/i);
+  });
+});
+
+describe('what the CDN caches: the function Vercel runs (the built Astro server), with no layer in front', () => {
+  it('its cacheable answers carry no x-request-id and no Vary, so even a CDN that stamps nothing replays no one\'s id', async () => {
+    for (const path of ['/api/v1/mortgage-rates', '/api/v1/mortgage-rates/institution:nobody', '/api/v1/car-loan-rates/time-series?date=2025-02-24']) {
+      const response = await fetch(`${functions.new.url}${path}`, { headers: { 'x-request-id': 'caller-1' } });
+      expect(response.status, path).toBeLessThan(500);
+      expect(response.headers.get('x-request-id'), path).toBeNull();
+      expect(response.headers.get('vary'), path).toBeNull();
+      expect(response.headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
+      expect(response.headers.get('vercel-cdn-cache-control')).toBe(VERCEL_CDN_CACHE_CONTROL);
+    }
+  });
+
+  it('answers every /api path with the documented JSON error, never the HTML 404 page', async () => {
+    for (const [method, path] of [['GET', '/api/nothing'], ['GET', '/api/v2/mortgage-rates'], ['POST', '/api/anything/deeper'], ['GET', '/api/v1/savings-rates'], ['GET', '/api']]) {
+      const response = await fetch(`${functions.new.url}${path}`, { method });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.headers.get('content-type'), path).toMatch(/^application\/json/);
+      const body = await response.json();
+      expect(ErrorBody.parse(body)).toEqual(body);
+      expect(body).toMatchObject({ code: 404, error: 'not_found', documentationUrl: `${newSite.url}/docs/errors#not_found` });
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
+});
+
+describe('npm start: the stamp on the node server itself', () => {
+  it('gives each data answer its id (the sent one, or a new one), and none where the contract says so', async () => {
+    const path = '/api/v1/mortgage-rates?termInMonths=12';
+    const [a, b] = [await fetch(`${newSite.url}${path}`), await fetch(`${newSite.url}${path}`)];
+    expect(a.headers.get('x-request-id')).toMatch(UUID);
+    expect(b.headers.get('x-request-id')).toMatch(UUID);
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+    expect((await fetch(`${newSite.url}${path}`, { headers: { 'x-request-id': 'mine-1' } })).headers.get('x-request-id')).toBe('mine-1');
+    const notModified = await fetch(`${newSite.url}${path}`, { headers: { 'if-none-match': a.headers.get('etag')!, 'x-request-id': 'mine-2' } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('x-request-id')).toBe('mine-2');
+    for (const none of ['/api/v1/savings-rates', '/api/v1/mortgage-rates?termInMonths=abc', '/api/search?query=rates', '/api/nothing']) {
+      expect((await fetch(`${newSite.url}${none}`, { headers: { 'x-request-id': 'r' } })).headers.get('x-request-id'), none).toBeNull();
+    }
+    expect(a.headers.get('vary') ?? '').not.toMatch(/x-request-id/i);
+  });
+
+  it('answers any other /api path with the JSON not_found, as the function does', async () => {
+    const response = await fetch(`${newSite.url}/api/nothing`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: 'not_found', documentationUrl: `${newSite.url}/docs/errors#not_found` });
+  });
+
+  it('a poisoned Host never reaches a body, on npm start or on the function', async () => {
+    const raw = (base: string, path: string) =>
+      new Promise<string>((done, fail) => {
+        const { port } = new URL(base);
+        httpRequest({ host: '127.0.0.1', port, path, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => done(text));
+        })
+          .on('error', fail)
+          .end();
+      });
+    for (const [base, site] of [[newSite.url, newSite.url], [functions.new.url, newSite.url]] as const) {
+      for (const path of ['/api/v1/savings-rates', '/api/nothing', '/api/v1/mortgage-rates/institution:nobody', '/api/search?query=']) {
+        const text = await raw(base, path);
+        expect(text, `${base}${path}`).toContain(`${site}/docs/errors#`);
+        expect(text, `${base}${path}`).not.toContain('evil.example');
+      }
+    }
+  });
+});
