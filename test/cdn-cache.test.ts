@@ -340,6 +340,9 @@ describe('what the CDN caches: the function Vercel runs (the built Astro server)
       expect(body).toMatchObject({ code: 404, error: 'not_found', documentationUrl: `${newSite.url}/docs/errors#not_found` });
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
     }
+    const search = await fetch(`${functions.new.url}/api/search?query=termInMonths&limit=1`);
+    expect(search.status).toBe(200);
+    expect((await search.json()).results).toHaveLength(1);
   });
 });
 
