@@ -97,6 +97,7 @@ const remote = args.remote;
 async function real(dir: string): Promise<string> {
   return realpath(dir).catch(async () => join(await real(dirname(dir)), basename(dir)));
 }
+// A relative SNAPSHOTS_DIR is taken from the repository root here (the chain commits it there).
 const snapshotsDir = await real(resolve(top, env.SNAPSHOTS_DIR ?? 'snapshots'));
 const snapshotsPath = relative(top, snapshotsDir).split(sep).join('/');
 if (!snapshotsPath || snapshotsPath.startsWith('..') || isAbsolute(snapshotsPath)) stop(`SNAPSHOTS_DIR (${snapshotsDir}) must be a folder inside the repository ${top}`);

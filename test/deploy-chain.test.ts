@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import {
   cloneOrigin,
@@ -27,6 +27,9 @@ import { renderSourcePage } from './fixtures/source-page.ts';
 import { startSourceServer, type SourceServer } from './fixtures/source-server.ts';
 import { startVercelStandIn, type VercelStandIn } from './fixtures/vercel-stand-in.ts';
 import { historyDir, tempDir } from './helpers.ts';
+
+// Each case spawns npm, tsx, the collector and git several times; a loaded machine needs room.
+vi.setConfig({ testTimeout: 120_000 });
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BOT = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
