@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -84,7 +84,7 @@ describe('a normal run', () => {
     expect(server.requests.every((r) => r.userAgent?.startsWith('nz-rates-service/'))).toBe(true);
   });
 
-  it('an unchanged run writes nothing and still moves lastChecked', async () => {
+  it('an unchanged run writes nothing, still moves lastChecked, and records when the newest snapshot was collected', async () => {
     const before = await Promise.all(DATASETS.map((d) => readText(d.slug, NEWEST[d.slug])));
     const results = await run();
     expect(results.map((r) => r.outcome)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
@@ -92,8 +92,23 @@ describe('a normal run', () => {
       expect(await filesOf(d.slug)).toEqual([`${NEWEST[d.slug]}.json`]);
       expect(await readText(d.slug, NEWEST[d.slug])).toBe(before[i]);
       expect((await status.read(d.slug))?.lastChecked).toBe('2026-11-21T03:00:00.000Z');
-      expect((await status.read(d.slug))?.lastChanged).toBeNull();
+      const newestSnapshot = JSON.parse(before[i]!);
+      expect((await status.read(d.slug))?.lastChanged).toBe(newestSnapshot.lastUpdated);
     }
+  });
+
+  it('after a rolled-back snapshot, the next unchanged run moves lastChanged back to the restored snapshot', async () => {
+    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    await run({ datasets: ['mortgage-rates'] });
+    expect((await status.read('mortgage-rates'))?.lastChanged).toBe('2026-11-21T03:00:00.000Z');
+    // The operator removes the bad file; the source shows the earlier rates again.
+    await rm(join(snapshots, 'mortgage-rates', '2026-11-21.json'));
+    servePages();
+    clock = new Date('2026-11-21T04:00:00.000Z');
+    const [again] = await run({ datasets: ['mortgage-rates'] });
+    expect(again!.outcome).toBe('unchanged');
+    const restored = JSON.parse(await readText('mortgage-rates', '2025-03-05'));
+    expect(await status.read('mortgage-rates')).toMatchObject({ lastChecked: '2026-11-21T04:00:00.000Z', lastChanged: restored.lastUpdated });
   });
 
   it('a change makes a new file for the date; a second change that date replaces it; the next date gets its own', async () => {

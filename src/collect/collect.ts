@@ -50,6 +50,12 @@ async function collectOne(dataset: Dataset, options: Required<Omit<CollectOption
   const now = options.now();
   const log = (line: string) => options.log(`${dataset.slug}: ${line}`);
   const result: DatasetResult = { dataset, outcome: 'failed', ms: 0 };
+  /**
+   * When the data the tree now holds as newest was collected: what a deployment of this tree
+   * must serve. Usually the last change; after a rolled-back snapshot, the restored one's time,
+   * so health's collected-against-deployed comparison follows the rollback.
+   */
+  let newestCollectedAt: string | null = null;
   try {
     const url = new URL(dataset.sourcePath, options.baseUrl).href;
     const html = await fetchPage(url, { ...options.fetch, onRetry: log });
@@ -74,6 +80,7 @@ async function collectOne(dataset: Dataset, options: Required<Omit<CollectOption
 
     const saved = await saveIfChanged(options.snapshotsDir, dataset, data, now, previous);
     result.outcome = saved.outcome;
+    newestCollectedAt = saved.outcome === 'unchanged' ? (previous?.lastUpdated ?? null) : now.toISOString();
     if (saved.file) {
       result.file = relative(options.snapshotsDir, saved.file);
       result.changes = describeChanges(dataset, previous?.data, data);
@@ -90,7 +97,7 @@ async function collectOne(dataset: Dataset, options: Required<Omit<CollectOption
       dataset.slug,
       result.outcome === 'failed'
         ? { ...status, lastError: result.reason ?? 'unknown error', lastErrorAt: at }
-        : { ...status, lastChecked: at, lastChanged: result.outcome === 'unchanged' ? status.lastChanged : at },
+        : { ...status, lastChecked: at, lastChanged: newestCollectedAt },
     );
   } catch (error) {
     result.statusError = (error as Error).message;

@@ -10,7 +10,10 @@ import { writeFileAtomic } from '../lib/atomic-write.ts';
 export const CollectionStatus = z.strictObject({
   /** Last successful collection, changed or not (ISO 8601 UTC). */
   lastChecked: z.iso.datetime().nullable(),
-  /** Last collection that wrote a new snapshot. */
+  /**
+   * When the newest snapshot in the collector's tree was collected, i.e. the last change (or, after
+   * a rollback, the restored snapshot's time): what a deployment of that tree serves as lastUpdated.
+   */
   lastChanged: z.iso.datetime().nullable(),
   lastError: z.string().nullable(),
   lastErrorAt: z.iso.datetime().nullable(),
