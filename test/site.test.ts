@@ -51,6 +51,7 @@ describe('docs pages', () => {
       '/docs/ai',
       '/docs/self-hosting',
       '/docs/caching',
+      '/docs/deploying',
       '/docs/reference/mortgage-rates',
       '/docs/reference/personal-loan-rates',
       '/docs/reference/car-loan-rates',
