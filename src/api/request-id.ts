@@ -20,9 +20,9 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
 /** Does the answer to this request carry `x-request-id`? */
 export function carriesRequestId(request: Request): boolean {
   if (request.method === 'OPTIONS') return false;
-  const url = URL.parse(request.url);
-  const route = url && matchRoute(url.pathname);
-  if (!url || !route) return false;
+  const url = new URL(request.url); // a Request's url is always absolute and valid
+  const route = matchRoute(url.pathname);
+  if (!route) return false;
   if (!isAllowedMethod(request.method)) return true; // the 405 carries it
   try {
     routeQuery(route, url.searchParams);
