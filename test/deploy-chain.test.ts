@@ -250,6 +250,9 @@ describe('racing commits', () => {
 
   it("(d') a racing edit git would merge cleanly into the same file is not trusted: the write rules decide", async () => {
     // Today's file exists already; a person fixes a rate in it while the collector replaces it.
+    // The collector dates by the real UTC clock: keep the run clear of midnight.
+    const msToMidnight = 86_400_000 - (Date.now() % 86_400_000);
+    if (msToMidnight < 60_000) await new Promise((resolve) => setTimeout(resolve, msToMidnight + 1_000));
     const today = new Date().toISOString().slice(0, 10);
     const existing = snapshotText(newest['mortgage-rates']!.type, newest['mortgage-rates']!.data, `${today}T00:00:00.000Z`);
     const { origin, clone } = await repository({ [`snapshots/mortgage-rates/${today}.json`]: existing });
