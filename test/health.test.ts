@@ -230,6 +230,7 @@ describe('health sees the whole chain: collected against deployed', () => {
     const { response, body } = await getJson(await apiOver(historyDir(), { status: await statusWith({}) }), '/api/v1/health');
     expect(response.status).toBe(200);
     expect(body.status).toBe('ok');
+    expect(Object.keys(body.collection)).toEqual(['status', 'store', 'required', 'message']);
     expect(body.collection).toEqual({
       status: 'not_configured',
       store: 'filesystem',

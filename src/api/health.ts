@@ -44,32 +44,31 @@ async function readStatuses(status: StatusStore, log: Log): Promise<Map<string, 
 }
 
 function collectionHealth(status: StatusStore, statuses: Map<string, CollectionStatus | null> | Error): CollectionHealth {
-  const base = { store: status.kind, required: status.required };
+  // Built in the schema's key order, so the body reads status first.
+  const health = (state: CollectionHealth['status'], message?: string): CollectionHealth => ({
+    status: state,
+    store: status.kind,
+    required: status.required,
+    ...(message ? { message } : {}),
+  });
   if (statuses instanceof Error) {
-    return {
-      ...base,
-      status: 'unavailable',
-      message: `${STORE_NAMES[status.kind]} could not be read, so when the collector last ran is unknown.`,
-    };
+    return health('unavailable', `${STORE_NAMES[status.kind]} could not be read, so when the collector last ran is unknown.`);
   }
   if (status.kind === 'none') {
-    return {
-      ...base,
-      status: 'not_configured',
-      message: 'No collection status store is configured (BLOB_READ_WRITE_TOKEN is not set), so when the collector last ran is unknown.',
-    };
+    return health(
+      'not_configured',
+      'No collection status store is configured (BLOB_READ_WRITE_TOKEN is not set), so when the collector last ran is unknown.',
+    );
   }
   if ([...statuses.values()].every((s) => s === null)) {
-    return {
-      ...base,
-      status: 'not_configured',
-      message:
-        status.kind === 'filesystem'
-          ? 'No collection has been recorded here: this server serves the committed snapshots. Run `npm run collect` to collect, which records its status in STATUS_DIR.'
-          : `No collection has been recorded in ${STORE_NAMES[status.kind]} yet.`,
-    };
+    return health(
+      'not_configured',
+      status.kind === 'filesystem'
+        ? 'No collection has been recorded here: this server serves the committed snapshots. Run `npm run collect` to collect, which records its status in STATUS_DIR.'
+        : `No collection has been recorded in ${STORE_NAMES[status.kind]} yet.`,
+    );
   }
-  return { ...base, status: 'ok' };
+  return health('ok');
 }
 
 function deploymentOf(served: string | undefined, record: CollectionStatus | null, now: Date): DatasetHealth['deployment'] {
