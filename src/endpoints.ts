@@ -27,11 +27,16 @@ function filterParams(dataset: Dataset) {
   return Object.fromEntries(dataset.filters.map((filter) => [filter.name, filter.schema.describe(filter.description).optional()]));
 }
 
+/** An id for examples that every dataset of its kind has (asb lends in all three institution datasets). */
+export function exampleEntityId(dataset: Dataset): string {
+  return dataset.entity.prefix === 'issuer' ? 'issuer:amex' : 'institution:asb';
+}
+
 /** The id parameter of a dataset, described for the OpenAPI document and MCP tool schemas. */
 export function entityIdParam(dataset: Dataset) {
-  const { kind, prefix } = dataset.entity;
+  const { kind } = dataset.entity;
   return EntityIdParam.describe(
-    `The ${kind}'s id, e.g. ${prefix}:${prefix === 'issuer' ? 'amex' : 'anz'} (case-insensitive; the bare slug also works). ` +
+    `The ${kind}'s id, e.g. ${exampleEntityId(dataset)} (case-insensitive; the bare slug also works). ` +
       `GET /api/v1/${dataset.slug} lists every ${kind} with its id.`,
   );
 }

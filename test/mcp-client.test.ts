@@ -50,7 +50,7 @@ describe.each([MODERN_VERSION, ...LEGACY_VERSIONS])('the official client at %s',
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
     expect(transport.sessionId).toBeUndefined();
     expect(client.getServerVersion()).toMatchObject({ name: 'nz-rates', version: '1.0.0' });
-    expect(client.getInstructions()).toMatch(/institution:anz/);
+    expect(client.getInstructions()).toMatch(/institution:asb/);
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
   });
 

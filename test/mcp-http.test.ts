@@ -55,20 +55,26 @@ describe('transport', () => {
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
   });
 
-  it('rejects a foreign Host when bound to loopback (DNS rebinding), and accepts it when public', async () => {
-    const guarded = await serveHandler(createMcpEndpoint(await serviceOver(historyDir()), { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] }));
+  it('bound to loopback: a foreign Host gets 403 with CORS headers; the loopback names and the site’s own domain are answered', async () => {
+    const { mcpAllowedHostsFromEnv } = await import('../src/mcp/allowed-hosts.ts');
+    const allowedHosts = mcpAllowedHostsFromEnv({ HOST: '127.0.0.1' });
+    const guarded = await serveHandler(createMcpEndpoint(await serviceOver(historyDir()), { allowedHosts, siteUrl: 'https://rates.example.org' }));
     const { request } = await import('node:http');
-    const status = (port: string, host: string) =>
-      new Promise<number>((done) => {
+    const send = (port: string, host: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((done) => {
         const req = request({ host: '127.0.0.1', port, path: '/api/v1/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-          res.resume();
-          done(res.statusCode!);
+          let body = '';
+          res.on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
         });
         req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
       });
-    expect(await status(new URL(guarded.url).port, 'evil.example.com')).toBe(403);
-    expect(await status(new URL(guarded.url).port, 'localhost')).toBe(200);
-    expect(await status(new URL(server.url).port, 'rates.example.org')).toBe(200);
+    const port = new URL(guarded.url).port;
+    const evil = await send(port, 'evil.example.com');
+    expect(evil.status).toBe(403);
+    expect(evil.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(evil.body).error).toMatchObject({ code: -32000, message: expect.stringMatching(/Invalid Host "evil\.example\.com"/) });
+    for (const host of ['localhost', `127.0.0.1:${port}`, '[::1]', 'rates.example.org', 'RATES.example.org:443']) expect((await send(port, host)).status, host).toBe(200);
+    expect((await send(new URL(server.url).port, 'any.example.net')).status).toBe(200); // no allow-list: every host
     await guarded.close();
   });
 });
@@ -78,14 +84,14 @@ describe('2026-07-28', () => {
     const { status, json } = await modern('server/discover');
     expect(status).toBe(200);
     expect(json.result).toMatchObject({
-      supportedVersions: ['2026-07-28'],
+      supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
       capabilities: { tools: { listChanged: false } },
       resultType: 'complete',
       ttlMs: 3_600_000,
       cacheScope: 'public',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'nz-rates', version: '1.0.0' } },
     });
-    expect(json.result.instructions).toMatch(/institution:anz/);
+    expect(json.result.instructions).toMatch(/institution:asb/);
     expect(json.result.instructions).toMatch(/startDate and endDate/);
   });
 
@@ -143,7 +149,7 @@ describe('2026-07-28', () => {
     const { status, json } = await modern('tools/list', {}, { 'mcp-protocol-version': '2027-01-01' }, { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' });
     expect(status).toBe(400);
     expect(json.error.code).toBe(-32022);
-    expect(json.error.data.supported).toEqual(['2026-07-28']);
+    expect(json.error.data.supported).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
   });
 
   it.each(['resources/list', 'ping', 'initialize', 'no/such/method'])('%s: 404 -32601', async (method) => {
@@ -154,7 +160,7 @@ describe('2026-07-28', () => {
 
   it('an unknown tool is -32602; a bad argument is an isError result with the error body', async () => {
     expect((await modern('tools/call', { name: 'list_savings_rates', arguments: {} })).json.error.code).toBe(-32602);
-    for (const args of [{ termInMonths: 12 }, { termInMonths: 'twelve' }, { colour: 'blue' }]) {
+    for (const args of [{ termInMonths: 12.5 }, { termInMonths: 'twelve' }, { colour: 'blue' }]) {
       const { json } = await modern('tools/call', { name: 'list_mortgage_rates', arguments: args });
       expect(json.result.isError, JSON.stringify(args)).toBe(true);
       expect(JSON.parse(json.result.content[0].text)).toMatchObject({ code: 400, error: 'invalid_request' });
@@ -207,7 +213,7 @@ describe('legacy versions', () => {
   });
 
   it('a bad argument: -32602 before 2025-11-25, an isError result from 2025-11-25', async () => {
-    const call = (v: string | undefined) => legacy(v, 'tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: 12 } });
+    const call = (v: string | undefined) => legacy(v, 'tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: true } });
     for (const v of [undefined, '2025-06-18', '2024-11-05']) expect((await call(v)).json.error.code, v).toBe(-32602);
     const { json } = await call('2025-11-25');
     expect(json.result.isError).toBe(true);
@@ -267,6 +273,145 @@ describe('legacy versions', () => {
       console.error = original;
       await broken.close();
     }
+  });
+});
+
+describe('version rules (issue #13)', () => {
+  const ALL = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+  it.each(['2030-01-01', '2024-10-07', 'latest'])('MCP-Protocol-Version %s without _meta: 400 -32022 with the supported versions in error.data', async (version) => {
+    const { status, json } = await legacy(version, 'tools/list');
+    expect(status).toBe(400);
+    expect(json.error.code).toBe(-32022);
+    expect(json.error.data).toEqual({ supported: ALL, requested: version });
+    expect(json.id).toBe(1);
+  });
+
+  it('a request whose _meta names 2025-11-25 is served in 2025-11-25', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2025-11-25', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const list = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2025-11-25' });
+    expect(list.status).toBe(200);
+    expect(list.json.result.tools).toHaveLength(12);
+    expect(list.json.result.resultType).toBeUndefined();
+    const call = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'list_mortgage_rates', arguments: { termInMonths: 'x' }, _meta: meta } });
+    expect(call.json.result.isError).toBe(true);
+    const clash = await post({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2025-06-18' });
+    expect([clash.status, clash.json.error.code]).toEqual([400, -32020]);
+  });
+
+  it('a 2026-07-28 notification needs the headers too: 400 -32020 without them, 202 with them', async () => {
+    const body = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: META } };
+    const bare = await post(body);
+    expect([bare.status, bare.json.error.code]).toEqual([400, -32020]);
+    const noMethod = await post(body, { 'mcp-protocol-version': '2026-07-28' });
+    expect([noMethod.status, noMethod.json.error.code]).toEqual([400, -32020]);
+    expect((await post(body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'notifications/cancelled' })).status).toBe(202);
+  });
+
+  it.each(['application/json', 'text/event-stream', 'text/html'])('Accept: %s is 406 in 2026-07-28 as in the legacy versions', async (accept) => {
+    const modernReply = await modern('tools/list', {}, { accept });
+    expect([modernReply.status, modernReply.json.error.code]).toEqual([406, -32000]);
+    const legacyReply = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18', accept });
+    expect(legacyReply.status).toBe(406);
+  });
+
+  it('an invalid request with a valid id is answered with that id', async () => {
+    const { status, json } = await post('{"jsonrpc":"2.0","id":7,"method":5}');
+    expect(status).toBe(400);
+    expect(json).toMatchObject({ id: 7, error: { code: -32600 } });
+    expect((await post('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}')).json.id).toBeNull();
+  });
+});
+
+describe('arguments and texts, as an agent reads them (issue #13)', () => {
+  const call = (version: string, name: string, args: unknown) =>
+    version === '2026-07-28' ? modern('tools/call', { name, arguments: args }) : legacy(version, 'tools/call', { name, arguments: args });
+  const errorBody = (json: any) => JSON.parse(json.result.content[0].text);
+
+  it.each([
+    ['start after end', { startDate: '2025-03-01', endDate: '2025-01-01' }, /Start date cannot be after end date/],
+    ['startDate alone', { startDate: '2025-03-01' }, /startDate needs endDate/],
+    ['date with a range', { date: '2025-03-05', startDate: '2025-03-01', endDate: '2025-03-05' }, /either date, or startDate with endDate/],
+  ])('a date-combination error (%s) is a bad argument: -32602 before 2025-11-25, isError from then', async (_, args, text) => {
+    for (const version of ['2025-06-18', '2025-03-26', '2024-11-05']) {
+      const { json } = await call(version, 'get_mortgage_rates_time_series', args);
+      expect(json.error.code, version).toBe(-32602);
+      expect(json.error.message).toMatch(text);
+    }
+    for (const version of ['2025-11-25', '2026-07-28']) {
+      const { json } = await call(version, 'get_mortgage_rates_time_series', args);
+      expect(json.result.isError, version).toBe(true);
+      expect(`${errorBody(json).message} ${errorBody(json).hint}`).toMatch(text);
+    }
+  });
+
+  it('the credit-card time series takes institutionId and ignores it, as REST does', async () => {
+    const args = { date: '2025-01-07', institutionId: 'institution:anz' };
+    const rest = await (await fetch(`${server.url}/api/v1/credit-card-rates/time-series?date=2025-01-07&institutionId=institution:anz`)).json();
+    const { json } = await call('2026-07-28', 'get_credit_card_rates_time_series', args);
+    expect(json.result.isError).toBeUndefined();
+    expect(json.result.structuredContent).toEqual({ ...rest, timestamp: json.result.structuredContent.timestamp });
+    const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === 'get_credit_card_rates_time_series');
+    expect(tool.inputSchema.properties.institutionId.description).toMatch(/ignored/);
+  });
+
+  it('error texts name the tool to call, not a REST request', async () => {
+    const missing = errorBody((await call('2026-07-28', 'get_car_loan_rates_by_institution', { institutionId: 'institution:nobody' })).json);
+    expect(missing.hint).toContain('list_car_loan_rates lists every institution');
+    const noData = errorBody((await call('2026-07-28', 'get_mortgage_rates_time_series', { date: '2020-01-01' })).json);
+    expect(noData.error).toBe('no_data');
+    expect(noData.hint).toContain('Call get_mortgage_rates_time_series without date arguments');
+    const { json } = await modern('tools/list');
+    for (const tool of json.result.tools) {
+      expect(`${tool.description} ${JSON.stringify(tool.inputSchema)}`, tool.name).not.toMatch(/GET \/api|\/api\/v1/);
+    }
+    for (const body of [missing, noData]) expect(JSON.stringify(body)).not.toMatch(/GET \/api/);
+  });
+
+  it('every example id in the tool descriptions is in that dataset', async () => {
+    const { json } = await modern('tools/list');
+    for (const tool of json.result.tools.filter((t: any) => t.name.includes('_by_'))) {
+      const example = /e\.g\. ((?:institution|issuer):[a-z-]+)/.exec(tool.description)![1]!;
+      const list = (await call('2026-07-28', tool.name.replace(/^get_(.*)_by_\w+$/, 'list_$1'), {})).json.result.structuredContent;
+      expect(list.data.map((e: any) => e.id), `${tool.name}: ${example}`).toContain(example);
+    }
+  });
+
+  it('an unknown argument names the arguments the tool takes; only a type error says "string"', async () => {
+    const unknown = errorBody((await call('2026-07-28', 'get_car_loan_rates_time_series', { colour: 'blue' })).json);
+    expect(unknown.hint).toBe('get_car_loan_rates_time_series does not take "colour". get_car_loan_rates_time_series takes: date, startDate, endDate, institutionId.');
+    const format = errorBody((await call('2026-07-28', 'get_car_loan_rates_time_series', { date: '5 March' })).json);
+    expect(format.hint).toMatch(/^date .*\(got "5 March"\)\.$/);
+    expect(format.hint).not.toMatch(/string/);
+    const typed = errorBody((await call('2026-07-28', 'get_mortgage_rates_by_institution', { institutionId: 5 })).json);
+    expect(typed.hint).toBe('institutionId must be a string: send "institutionId": "5".');
+    const legacyTyped = (await call('2025-06-18', 'list_mortgage_rates', { termInMonths: 12.5 })).json;
+    expect(legacyTyped.error.message).toBe('Invalid params: termInMonths must be a string: send "termInMonths": "12.5".');
+  });
+
+  it.each(['2026-07-28', '2025-11-25', '2025-03-26'])('termInMonths as a JSON number is taken as its digits (%s), and the schema says so', async (version) => {
+    const asNumber = (await call(version, 'list_mortgage_rates', { termInMonths: 12 })).json.result;
+    const asString = (await call(version, 'list_mortgage_rates', { termInMonths: '12' })).json.result;
+    expect(asNumber.isError).toBeUndefined();
+    const data = (r: any) => JSON.parse(r.content[0].text).data;
+    expect(data(asNumber)).toEqual(data(asString));
+    const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === 'list_mortgage_rates');
+    expect(tool.inputSchema.properties.termInMonths).toMatchObject({ type: 'string', pattern: '^\\d+$' });
+    expect(tool.inputSchema.properties.termInMonths.description).toMatch(/a JSON number \(12\) is accepted too/);
+  });
+});
+
+describe('x-request-id (issue #13)', () => {
+  it('every MCP answer carries one: the caller’s safe id echoed, else a new one; the preflight none', async () => {
+    const echoed = await modern('tools/list', {}, { 'x-request-id': 'agent-42' });
+    expect(echoed.headers.get('x-request-id')).toBe('agent-42');
+    const made = await legacy('2025-06-18', 'ping');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const refused = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18', accept: 'text/html', 'x-request-id': 'r1' });
+    expect([refused.status, refused.headers.get('x-request-id')]).toEqual([406, 'r1']);
+    const preflight = await fetch(`${server.url}/api/v1/mcp`, { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.headers.get('x-request-id')).toBeNull();
+    expect(echoed.headers.get('access-control-expose-headers')).toContain('x-request-id');
   });
 });
 

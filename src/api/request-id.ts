@@ -1,6 +1,7 @@
 /**
  * `x-request-id` (spec §4.9): echoed when the caller sends a safe one, generated otherwise; absent
- * on unknown paths, on 400s for a parameter of the wrong format, and on preflights.
+ * on unknown paths, on 400s for a parameter of the wrong format, and on preflights. Every answer of
+ * the MCP endpoint (/api/v1/mcp) but its preflight carries one.
  *
  * The core's answers never carry it, so a shared cache can keep one answer for every caller. The
  * outermost layer of each deployment stamps it on every response, cache hits included: on Vercel
@@ -17,10 +18,14 @@ export const REQUEST_ID = 'x-request-id';
 /** Characters and length a caller's `x-request-id` may have to be echoed; anything else is replaced. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
 
+/** The MCP endpoint (src/service.ts MCP_PATH, repeated here so the edge middleware loads nothing more). */
+const MCP_PATHS = new Set(['/api/v1/mcp', '/api/v1/mcp/']);
+
 /** Does the answer to this request carry `x-request-id`? */
 export function carriesRequestId(request: Request): boolean {
   if (request.method === 'OPTIONS') return false;
   const url = new URL(request.url); // a Request's url is always absolute and valid
+  if (MCP_PATHS.has(url.pathname)) return true; // every MCP answer, refusals included
   const route = matchRoute(url.pathname);
   if (!route) return false;
   if (!isAllowedMethod(request.method)) return true; // the 405 carries it

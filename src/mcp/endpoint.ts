@@ -1,63 +1,69 @@
 /**
- * POST /api/v1/mcp: Streamable HTTP, stateless, JSON responses, no sessions. 2026-07-28 requests
- * go to the SDK's modern handler; 2025-era requests to a per-request transport answering JSON.
+ * POST /api/v1/mcp: Streamable HTTP, stateless, JSON responses, no sessions. The HTTP rules are
+ * here (CORS, Host allow-list, method, media types, the body limit, JSON parsing); the JSON-RPC
+ * rules in server.ts and protocol.ts.
  */
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
 import type { Handler } from '../api/app.ts';
 import { siteUrl } from '../site.ts';
-import { HEADERLESS_VERSION, MODERN_VERSION, createRatesMcpServer } from './server.ts';
+import { catalogLoader } from './catalog.ts';
+import { errorText, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR, INVALID_REQUEST } from './protocol.ts';
+import { createRpc } from './server.ts';
 
 /** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
-export const MAX_MCP_BODY_BYTES = 256 * 1024;
+export const MAX_MCP_BODY_BYTES = LIMITS.bodyBytes;
+
+const MCP_HEADERS = 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-request-id';
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'mcp-protocol-version, x-request-id',
+};
 
 class BodyTooLarge extends Error {}
 
-/** The request with its body read into memory, refusing past the limit without reading the rest. */
-async function buffered(request: Request): Promise<Request> {
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_MCP_BODY_BYTES) throw new BodyTooLarge();
+/** The body as text, refusing past the limit without reading the rest. */
+async function readBody(request: Request): Promise<string> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > LIMITS.bodyBytes) throw new BodyTooLarge();
+  if (!request.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body) {
-      size += chunk.length;
-      if (size > MAX_MCP_BODY_BYTES) throw new BodyTooLarge();
-      chunks.push(chunk);
-    }
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > LIMITS.bodyBytes) throw new BodyTooLarge();
+    chunks.push(chunk);
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.length;
-  }
-  return new Request(request.url, { method: request.method, headers: request.headers, body });
+  return chunks.length === 1 ? new TextDecoder().decode(chunks[0]) : Buffer.concat(chunks).toString('utf8');
 }
 
-const MCP_HEADERS = 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id';
-
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+function answer(status: number, body: string | undefined, headers: Record<string, string> = {}): Response {
+  return new Response(body ?? null, { status, headers: { ...CORS, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } });
 }
 
-function withCors(response: Response): Response {
-  const headers = new Headers(response.headers);
-  headers.set('access-control-allow-origin', '*');
-  headers.set('access-control-expose-headers', 'mcp-protocol-version');
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+const refusal = (status: number, code: number, message: string, headers: Record<string, string> = {}) => answer(status, errorText(null, new RpcError(code, message)), headers);
+
+/** The media types an Accept header lists (parameters dropped). */
+const acceptedTypes = (accept: string | null) => new Set((accept ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()));
+
+/** Host names from the allow-list, plus the deployment's own public name (from the site URL). */
+export function allowedHostNames(allowedHosts: string[] | undefined, site: string): Set<string> | undefined {
+  if (!allowedHosts) return undefined;
+  return new Set([...allowedHosts, new URL(site).hostname].map((h) => h.toLowerCase()));
+}
+
+function hostNameOf(host: string | null): string | undefined {
+  if (!host) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
 }
 
 export interface McpEndpointOptions {
   /**
-   * Host names the endpoint answers to. Set when the server listens on a loopback address, so a
-   * web page cannot reach a local server through DNS rebinding; unset for a public deployment.
+   * Host names the endpoint answers to, set when the server listens on a loopback address, so a
+   * web page cannot reach a local server through DNS rebinding; the site URL's host is always
+   * allowed too. Unset: every host.
    */
   allowedHosts?: string[];
   /** The origin of the URLs in tool results (default siteUrl()); never the request's. */
@@ -66,32 +72,8 @@ export interface McpEndpointOptions {
 
 export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {
   const site = options.siteUrl ?? siteUrl();
-  // The SDK reports every request it refuses here (wrong media type, bad headers, oversized
-  // batches…): client mistakes it has already answered. Our own failures are logged where they
-  // happen (tool calls, the catch below); the SDK's reports only with MCP_DEBUG set.
-  const onerror = (error: Error) => {
-    if (process.env.MCP_DEBUG) console.error('mcp (sdk):', error);
-  };
-  const modern = createMcpHandler(
-    () => createRatesMcpServer({ api, version: MODERN_VERSION, site }),
-    { legacy: 'reject', onerror },
-  );
-
-  async function legacy(request: Request): Promise<Response> {
-    const version = request.headers.get('mcp-protocol-version') ?? HEADERLESS_VERSION;
-    // JSON-RPC batches went away in 2025-06-18; only header-less (2025-03-26) requests may batch.
-    if (version >= '2025-06-18' && (await request.clone().text()).trimStart().startsWith('[')) {
-      return jsonRpcError(400, -32600, `Invalid Request: JSON-RPC batches are not supported in protocol version ${version}`);
-    }
-    const server = createRatesMcpServer({ api, version, site });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(request);
-    } finally {
-      void server.close();
-    }
-  }
+  const allowed = allowedHostNames(options.allowedHosts, site);
+  const rpc = createRpc({ api, site, catalog: catalogLoader(api, site) });
 
   return async function handleMcp(request: Request): Promise<Response> {
     if (request.method === 'OPTIONS') {
@@ -105,20 +87,45 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
         },
       });
     }
-    const rejected = options.allowedHosts && hostHeaderValidationResponse(request, options.allowedHosts);
-    if (rejected) return rejected;
+    if (allowed) {
+      const host = request.headers.get('host');
+      const name = hostNameOf(host);
+      if (!name || !allowed.has(name)) {
+        const names = [...allowed].join(', ');
+        return refusal(403, SERVER_ERROR, `Forbidden: Invalid Host ${JSON.stringify((host ?? '').slice(0, 100))}. This server answers MCP requests for ${names} only (DNS-rebinding protection); set MCP_ALLOWED_HOSTS to add names.`);
+      }
+    }
     if (request.method !== 'POST') {
-      return withCors(jsonRpcError(405, -32000, 'Method not allowed: this MCP endpoint is stateless and takes POST only', { allow: 'POST, OPTIONS' }));
+      return refusal(405, SERVER_ERROR, 'Method not allowed: this MCP endpoint is stateless and takes POST only', { allow: 'POST, OPTIONS' });
+    }
+    const accepts = acceptedTypes(request.headers.get('accept'));
+    const json = accepts.has('application/json') || accepts.has('application/*') || accepts.has('*/*');
+    const stream = accepts.has('text/event-stream') || accepts.has('text/*') || accepts.has('*/*');
+    if (!json || !stream) {
+      return refusal(406, SERVER_ERROR, 'Not Acceptable: the Accept header must list both application/json and text/event-stream (this server answers application/json)');
+    }
+    const type = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json') return refusal(415, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
+
+    let text: string;
+    try {
+      text = await readBody(request);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
+      throw error;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return refusal(400, PARSE_ERROR, 'Parse error: the body is not JSON');
     }
     try {
-      const whole = await buffered(request);
-      return withCors((await isLegacyRequest(whole.clone())) ? await legacy(whole) : await modern.fetch(whole));
+      const { status, body } = await rpc.handle(value, mcpHeaders(request.headers));
+      return answer(status, body);
     } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        return withCors(jsonRpcError(413, -32600, `Invalid Request: the body is larger than ${MAX_MCP_BODY_BYTES} bytes`));
-      }
       console.error('mcp: request failed:', error);
-      return withCors(jsonRpcError(500, -32603, 'Internal error'));
+      return refusal(500, -32603, 'Internal error');
     }
   };
 }

@@ -1,25 +1,42 @@
 /**
  * The twelve MCP tools, derived from the dataset table and the REST endpoints: each tool is one
- * REST endpoint, its arguments are that endpoint's parameters (all strings), validated by the
- * same zod schemas, and its result is the REST response.
+ * REST endpoint, its arguments are that endpoint's parameters (strings, validated by the same zod
+ * schemas), its result is the REST response, and its outputSchema is the zod schema the OpenAPI
+ * document gives that response. Everything here is built once per process.
  */
-import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { DATASETS, type Dataset } from '../datasets.ts';
-import { endpointsOf, entityIdParam, operationName, type DataEndpoint, type EndpointKind } from '../endpoints.ts';
+import { endpointsOf, entityIdParam, exampleEntityId, operationName, type DataEndpoint, type EndpointKind } from '../endpoints.ts';
+
+type JsonSchema = { type: 'object'; properties?: Record<string, Record<string, unknown>>; required?: string[] } & Record<string, unknown>;
 
 export interface ToolDefinition {
   name: string;
   title: string;
+  /** What the tool does, without the size figures (those come from the data, see catalog.ts). */
   description: string;
   endpoint: DataEndpoint;
-  /** Strict: an argument the tool does not take is a bad argument. */
+  kind: EndpointKind;
+  /** The arguments the tool takes (strict): the REST endpoint's parameters. */
   input: z.ZodObject;
+  /** REST parameters accepted and ignored (credit-card time series: institutionId). */
+  ignored: readonly string[];
+  /** Arguments that are strings of digits, for which a JSON number is accepted too. */
+  digits: ReadonlySet<string>;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
 }
+
+/** The id the examples use (the endpoints' parameter descriptions use the same). */
+export const exampleId = (dataset: Dataset) => exampleEntityId(dataset);
+
+export const listToolName = (dataset: Dataset) => operationName(endpointsOf(dataset).list);
+export const timeSeriesToolName = (dataset: Dataset) => operationName(endpointsOf(dataset).timeSeries);
 
 function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition, 'title' | 'description'> {
   const { entity, title } = dataset;
   const filters = dataset.filters.map((f) => ` Optional ${f.name}: ${f.description}`).join('');
+  const list = listToolName(dataset);
   switch (kind) {
     case 'list':
       return {
@@ -31,7 +48,7 @@ function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition
     case 'detail':
       return {
         title: `Get ${title.toLowerCase()} by ${entity.kind}`,
-        description: `The newest ${dataset.label} of one ${entity.kind}, by ${entity.param} (e.g. ${entity.prefix}:${entity.prefix === 'issuer' ? 'amex' : 'anz'}).${filters}`,
+        description: `The newest ${dataset.label} of one ${entity.kind}, by ${entity.param} (e.g. ${exampleId(dataset)}; ${list} lists every id).${filters}`,
       };
     case 'timeSeries':
       return {
@@ -44,19 +61,105 @@ function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition
   }
 }
 
-/** Path parameter (detail tools) plus the endpoint's query parameters; ignored REST parameters are not offered. */
+const jsonSchemaOf = (schema: z.ZodType): JsonSchema => {
+  // No $schema: clients validate with their own draft; the keywords used here mean the same in all.
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest as JsonSchema;
+};
+
+/** Path parameter (detail tools) plus the endpoint's query parameters. */
 function inputOf(endpoint: DataEndpoint): z.ZodObject {
-  return endpoint.pathParam
-    ? z.strictObject({ [endpoint.pathParam]: entityIdParam(endpoint.dataset), ...endpoint.query.shape })
-    : endpoint.query;
+  return endpoint.pathParam ? z.strictObject({ [endpoint.pathParam]: entityIdParam(endpoint.dataset), ...endpoint.query.shape }) : endpoint.query;
+}
+
+function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject, digits: ReadonlySet<string>): JsonSchema {
+  const schema = jsonSchemaOf(input);
+  const properties = (schema.properties ??= {});
+  const list = listToolName(endpoint.dataset);
+  for (const [name, property] of Object.entries(properties)) {
+    // What REST's parameter descriptions point to (GET /api/v1/…) is a tool here.
+    if (typeof property.description === 'string') property.description = property.description.replace(/GET \/api\/v1\/[a-z-]+/, list);
+    if (digits.has(name)) property.description = `${property.description ?? ''} A string of digits such as "12"; a JSON number (12) is accepted too.`.trim();
+  }
+  for (const name of endpoint.ignoredQuery) {
+    properties[name] = { type: 'string', description: `Accepted and ignored, as by the REST endpoint (${endpoint.dataset.title.toLowerCase()} are by ${endpoint.dataset.entity.kind}: use ${endpoint.dataset.entity.param}).` };
+  }
+  return schema;
+}
+
+function digitArguments(input: z.ZodObject): Set<string> {
+  const schema = jsonSchemaOf(input);
+  return new Set(Object.entries(schema.properties ?? {}).filter(([, p]) => p.pattern === '^\\d+$').map(([name]) => name));
 }
 
 export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
   (['list', 'detail', 'timeSeries'] as const).map((kind) => {
     const endpoint = endpointsOf(dataset)[kind];
-    return { name: operationName(endpoint), ...describeTool(dataset, kind), endpoint, input: inputOf(endpoint) };
+    const input = inputOf(endpoint);
+    const digits = digitArguments(input);
+    return {
+      name: operationName(endpoint),
+      ...describeTool(dataset, kind),
+      endpoint,
+      kind,
+      input,
+      ignored: endpoint.ignoredQuery,
+      digits,
+      inputSchema: inputSchemaOf(endpoint, input, digits),
+      outputSchema: jsonSchemaOf(kind === 'timeSeries' ? dataset.schemas.timeSeries : dataset.schemas.envelope),
+    };
   }),
 );
+
+export const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
+/** A caller's value quoted for a message, cut short so a huge value cannot bloat the answer. */
+export function quoteValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
+const describeType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+
+/**
+ * The arguments as the REST endpoint's parameters, or what is wrong with them, said so that an
+ * agent can send the call again right: the arguments the tool takes, and the exact string form.
+ */
+export function readArguments(tool: ToolDefinition, args: unknown): { values: Record<string, string> } | { problems: string } {
+  const takes = () => {
+    const names = [...Object.keys(tool.input.shape), ...tool.ignored];
+    return names.length ? `${tool.name} takes: ${names.join(', ')}.` : `${tool.name} takes no arguments.`;
+  };
+  if (args === undefined) args = {};
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { problems: `arguments must be an object of named strings, not ${describeType(args)}. ${takes()}` };
+
+  const problems: string[] = [];
+  const values: Record<string, string> = {};
+  const unknown = Object.keys(args).filter((key) => !Object.hasOwn(tool.input.shape, key) && !tool.ignored.includes(key));
+  if (unknown.length > 0) problems.push(`${tool.name} does not take ${unknown.map((k) => quoteValue(k)).join(', ')}. ${takes()}`);
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    if (unknown.includes(key)) continue;
+    if (typeof value === 'string') values[key] = value;
+    else if (typeof value === 'number' && tool.digits.has(key) && Number.isSafeInteger(value) && value >= 0) values[key] = String(value);
+    else if (typeof value === 'number' || typeof value === 'boolean') problems.push(`${key} must be a string: send "${key}": ${JSON.stringify(String(value))}`);
+    else if (value !== undefined) problems.push(`${key} must be a string, not ${describeType(value)}`);
+  }
+  if (problems.length === 0) {
+    const accepted = Object.fromEntries(Object.entries(values).filter(([key]) => !tool.ignored.includes(key)));
+    const result = tool.input.safeParse(accepted);
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        const key = String(issue.path[0] ?? '');
+        if (issue.code === 'invalid_type' && accepted[key] === undefined) {
+          const example = tool.endpoint.pathParam === key ? ` such as "${exampleId(tool.endpoint.dataset)}"` : '';
+          problems.push(`${key} is required${example}`);
+        } else problems.push(`${key} ${issue.message} (got ${quoteValue(accepted[key] ?? '')})`);
+      }
+    }
+  }
+  const text = problems.join('; ');
+  return problems.length ? { problems: text.endsWith('.') ? text : `${text}.` } : { values };
+}
 
 /** The REST request a tool call stands for: path parameter in the path, the rest in the query. */
 export function restUrl(tool: ToolDefinition, args: Record<string, string>, site: string): URL {
@@ -69,8 +172,17 @@ export function restUrl(tool: ToolDefinition, args: Record<string, string>, site
   return url;
 }
 
-/** The JSON Schema an agent sees, from the same zod object that validates the call. */
-export function inputSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { target: 'draft-2020-12' }) as Record<string, unknown>;
-  return schema as Tool['inputSchema'];
+const TOOL_FOR_PATH = new Map(TOOLS.filter((t) => t.kind !== 'detail').map((t) => [t.endpoint.path, t.name]));
+
+/**
+ * A REST error text as an agent should read it: where REST points to a request
+ * (`GET /api/v1/car-loan-rates`, `Request …/time-series without date parameters`), the tool to call.
+ */
+export function forAgents(text: string): string {
+  return text
+    .replace(/Request (\/api\/v1\/[a-z-]+\/time-series) without date parameters/g, (whole, path: string) => {
+      const tool = TOOL_FOR_PATH.get(path);
+      return tool ? `Call ${tool} without date arguments` : whole;
+    })
+    .replace(/GET (\/api\/v1\/[a-z-]+)(?![a-z/-])/g, (whole, path: string) => TOOL_FOR_PATH.get(path) ?? whole);
 }

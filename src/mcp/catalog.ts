@@ -1,0 +1,125 @@
+/**
+ * What the server says about itself, built once per process: the tool list of each protocol
+ * version (as JSON text), the initialize and server/discover results, and the sizes the tool
+ * descriptions state. The sizes come from the data this deployment serves (it changes only with a
+ * new deployment), measured through the REST core on first use.
+ */
+import type { Handler } from '../api/app.ts';
+import { DATASETS, type Dataset } from '../datasets.ts';
+import { endpointsOf } from '../endpoints.ts';
+import { INSTRUCTIONS, SERVER_INFO } from './instructions.ts';
+import { atLeast, LEGACY_VERSIONS, LIMITS, mib, MODERN_VERSION, SERVER_INFO_KEY, SUPPORTED_VERSIONS } from './protocol.ts';
+import { TOOLS, type ToolDefinition } from './tools.ts';
+
+export interface DatasetSizes {
+  /** Bytes of the newest snapshot of every entity (the list result). */
+  snapshotBytes: number;
+  entities: number;
+  snapshots: number;
+  firstDate: string;
+  lastDate: string;
+}
+
+const CAPABILITIES = { tools: { listChanged: false } };
+const ONE_HOUR = { ttlMs: 60 * 60 * 1000, cacheScope: 'public' } as const;
+/** What every 2026-07-28 result carries. */
+export const MODERN_RESULT_FIELDS = `"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_KEY]: SERVER_INFO })}`;
+
+const kb = (bytes: number) => (bytes < 1024 ? `${Math.max(1, Math.round(bytes / 100) / 10)} KB` : `${Math.round(bytes / 1024)} KB`);
+const mb = (bytes: number) => (bytes < 1024 * 1024 ? kb(bytes) : `${Math.round((bytes / 2 ** 20) * 10) / 10} MB`);
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000) + 1;
+
+/** About how many days of every entity's snapshots fit in one result. */
+export function daysThatFit(sizes: DatasetSizes): number {
+  const span = daysBetween(sizes.firstDate, sizes.lastDate);
+  const perDay = sizes.snapshots / span;
+  return Math.max(1, Math.min(span, Math.floor(LIMITS.resultBytes / sizes.snapshotBytes / perDay)));
+}
+
+/** The sentence a too-large time series is answered with, and the one its description ends with. */
+export function narrowing(dataset: Dataset, sizes: DatasetSizes | undefined): string {
+  const { param, kind } = dataset.entity;
+  const range = sizes ? `a startDate–endDate range of about ${daysThatFit(sizes)} days or less` : 'a shorter startDate–endDate range';
+  return `pass ${param} for one ${kind}, or ${range}`;
+}
+
+function sizeNote(tool: ToolDefinition, sizes: DatasetSizes | undefined): string {
+  if (!sizes) return '';
+  const { kind } = tool.endpoint.dataset.entity;
+  const one = sizes.snapshotBytes / Math.max(1, sizes.entities);
+  if (tool.kind === 'list') return ` Size: about ${kb(sizes.snapshotBytes)} (${sizes.entities} ${kind === 'issuer' ? 'issuers' : 'institutions'}).`;
+  if (tool.kind === 'detail') return ` Size: about ${kb(one)}.`;
+  const whole = sizes.snapshots * sizes.snapshotBytes;
+  return (
+    ` Sizes: one snapshot of every ${kind} is about ${kb(sizes.snapshotBytes)}, of one ${kind} about ${kb(one)}; ` +
+    `there are ${sizes.snapshots} snapshots (${sizes.firstDate} to ${sizes.lastDate}), about ${mb(whole)} in all. ` +
+    `One result may hold at most ${mib(LIMITS.resultBytes)}` +
+    (whole > LIMITS.resultBytes ? `: for a longer period, ${narrowing(tool.endpoint.dataset, sizes)}.` : '; the whole history fits.')
+  );
+}
+
+async function measure(api: Handler, site: string, dataset: Dataset): Promise<DatasetSizes | undefined> {
+  const endpoints = endpointsOf(dataset);
+  const [list, series] = await Promise.all([api(new Request(new URL(endpoints.list.path, site))), api(new Request(new URL(endpoints.timeSeries.path, site)))]);
+  if (!list.ok || !series.ok) return undefined;
+  const listText = await list.text();
+  const { availableDates } = (await series.json()) as { availableDates: string[] };
+  if (availableDates.length === 0) return undefined;
+  return {
+    snapshotBytes: Buffer.byteLength(listText),
+    entities: (JSON.parse(listText) as { data: unknown[] }).data.length,
+    snapshots: availableDates.length,
+    firstDate: availableDates[0]!,
+    lastDate: availableDates.at(-1)!,
+  };
+}
+
+export interface Catalog {
+  sizes: ReadonlyMap<string, DatasetSizes | undefined>;
+  /** The result (JSON text) of tools/list, initialize or server/discover in a version. */
+  toolsList(version: string): string;
+  initialize(version: string): string;
+  discover: string;
+  /** Every tool as the 2026-07-28 list gives it. */
+  tools: readonly Record<string, unknown>[];
+}
+
+export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined>): Catalog {
+  const toolsOf = (version: string) =>
+    TOOLS.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description + sizeNote(tool, sizes.get(tool.endpoint.dataset.slug)),
+      inputSchema: tool.inputSchema,
+      // structuredContent exists from 2025-06-18, and with it outputSchema.
+      ...(atLeast(version, '2025-06-18') ? { outputSchema: tool.outputSchema } : {}),
+      annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    }));
+  const lists = new Map<string, string>();
+  const initializes = new Map<string, string>();
+  for (const version of LEGACY_VERSIONS) {
+    lists.set(version, JSON.stringify({ tools: toolsOf(version) }));
+    initializes.set(version, JSON.stringify({ protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS }));
+  }
+  const modernTools = toolsOf(MODERN_VERSION);
+  const cacheable = (result: object) => `${JSON.stringify({ ...result, ...ONE_HOUR }).slice(0, -1)},${MODERN_RESULT_FIELDS}}`;
+  lists.set(MODERN_VERSION, cacheable({ tools: modernTools }));
+  return {
+    sizes,
+    toolsList: (version) => lists.get(version)!,
+    initialize: (version) => initializes.get(version)!,
+    discover: cacheable({ supportedVersions: SUPPORTED_VERSIONS, capabilities: CAPABILITIES, instructions: INSTRUCTIONS }),
+    tools: modernTools,
+  };
+}
+
+/** The catalog, measured once; a failed measurement (no data yet) is tried again on the next request. */
+export function catalogLoader(api: Handler, site: string): () => Promise<Catalog> {
+  let catalog: Promise<Catalog> | undefined;
+  return () =>
+    (catalog ??= Promise.all(DATASETS.map(async (d) => [d.slug, await measure(api, site, d).catch(() => undefined)] as const)).then((entries) => {
+      const sizes = new Map(entries);
+      if ([...sizes.values()].some((s) => s === undefined)) catalog = undefined;
+      return buildCatalog(sizes);
+    }));
+}

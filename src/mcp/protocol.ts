@@ -1,0 +1,170 @@
+/**
+ * The MCP wire rules this endpoint keeps: protocol versions, JSON-RPC codes, the limits, and the
+ * classification of one message into its protocol version (spec §4.7). Plain data and functions,
+ * no SDK: the endpoint is a small, fixed server, and owning these rules keeps each of them exact.
+ */
+
+export const MODERN_VERSION = '2026-07-28';
+export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+/** Every version this server speaks, newest first: what server/discover and -32022 list. */
+export const SUPPORTED_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
+/** The version a legacy request has when it sends no MCP-Protocol-Version header. */
+export const HEADERLESS_VERSION = '2025-03-26';
+/** What `initialize` answers when the client asks for a version this server does not speak. */
+export const FALLBACK_LEGACY_VERSION = '2025-11-25';
+
+export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** Transport-level refusals (wrong HTTP method, media type, Host) and the limits below. */
+export const SERVER_ERROR = -32000;
+export const HEADER_MISMATCH = -32020;
+export const UNSUPPORTED_VERSION = -32022;
+
+/** Versions are dates, so they compare as strings. */
+export const atLeast = (version: string, since: string) => version >= since;
+
+/**
+ * Limits on the work one request may cause, each far above what an agent can use and far below
+ * what hurts the server (bench/RESULTS.md, MCP attacks; content/docs/ai.md, Limits).
+ */
+export const LIMITS = {
+  /** Request body: larger bodies get 413 without the rest being read. */
+  bodyBytes: 256 * 1024,
+  /** Messages in one JSON-RPC batch (protocol 2025-03-26 without a version header only). */
+  batchMessages: 100,
+  /** tools/call requests in one batch; the calls past it get a -32000 error each. */
+  batchToolCalls: 20,
+  /** The JSON one tool result may hold (the REST body); a larger one is an isError result asking for a narrower call. */
+  resultBytes: 1024 * 1024,
+  /** The JSON-RPC response bytes one HTTP request may produce; calls past it get a -32000 error each. */
+  responseBytes: 8 * 1024 * 1024,
+} as const;
+
+export const mib = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    /** The HTTP status when this error answers the whole request (2026-07-28 and transport rules). */
+    readonly status = 200,
+  ) {
+    super(message);
+  }
+}
+
+export type JsonRpcId = string | number;
+export const isId = (value: unknown): value is JsonRpcId =>
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export type Message =
+  | { kind: 'request'; id: JsonRpcId; method: string; params: unknown }
+  | { kind: 'notification'; method: string; params: unknown }
+  | { kind: 'response' };
+
+/** The JSON-RPC shape of one message, or the -32600 error. */
+export function readMessage(value: unknown): Message | RpcError {
+  const invalid = (why: string) => new RpcError(INVALID_REQUEST, `Invalid Request: ${why}`, undefined, 400);
+  if (!isPlainObject(value)) return invalid('a JSON-RPC message is an object');
+  if (value.jsonrpc !== '2.0') return invalid('"jsonrpc" must be "2.0"');
+  if ('method' in value) {
+    if (typeof value.method !== 'string') return invalid('"method" must be a string');
+    if (value.params !== undefined && !isPlainObject(value.params)) return invalid('"params" must be an object');
+    if (!('id' in value)) return { kind: 'notification', method: value.method, params: value.params };
+    if (!isId(value.id)) return invalid('"id" must be a string or a number');
+    return { kind: 'request', id: value.id, method: value.method, params: value.params };
+  }
+  if (('result' in value || 'error' in value) && isId(value.id)) return { kind: 'response' };
+  return invalid('neither a request, a notification nor a response');
+}
+
+export interface McpHeaders {
+  version?: string;
+  method?: string;
+  name?: string;
+}
+
+/** A header's value with optional whitespace removed; absent or empty is undefined. */
+const header = (headers: Headers, name: string) => headers.get(name)?.trim() || undefined;
+export const mcpHeaders = (headers: Headers): McpHeaders => ({
+  version: header(headers, 'mcp-protocol-version'),
+  method: header(headers, 'mcp-method'),
+  name: header(headers, 'mcp-name'),
+});
+
+const mismatch = (message: string) => new RpcError(HEADER_MISMATCH, `Header mismatch: ${message}`, undefined, 400);
+const unsupported = (requested: string) =>
+  new RpcError(UNSUPPORTED_VERSION, `Unsupported protocol version: ${requested}. This server supports ${SUPPORTED_VERSIONS.join(', ')}.`, { supported: SUPPORTED_VERSIONS, requested }, 400);
+
+/**
+ * The protocol version one request or notification is served in, or why it is refused.
+ *
+ * The version named in `params._meta` decides (a 2026-07-28 request must name it; a request may
+ * also name a legacy version there); the MCP-Protocol-Version header must agree with it. Without
+ * a `_meta` version, the header decides, and no header means 2025-03-26. `initialize` is the
+ * legacy handshake: its version is negotiated from its params, not read from the header.
+ * A 2026-07-28 message must carry MCP-Protocol-Version and Mcp-Method (and Mcp-Name for
+ * tools/call), equal to the body.
+ */
+export function versionOf(message: Exclude<Message, { kind: 'response' }>, headers: McpHeaders): string | RpcError {
+  const params = isPlainObject(message.params) ? message.params : undefined;
+  const meta = params && isPlainObject(params._meta) ? params._meta : undefined;
+  const claimed = meta && Object.hasOwn(meta, PROTOCOL_VERSION_KEY) ? meta[PROTOCOL_VERSION_KEY] : undefined;
+
+  if (message.method === 'initialize' && claimed !== MODERN_VERSION) {
+    if (headers.version === MODERN_VERSION) return mismatch(`initialize is the legacy handshake, but MCP-Protocol-Version names ${MODERN_VERSION}`);
+    return FALLBACK_LEGACY_VERSION; // the handshake negotiates its own version
+  }
+
+  let version: string;
+  if (claimed !== undefined) {
+    if (typeof claimed !== 'string') return new RpcError(INVALID_PARAMS, `Invalid params: _meta["${PROTOCOL_VERSION_KEY}"] must be a protocol version string`, { missing: [PROTOCOL_VERSION_KEY] }, 400);
+    if (headers.version !== undefined && headers.version !== claimed) {
+      return mismatch(`the body's _meta names protocol version ${claimed}, the MCP-Protocol-Version header ${headers.version}`);
+    }
+    if (!SUPPORTED_VERSIONS.includes(claimed)) return unsupported(claimed);
+    version = claimed;
+  } else if (headers.version === MODERN_VERSION) {
+    const missing = meta ? [PROTOCOL_VERSION_KEY, ...(isPlainObject(meta[CLIENT_CAPABILITIES_KEY]) ? [] : [CLIENT_CAPABILITIES_KEY])] : ['_meta'];
+    return new RpcError(INVALID_PARAMS, `Invalid params: protocol ${MODERN_VERSION} needs params._meta with "${PROTOCOL_VERSION_KEY}" and "${CLIENT_CAPABILITIES_KEY}"; missing: ${missing.join(', ')}`, { missing }, 400);
+  } else if (headers.version !== undefined) {
+    if (!SUPPORTED_VERSIONS.includes(headers.version)) return unsupported(headers.version);
+    version = headers.version;
+  } else {
+    version = HEADERLESS_VERSION;
+  }
+
+  if (version !== MODERN_VERSION) return version;
+  if (message.kind === 'request' && !isPlainObject(meta![CLIENT_CAPABILITIES_KEY])) {
+    return new RpcError(INVALID_PARAMS, `Invalid params: _meta["${CLIENT_CAPABILITIES_KEY}"] must be an object (the client's capabilities, {} for none)`, { missing: [CLIENT_CAPABILITIES_KEY] }, 400);
+  }
+  if (headers.version === undefined) return mismatch(`protocol ${MODERN_VERSION} needs the MCP-Protocol-Version header, equal to the _meta version`);
+  if (headers.method === undefined) return mismatch(`protocol ${MODERN_VERSION} needs the Mcp-Method header, equal to the body's method (${message.method})`);
+  if (headers.method !== message.method) return mismatch(`the body's method is ${message.method}, the Mcp-Method header ${headers.method}`);
+  if (message.method === 'tools/call' && typeof params?.name === 'string') {
+    if (headers.name === undefined) return mismatch(`tools/call needs the Mcp-Name header, equal to params.name (${params.name})`);
+    if (headers.name !== params.name) return mismatch(`params.name is ${params.name}, the Mcp-Name header ${headers.name}`);
+  }
+  return version;
+}
+
+/** One JSON-RPC response, written by hand around a result that is already JSON text. */
+export const resultText = (id: JsonRpcId, result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+
+export function errorText(id: JsonRpcId | null, error: RpcError): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
+}
+
+/** The id a refusal of this message answers with: its own when that id is valid (even if the rest is not), else null. */
+export const idOf = (value: unknown): JsonRpcId | null => (isPlainObject(value) && isId(value.id) ? value.id : null);
