@@ -18,6 +18,10 @@ export interface DatasetSizes {
   snapshots: number;
   firstDate: string;
   lastDate: string;
+  /** The longest startDate–endDate range that fits in one result wherever it falls (Infinity: the whole history fits). */
+  safeDays: number;
+  /** The same for one entity (institutionId or issuerId given). */
+  safeDaysOne: number;
 }
 
 const CAPABILITIES = { tools: { listChanged: false } };
@@ -27,20 +31,30 @@ export const MODERN_RESULT_FIELDS = `"resultType":"complete","_meta":${JSON.stri
 
 const kb = (bytes: number) => (bytes < 1024 ? `${Math.max(1, Math.round(bytes / 100) / 10)} KB` : `${Math.round(bytes / 1024)} KB`);
 const mb = (bytes: number) => (bytes < 1024 * 1024 ? kb(bytes) : `${Math.round((bytes / 2 ** 20) * 10) / 10} MB`);
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000) + 1;
+const dayNumber = (date: string) => Math.round(Date.parse(date) / 86_400_000);
+
+/**
+ * How many days any startDate–endDate range may span and still fit in one result, wherever it
+ * falls: with at most `k` snapshots fitting (an allowance of 20 % for older, larger snapshots),
+ * the shortest span holding k + 1 of them.
+ */
+function safeDaysOf(dates: string[], snapshotBytes: number): number {
+  const k = Math.floor(LIMITS.resultBytes / (Math.max(1, snapshotBytes) * 1.2));
+  let fewest = Infinity;
+  for (let i = 0; i + k < dates.length; i++) fewest = Math.min(fewest, dayNumber(dates[i + k]!) - dayNumber(dates[i]!));
+  return Math.max(1, fewest);
+}
 
 /** About how many days of every entity's snapshots fit in one result. */
-export function daysThatFit(sizes: DatasetSizes): number {
-  const span = daysBetween(sizes.firstDate, sizes.lastDate);
-  const perDay = sizes.snapshots / span;
-  return Math.max(1, Math.min(span, Math.floor(LIMITS.resultBytes / sizes.snapshotBytes / perDay)));
-}
+export const daysThatFit = (sizes: DatasetSizes) => sizes.safeDays;
 
 /** The sentence a too-large time series is answered with, and the one its description ends with. */
 export function narrowing(dataset: Dataset, sizes: DatasetSizes | undefined): string {
   const { param, kind } = dataset.entity;
-  const range = sizes ? `a startDate–endDate range of about ${daysThatFit(sizes)} days or less` : 'a shorter startDate–endDate range';
-  return `pass ${param} for one ${kind}, or ${range}`;
+  if (!sizes) return `pass ${param} for one ${kind}, or a shorter startDate–endDate range`;
+  const range = `a startDate–endDate range of about ${daysThatFit(sizes)} days or less`;
+  if (!Number.isFinite(sizes.safeDaysOne)) return `pass ${param} for one ${kind}, or ${range}`;
+  return `pass ${range}, or ${param} for one ${kind} with a range of about ${sizes.safeDaysOne} days or less`;
 }
 
 function sizeNote(tool: ToolDefinition, sizes: DatasetSizes | undefined): string {
@@ -54,7 +68,7 @@ function sizeNote(tool: ToolDefinition, sizes: DatasetSizes | undefined): string
     ` Sizes: one snapshot of every ${kind} is about ${kb(sizes.snapshotBytes)}, of one ${kind} about ${kb(one)}; ` +
     `there are ${sizes.snapshots} snapshots (${sizes.firstDate} to ${sizes.lastDate}), about ${mb(whole)} in all. ` +
     `One result may hold at most ${mib(LIMITS.resultBytes)}` +
-    (whole > LIMITS.resultBytes ? `: for a longer period, ${narrowing(tool.endpoint.dataset, sizes)}.` : '; the whole history fits.')
+    (Number.isFinite(sizes.safeDays) ? `: for a longer period, ${narrowing(tool.endpoint.dataset, sizes)}.` : '; the whole history fits.')
   );
 }
 
@@ -65,9 +79,13 @@ async function measure(api: Handler, site: string, dataset: Dataset): Promise<Da
   const listText = await list.text();
   const { availableDates } = (await series.json()) as { availableDates: string[] };
   if (availableDates.length === 0) return undefined;
+  const snapshotBytes = Buffer.byteLength(listText);
+  const entities = (JSON.parse(listText) as { data: unknown[] }).data.length;
   return {
-    snapshotBytes: Buffer.byteLength(listText),
-    entities: (JSON.parse(listText) as { data: unknown[] }).data.length,
+    snapshotBytes,
+    safeDays: safeDaysOf(availableDates, snapshotBytes),
+    safeDaysOne: safeDaysOf(availableDates, snapshotBytes / entities),
+    entities,
     snapshots: availableDates.length,
     firstDate: availableDates[0]!,
     lastDate: availableDates.at(-1)!,
