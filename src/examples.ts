@@ -8,6 +8,7 @@ import type { StatusStore } from './status/status-store.ts';
 import type { ServedStore } from './store/served-store.ts';
 import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
 import { endpointsOf, operationId, type DataEndpoint } from './endpoints.ts';
+import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
 
 export interface Example {
   /** Path and query, e.g. `/api/v1/mortgage-rates?termInMonths=12`. */
@@ -88,6 +89,7 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
     }
+    examples[changesOperationId(dataset)] = await Promise.all(changesExampleRequests(dataset, first, newestDate).map(ask));
   }
   examples.getHealth = [await ask('/api/v1/health'), await ask('/api/v1/health?verbose=1')];
   // The 500 every data endpoint gives when its store cannot be read, from the same code path.

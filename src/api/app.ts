@@ -14,6 +14,7 @@ import { getRatesByEntity, listRates } from './rates.ts';
 import { ApiError, errorResponse } from './responses.ts';
 import { ALLOWED_METHODS, isAllowedMethod, matchRoute, routeQuery, type Route } from './routes.ts';
 import { getTimeSeries } from './time-series.ts';
+import { getChanges } from './changes.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -61,6 +62,8 @@ export function createApi(deps: ApiDeps): Handler {
         return getRatesByEntity(endpoint, route.pathValue ?? '', query, ctx);
       case 'timeSeries':
         return getTimeSeries(endpoint, query, ctx);
+      case 'changes':
+        return getChanges(endpoint, query, ctx);
     }
   }
 

@@ -6,13 +6,14 @@
 import { z } from 'zod';
 import { datasetBySlug, type Dataset } from '../datasets.ts';
 import { API_PREFIX, endpointsOf, type DataEndpoint } from '../endpoints.ts';
+import { CHANGES_SEGMENT, changesEndpointOf, type ChangesEndpoint } from '../changes/endpoint.ts';
 import { parseQuery } from './query.ts';
 
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 /** Health takes no query parameters. */
 const HEALTH_QUERY = z.strictObject({});
 
-export type Route = { kind: 'health' } | { kind: 'data'; endpoint: DataEndpoint; pathValue?: string };
+export type Route = { kind: 'health' } | { kind: 'data'; endpoint: DataEndpoint | ChangesEndpoint; pathValue?: string };
 
 export function isAllowedMethod(method: string): boolean {
   return (ALLOWED_METHODS as readonly string[]).includes(method);
@@ -26,7 +27,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Match `/api/v1/...` against health and the three endpoints of each dataset. */
+/** Match `/api/v1/...` against health and the endpoints of each dataset (three, and the change log). */
 export function matchRoute(pathname: string): Route | undefined {
   if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
   const segments = pathname.slice(API_PREFIX.length + 1).replace(/\/$/, '').split('/');
@@ -38,6 +39,8 @@ export function matchRoute(pathname: string): Route | undefined {
   const endpoints = endpointsOf(dataset);
   if (second === undefined) return { kind: 'data', endpoint: endpoints.list };
   if (second === 'time-series') return { kind: 'data', endpoint: endpoints.timeSeries };
+  // Before the detail route: a bare slug `changes` would name it, so the build refuses one (src/changes/endpoint.ts).
+  if (second === CHANGES_SEGMENT) return { kind: 'data', endpoint: changesEndpointOf(dataset) };
   if (second === '') return undefined;
   return { kind: 'data', endpoint: endpoints.detail, pathValue: decodeSegment(second) };
 }

@@ -9,7 +9,9 @@ import { loadDocPages, type DocPage } from '../docs/pages.ts';
 import { collectExamples, healthyStatusStore } from '../examples.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { createService } from '../service.ts';
-import { compileSnapshotTree, newestOnly, type CompiledStore } from '../store/compile.ts';
+import { CompileError, compileSnapshotTree, newestOnly, type CompiledStore } from '../store/compile.ts';
+import { reservedSlugProblems } from '../changes/endpoint.ts';
+import { SnapshotFileError } from '../snapshots/tree.ts';
 import { ServedStore } from '../store/served-store.ts';
 
 export interface SiteData {
@@ -24,6 +26,8 @@ export interface SiteData {
 
 export async function buildSiteData(options: { snapshotsDir: string; contentDir: string; site: string }): Promise<SiteData> {
   const store = await compileSnapshotTree(options.snapshotsDir);
+  const reserved = reservedSlugProblems(store);
+  if (reserved.length > 0) throw new CompileError(reserved.map((r) => new SnapshotFileError(r.file, [r.problem])));
   const served = ServedStore.from(store);
   // Examples come from the real core over the data being built, with the status a healthy production shows.
   const service = createService({ loadStore: async () => served, status: healthyStatusStore(served), siteUrl: options.site });

@@ -13,6 +13,7 @@ import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
+import { registerChangesPath } from '../changes/openapi.ts';
 
 const JSON_TYPE = 'application/json';
 
@@ -112,6 +113,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         },
       });
     }
+    registerChangesPath(registry, dataset, examples, { examplesFor, errorResponse });
   }
 
   const health = COMPONENTS.health;
@@ -181,7 +183,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     },
     servers: [{ url: options.site, description: 'This deployment' }],
     tags: [
-      ...DATASETS.map((d) => ({ name: d.title, description: `${d.title}: list, one ${d.entity.kind}, and the time series.` })),
+      ...DATASETS.map((d) => ({ name: d.title, description: `${d.title}: list, one ${d.entity.kind}, the time series and the change log.` })),
       { name: 'Service', description: 'Health and freshness.' },
       { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
       { name: 'Documentation', description: 'Search over these docs.' },

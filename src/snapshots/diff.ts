@@ -10,6 +10,8 @@ export type Value = number | string | null;
 export interface ValueMove {
   entity: Entity;
   item: Item;
+  /** The value's stable id: the rate's id, or (credit cards) `<plan id>#<field>` (see valuesOf). */
+  id: string;
   /** What moved, in words: the term (`1 year`), plan and condition (`Unsecured From`), or field (`purchase rate`). */
   what: string;
   /** Absent (undefined) when the value is new; absent `to` when it is no longer listed. */
@@ -68,10 +70,10 @@ export function diffSnapshots(dataset: Dataset, before: readonly Entity[], after
       const b = valuesOf(item);
       for (const [key, { what, value }] of b) {
         const prior = a.get(key);
-        if (!prior) diff.moves.push({ entity, item, what, to: value });
-        else if (prior.value !== value) diff.moves.push({ entity, item, what, from: prior.value, to: value });
+        if (!prior) diff.moves.push({ entity, item, id: key, what, to: value });
+        else if (prior.value !== value) diff.moves.push({ entity, item, id: key, what, from: prior.value, to: value });
       }
-      for (const [key, { what, value }] of a) if (!b.has(key)) diff.moves.push({ entity, item, what, from: value });
+      for (const [key, { what, value }] of a) if (!b.has(key)) diff.moves.push({ entity, item, id: key, what, from: value });
     }
   }
   return diff;

@@ -36,7 +36,8 @@ export class DatasetHistory {
 
   constructor(
     readonly dataset: Dataset,
-    private readonly compiled: CompiledDataset,
+    /** The compiled history itself (read by the change log, src/changes/log.ts). */
+    readonly compiled: CompiledDataset,
   ) {
     this.dates = compiled.dates;
     this.dateIndex = new Map(compiled.dates.map((d, i) => [d, i]));

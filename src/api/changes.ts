@@ -1,0 +1,55 @@
+/**
+ * `GET /api/v1/<dataset>/changes?since=&until=&institutionId=` (credit cards: `issuerId`): per
+ * snapshot date, the values that changed, were added or were removed. Served from the change log
+ * kept with the history (src/changes/log.ts); the answer for a URL is joined once and kept, like
+ * the list and detail answers.
+ */
+import { canonicalEntityId } from '../datasets.ts';
+import { DEFAULT_DAYS, type ChangesEndpoint } from '../changes/endpoint.ts';
+import { changeLogOf } from '../changes/log.ts';
+import { cachedHead, readyResponse, TERMS } from './bodies.ts';
+import { withData, type RequestContext } from './context.ts';
+import { ApiError } from './responses.ts';
+
+/** The date `days` days before a YYYY-MM-DD date. */
+export function daysBefore(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export async function getChanges(endpoint: ChangesEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
+  const { dataset } = endpoint;
+  if (query.since !== undefined && query.until !== undefined && query.since > query.until) {
+    throw new ApiError('invalid_request', 'Start date cannot be after end date', 'Make until on or after since, or leave until out for every date up to the newest snapshot.');
+  }
+  const history = withData(dataset, await ctx.store.history(dataset.slug));
+  const log = changeLogOf(history);
+  const until = query.until ?? history.dates[history.latest]!;
+  const since = query.since ?? daysBefore(until, DEFAULT_DAYS);
+
+  const rawId = query[dataset.entity.param];
+  const id = rawId === undefined ? undefined : canonicalEntityId(rawId, dataset.entity);
+  if (id !== undefined && !log.known.has(id)) {
+    throw new ApiError(
+      dataset.entity.notFound,
+      `${dataset.entity.label} not found`,
+      `No ${dataset.entity.kind} with that id was ever listed. ${dataset.entity.label} ids look like ${dataset.entity.prefix}:<slug>; ` +
+        `GET /api/v1/${dataset.slug} lists every ${dataset.entity.kind} with its id.`,
+    );
+  }
+
+  const key = `changes/${since}..${until}/${id ?? ''}`;
+  const ready = cachedHead(history, key, () => {
+    const entries: string[] = [];
+    const mine = id === undefined ? undefined : log.byEntity.get(id);
+    log.days.forEach((day, d) => {
+      if (day.date < since || day.date > until) return;
+      const json = mine ? mine.get(d) : id === undefined ? log.json[d] : undefined;
+      if (json !== undefined) entries.push(json);
+    });
+    return (
+      `{"type":${JSON.stringify(`${dataset.type}Changes`)},"since":"${since}","until":"${until}","changes":[${entries.join(',')}],` +
+      `"lastUpdated":${JSON.stringify(history.lastUpdated(history.latest))},"termsOfUse":${TERMS},"timestamp":"`
+    );
+  });
+  return readyResponse(ready, ctx.now);
+}

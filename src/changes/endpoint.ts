@@ -1,0 +1,98 @@
+/**
+ * `GET /api/v1/<dataset>/changes`: the change log endpoint of each dataset, declared from the
+ * dataset table beside the three endpoints of src/endpoints.ts. It is a REST endpoint only: the
+ * MCP server keeps its twelve tools (src/mcp/tools.ts lists list, detail and time series).
+ *
+ * `changes` (like `time-series`) is a path segment the router reserves before the detail route:
+ * ids are `institution:<slug>`, so an id never reads `changes`, but a bare slug would; the build
+ * refuses any entity whose slug is a reserved segment (reservedSlugProblems).
+ */
+import { z } from 'zod';
+import { API_PREFIX, entityIdParam } from '../endpoints.ts';
+import { DATASETS, type Dataset } from '../datasets.ts';
+import { DateParam } from '../schemas/params.ts';
+import type { CompiledStore } from '../store/compile.ts';
+
+export const CHANGES_SEGMENT = 'changes';
+/** Path segments after a dataset that are not an institution or issuer. */
+export const RESERVED_SEGMENTS = ['time-series', CHANGES_SEGMENT] as const;
+/** How far back the change log goes when `since` is not given. */
+export const DEFAULT_DAYS = 30;
+
+export interface ChangesEndpoint {
+  kind: 'changes';
+  dataset: Dataset;
+  path: string;
+  query: z.ZodObject;
+  ignoredQuery: readonly string[];
+}
+
+const ENDPOINTS = new Map<string, ChangesEndpoint>();
+
+export function changesEndpointOf(dataset: Dataset): ChangesEndpoint {
+  let endpoint = ENDPOINTS.get(dataset.slug);
+  if (!endpoint) {
+    endpoint = {
+      kind: 'changes',
+      dataset,
+      path: `${API_PREFIX}/${dataset.slug}/${CHANGES_SEGMENT}`,
+      query: z.strictObject({
+        since: DateParam.describe(
+          `First date to include, YYYY-MM-DD (UTC), inclusive. Default: ${DEFAULT_DAYS} days before until. ` +
+            'A date after the newest snapshot gives an empty list.',
+        ).optional(),
+        until: DateParam.describe('Last date to include, YYYY-MM-DD, inclusive; not before since. Default: the newest snapshot’s date.').optional(),
+        [dataset.entity.param]: entityIdParam(dataset).optional(),
+      }),
+      ignoredQuery: [],
+    };
+    ENDPOINTS.set(dataset.slug, endpoint);
+  }
+  return endpoint;
+}
+
+/** `getMortgageRatesChanges`: the OpenAPI operationId. */
+export const changesOperationId = (dataset: Dataset) =>
+  `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}Changes`;
+
+/** The requests the docs and the OpenAPI document show the endpoint with (answered by the real core at build time). */
+export function changesExampleRequests(dataset: Dataset, firstId: string | undefined, newestDate: string | undefined): string[] {
+  const base = `${API_PREFIX}/${dataset.slug}/${CHANGES_SEGMENT}`;
+  const { param, prefix } = dataset.entity;
+  return [
+    ...(newestDate ? [`${base}?since=${newestDate}`] : []),
+    ...(newestDate && firstId ? [`${base}?since=${newestDate}&${param}=${firstId}`] : []),
+    `${base}?since=last-week`,
+    `${base}?since=2025-03-05&until=2025-03-01`,
+    // Credit cards take issuerId, not institutionId; no dataset's change log takes a filter such as termInMonths.
+    dataset.entity.param === 'issuerId' ? `${base}?institutionId=issuer:amex` : `${base}?termInMonths=12`,
+    `${base}?${param}=${prefix}:no-such-lender`,
+  ];
+}
+
+/**
+ * Entities whose slug is a reserved path segment: `/api/v1/<dataset>/<slug>` would answer the
+ * change log or the time series instead of that entity. The build fails on any, naming the first
+ * snapshot file that lists it.
+ */
+export function reservedSlugProblems(store: CompiledStore): { file: string; problem: string }[] {
+  const found: { file: string; problem: string }[] = [];
+  for (const dataset of DATASETS) {
+    const compiled = store.datasets[dataset.slug];
+    if (!compiled) continue;
+    const seen = new Set<string>();
+    compiled.snapshots.forEach((entities, s) => {
+      for (const e of entities) {
+        const id = compiled.entities[e]![0];
+        const slug = id.slice(id.indexOf(':') + 1).toLowerCase();
+        if (!(RESERVED_SEGMENTS as readonly string[]).includes(slug) || seen.has(id)) continue;
+        seen.add(id);
+        found.push({
+          file: `${dataset.slug}/${compiled.dates[s]}.json`,
+          problem: `${dataset.entity.kind} ${id}: the slug "${slug}" is reserved (/api/v1/${dataset.slug}/${slug} is ${slug === CHANGES_SEGMENT ? 'the change log' : 'the time series'})`,
+        });
+      }
+    });
+  }
+  return found;
+}

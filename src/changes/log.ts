@@ -1,0 +1,78 @@
+/**
+ * The change log as the API serves it. Worked out once per process and dataset from the compiled
+ * history (the snapshots as shared objects, so a diff only looks at what changed), each date kept
+ * as ready JSON, whole and per entity; a request joins the dates it asks for. Nothing is read or
+ * diffed again per request.
+ */
+import type { Dataset } from '../datasets.ts';
+import { snapshotsOf } from '../explorer/history.ts';
+import type { DatasetHistory } from '../store/served-store.ts';
+import { changeDays, CHANGE_KINDS, dayFor, type ChangeDay, type ValueChange } from './model.ts';
+import { changeKeys, type ChangeKeys } from './schema.ts';
+
+export interface ChangeLog {
+  days: readonly ChangeDay[];
+  /** Each day as the JSON of its response entry. */
+  json: readonly string[];
+  /** Per canonical (lower-case) entity id: day index → that entity's JSON entry. */
+  byEntity: ReadonlyMap<string, ReadonlyMap<number, string>>;
+  /** Every entity id the history ever listed, lower-case. */
+  known: ReadonlySet<string>;
+}
+
+/** A change as the API names it (`institutionId`, `productId`, `rateId` …), in the key order of the schema. */
+export function changeJson(keys: ChangeKeys, change: ValueChange): Record<string, unknown> {
+  const value = keys.value === 'rateId' ? change.valueId : change.valueId.slice(change.valueId.indexOf('#') + 1);
+  return {
+    [keys.entityId]: change.entityId,
+    [keys.entityName]: change.entityName,
+    [keys.itemId]: change.itemId,
+    [keys.itemName]: change.itemName,
+    [keys.value]: value,
+    what: change.what,
+    ...('from' in change ? { from: change.from } : {}),
+    ...('to' in change ? { to: change.to } : {}),
+  };
+}
+
+/** One response entry: `{ date, previousDate, lastUpdated, changed, added, removed }`. */
+export function dayJson(dataset: Dataset, day: ChangeDay): Record<string, unknown> {
+  const keys = changeKeys(dataset);
+  return {
+    date: day.date,
+    previousDate: day.previousDate,
+    lastUpdated: day.lastUpdated,
+    ...Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, day[kind].map((c) => changeJson(keys, c))])),
+  };
+}
+
+export function buildChangeLog(dataset: Dataset, days: readonly ChangeDay[], entityIds: Iterable<string>): ChangeLog {
+  const byEntity = new Map<string, Map<number, string>>();
+  days.forEach((day, d) => {
+    const ids = new Set(CHANGE_KINDS.flatMap((kind) => day[kind].map((c) => c.entityId.toLowerCase())));
+    for (const id of ids) {
+      let entries = byEntity.get(id);
+      if (!entries) byEntity.set(id, (entries = new Map()));
+      entries.set(d, JSON.stringify(dayJson(dataset, dayFor(day, id)!)));
+    }
+  });
+  return {
+    days,
+    json: days.map((day) => JSON.stringify(dayJson(dataset, day))),
+    byEntity,
+    known: new Set([...entityIds].map((id) => id.toLowerCase())),
+  };
+}
+
+const LOGS = new WeakMap<DatasetHistory, ChangeLog>();
+
+/** The dataset's change log, worked out on first use and kept with its history. */
+export function changeLogOf(history: DatasetHistory): ChangeLog {
+  let log = LOGS.get(history);
+  if (!log) {
+    const { dataset, compiled } = history;
+    const days = changeDays(dataset, snapshotsOf(dataset, compiled));
+    LOGS.set(history, (log = buildChangeLog(dataset, days, compiled.entities.map(([id]) => id))));
+  }
+  return log;
+}

@@ -1,0 +1,289 @@
+/**
+ * The JSON change log, `GET /api/v1/<dataset>/changes`, over the real history: it equals the
+ * difference between the time-series answers for the same dates (worked out here, independently
+ * of src/snapshots/diff.ts), filters by institution, follows the error, caching and x-request-id
+ * rules of every data endpoint, matches its zod schema and its OpenAPI schema, and is reserved in
+ * routing (the build refuses an institution whose slug is `changes`).
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Handler } from '../src/api/app.ts';
+import { changesSchemaOf } from '../src/changes/schema.ts';
+import { changeLogOf } from '../src/changes/log.ts';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { collectExamples, healthyStatusStore } from '../src/examples.ts';
+import { TOOLS } from '../src/mcp/tools.ts';
+import { buildOpenApiDocument } from '../src/openapi/document.ts';
+import { ErrorBody } from '../src/schemas/errors.ts';
+import { createService } from '../src/service.ts';
+import { compileSnapshotTree } from '../src/store/compile.ts';
+import { ServedStore } from '../src/store/served-store.ts';
+import { ROOT } from './fixtures/production.ts';
+import { apiOver, get, getJson, historyDir, SITE, tempDir } from './helpers.ts';
+
+let api: Handler;
+const series: Record<string, any> = {};
+
+beforeAll(async () => {
+  api = await apiOver(historyDir());
+  for (const d of DATASETS) {
+    const dates: string[] = (await getJson(api, `/api/v1/${d.slug}/time-series`)).body.availableDates;
+    series[d.slug] = (await getJson(api, `/api/v1/${d.slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`)).body;
+  }
+}, 60_000);
+
+interface Listed {
+  entityId: string;
+  entityName: string;
+  itemId: string;
+  itemName: string;
+  value: unknown;
+}
+
+/** Every value of a time-series snapshot by its id: rates by rate id, card plan fields by `<plan id>#<field>`. */
+function valuesOf(data: any[]): Map<string, Listed> {
+  const values = new Map<string, Listed>();
+  for (const entity of data) {
+    for (const item of entity.products ?? entity.plans) {
+      const base = { entityId: entity.id, entityName: entity.name, itemId: item.id, itemName: item.name };
+      if (item.rates) for (const rate of item.rates) values.set(rate.id, { ...base, value: rate.rate });
+      else for (const [field, value] of Object.entries(item)) if (field !== 'id' && field !== 'name') values.set(`${item.id}#${field}`, { ...base, value });
+    }
+  }
+  return values;
+}
+
+/** What changed from one snapshot to the next, as sorted lines, from the two time-series answers alone. */
+function expectedDiff(before: any[], after: any[], only?: string) {
+  const [a, b] = [valuesOf(before), valuesOf(after)];
+  const keep = (v: Listed) => only === undefined || v.entityId === only;
+  const line = (id: string, v: Listed, rest: string) => `${v.entityId}|${v.entityName}|${v.itemId}|${v.itemName}|${id}|${rest}`;
+  const changed = [...b].filter(([id, v]) => a.has(id) && a.get(id)!.value !== v.value && keep(v)).map(([id, v]) => line(id, v, `${JSON.stringify(a.get(id)!.value)}>${JSON.stringify(v.value)}`));
+  const added = [...b].filter(([id, v]) => !a.has(id) && keep(v)).map(([id, v]) => line(id, v, JSON.stringify(v.value)));
+  // A removed value carries its institution's current name when it is still listed (the entry speaks of today's institution).
+  const names = new Map(after.map((e) => [e.id, e.name]));
+  const removed = [...a]
+    .filter(([id, v]) => !b.has(id) && keep(v))
+    .map(([id, v]) => line(id, { ...v, entityName: names.get(v.entityId) ?? v.entityName }, JSON.stringify(v.value)));
+  return { changed: changed.sort(), added: added.sort(), removed: removed.sort() };
+}
+
+/** The same lines from a change-log entry, whatever the dataset calls its keys. */
+function linesOf(dataset: Dataset, day: any) {
+  const e = dataset.entity.param;
+  const k = `${dataset.entity.kind}Name`;
+  const item = dataset.itemsKey === 'products' ? 'product' : 'plan';
+  const id = (c: any) => c.rateId ?? `${c[`${item}Id`]}#${c.field}`;
+  const line = (c: any, rest: string) => `${c[e]}|${c[k]}|${c[`${item}Id`]}|${c[`${item}Name`]}|${id(c)}|${rest}`;
+  return {
+    changed: day.changed.map((c: any) => line(c, `${JSON.stringify(c.from)}>${JSON.stringify(c.to)}`)).sort(),
+    added: day.added.map((c: any) => line(c, JSON.stringify(c.to))).sort(),
+    removed: day.removed.map((c: any) => line(c, JSON.stringify(c.from))).sort(),
+  };
+}
+
+/** Every snapshot date whose diff in scope is not empty, with that diff. */
+function expectedLog(slug: string, only?: string) {
+  const ts = series[slug];
+  const dates = Object.keys(ts.timeSeries);
+  const days: { date: string; previousDate: string; lastUpdated: string; lines: ReturnType<typeof expectedDiff> }[] = [];
+  for (let i = 1; i < dates.length; i++) {
+    const lines = expectedDiff(ts.timeSeries[dates[i - 1]!].data, ts.timeSeries[dates[i]!].data, only);
+    if (lines.changed.length + lines.added.length + lines.removed.length === 0) continue;
+    days.push({ date: dates[i]!, previousDate: dates[i - 1]!, lastUpdated: ts.timeSeries[dates[i]!].lastUpdated, lines });
+  }
+  return days;
+}
+
+async function expectError(path: string, status: number, error: string, requestId: boolean) {
+  const response = await get(api, path, { headers: { 'x-request-id': 'req-1' } });
+  const body = await response.json();
+  expect(response.status, path).toBe(status);
+  expect(ErrorBody.parse(body)).toEqual(body);
+  expect(body.error, path).toBe(error);
+  expect(body.documentationUrl).toBe(`${SITE}/docs/errors#${error}`);
+  expect(response.headers.get('x-request-id'), `x-request-id on ${path}`).toBe(requestId ? 'req-1' : null);
+  return body;
+}
+
+describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug, dataset) => {
+  const path = `/api/v1/${slug}/changes`;
+
+  it('over the whole history equals the diff of consecutive time-series answers, date by date', async () => {
+    const dates = Object.keys(series[slug].timeSeries);
+    const { response, body } = await getJson(api, `${path}?since=${dates[0]}&until=${dates.at(-1)}`);
+    expect(response.status).toBe(200);
+    expect(changesSchemaOf(dataset).parse(body)).toEqual(body);
+    const expected = expectedLog(slug);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(body.changes.map((d: any) => d.date)).toEqual(expected.map((d) => d.date));
+    for (const [i, day] of body.changes.entries()) {
+      expect({ date: day.date, previousDate: day.previousDate, lastUpdated: day.lastUpdated, lines: linesOf(dataset, day) }, day.date).toEqual(expected[i]);
+    }
+    expect(body).toMatchObject({ type: `${dataset.type}Changes`, since: dates[0], until: dates.at(-1), lastUpdated: series[slug].timeSeries[dates.at(-1)!].lastUpdated });
+    expect(body.termsOfUse).toMatch(/may be incorrect/);
+  });
+
+  it(`${dataset.entity.param} keeps one ${dataset.entity.kind}: the same diff, narrowed to it, for every one ever listed`, async () => {
+    const dates = Object.keys(series[slug].timeSeries);
+    const ever = new Set(Object.values(series[slug].timeSeries).flatMap((s: any) => s.data.map((e: any) => e.id as string)));
+    let withChanges = 0;
+    for (const id of ever) {
+      const { response, body } = await getJson(api, `${path}?since=${dates[0]}&${dataset.entity.param}=${id}`);
+      expect(response.status, id).toBe(200);
+      const expected = expectedLog(slug, id);
+      expect(body.changes.map((d: any) => ({ date: d.date, previousDate: d.previousDate, lastUpdated: d.lastUpdated, lines: linesOf(dataset, d) })), id).toEqual(expected);
+      if (expected.length) withChanges++;
+    }
+    expect(withChanges).toBeGreaterThan(1);
+  });
+
+  it('since and until are inclusive; since defaults to 30 days before until, until to the newest snapshot', async () => {
+    const all = expectedLog(slug).map((d) => d.date);
+    const newest = Object.keys(series[slug].timeSeries).at(-1)!;
+    const [a, b] = [all.at(-3)!, all.at(-2)!];
+    expect((await getJson(api, `${path}?since=${a}&until=${b}`)).body.changes.map((d: any) => d.date)).toEqual([a, b]);
+    const plain = (await getJson(api, path)).body;
+    const since = new Date(Date.parse(`${newest}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(plain).toMatchObject({ since, until: newest });
+    expect(plain.changes.map((d: any) => d.date)).toEqual(all.filter((d) => d >= since));
+    const untilOnly = (await getJson(api, `${path}?until=${b}`)).body;
+    expect(untilOnly.since).toBe(new Date(Date.parse(`${b}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10));
+    expect(untilOnly.changes.map((d: any) => d.date)).toEqual(all.filter((d) => d >= untilOnly.since && d <= b));
+    const later = await getJson(api, `${path}?since=2099-01-01`);
+    expect(later.response.status).toBe(200);
+    expect(later.body).toMatchObject({ since: '2099-01-01', until: newest, changes: [] });
+  });
+
+  it('errors: a malformed date, since after until, an unknown parameter, an id never listed', async () => {
+    await expectError(`${path}?since=2025-3-1`, 400, 'invalid_request', false);
+    await expectError(`${path}?until=2025-02-30`, 400, 'invalid_request', false);
+    const order = await expectError(`${path}?since=2025-03-05&until=2025-03-01`, 400, 'invalid_request', true);
+    expect(order.message).toBe('Start date cannot be after end date');
+    const unknown = await expectError(`${path}?termInMonths=12`, 400, 'invalid_request', true);
+    expect(unknown.hint).toContain(`It accepts: since, until, ${dataset.entity.param}.`);
+    await expectError(`${path}?${dataset.entity.param}=${dataset.entity.prefix}:no-such-lender`, 404, dataset.entity.notFound, true);
+  });
+});
+
+describe('the change log as a data endpoint', () => {
+  it('credit cards take issuerId: institutionId is a parameter they do not use', async () => {
+    const body = await expectError('/api/v1/credit-card-rates/changes?institutionId=issuer:amex', 400, 'invalid_request', true);
+    expect(body.hint).toContain('issuerId');
+  });
+
+  it('an institution no longer listed still has its changes, including its removal', async () => {
+    const ts = series['mortgage-rates'];
+    const dates = Object.keys(ts.timeSeries);
+    const newest = new Set(ts.timeSeries[dates.at(-1)!].data.map((e: any) => e.id));
+    const gone = [...new Set(Object.values(ts.timeSeries).flatMap((s: any) => s.data.map((e: any) => e.id as string)))].find((id) => !newest.has(id))!;
+    expect(gone).toBeDefined();
+    const { response, body } = await getJson(api, `/api/v1/mortgage-rates/changes?since=${dates[0]}&institutionId=${gone}`);
+    expect(response.status).toBe(200);
+    expect(body.changes.some((d: any) => d.removed.length > 0)).toBe(true);
+    expect((await get(api, `/api/v1/mortgage-rates/${gone}`)).status).toBe(404);
+  });
+
+  it('`changes` is the change log, not an institution; the detail route still answers ids and bare slugs', async () => {
+    expect((await getJson(api, '/api/v1/mortgage-rates/changes')).body.type).toBe('MortgageRatesChanges');
+    expect((await getJson(api, '/api/v1/mortgage-rates/changes/')).body.type).toBe('MortgageRatesChanges');
+    expect((await getJson(api, '/api/v1/mortgage-rates/anz')).body.data[0].id).toBe('institution:anz');
+    expect((await get(api, '/api/v1/mortgage-rates/changes/anz')).status).toBe(404);
+    // The id form of the slug is an institution id, never the change log.
+    expect((await getJson(api, '/api/v1/mortgage-rates/institution:changes')).body.error).toBe('institution_not_found');
+  });
+
+  it('caching: the data Cache-Control, a strong ETag answered with 304, CORS, HEAD without a body, x-request-id outside the cache', async () => {
+    const path = '/api/v1/mortgage-rates/changes?since=2025-02-01&institutionId=anz';
+    const first = await get(api, path);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
+    expect(first.headers.get('vercel-cdn-cache-control')).toBe('max-age=31536000');
+    expect(first.headers.get('access-control-allow-origin')).toBe('*');
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(first.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await get(api, path, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    // Same data, another spelling of the same institution: same answer and ETag (the key is the canonical id).
+    expect((await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-01&institutionId=institution:ANZ')).headers.get('etag')).toBe(etag);
+    expect((await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-02&institutionId=anz')).headers.get('etag')).not.toBe(etag);
+    const head = await get(api, path, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect(await head.text()).toBe('');
+    const body = await first.json();
+    expect(Number(first.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(body)));
+  });
+
+  it('is worked out once per history and kept: later requests reuse it', async () => {
+    const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+    const history = await store.history('mortgage-rates');
+    expect(changeLogOf(history)).toBe(changeLogOf(history));
+    expect(changeLogOf(history).days.length).toBeGreaterThan(100);
+  });
+
+  it('adds no MCP tool: tools/list keeps the twelve tools of the contract', () => {
+    expect(TOOLS).toHaveLength(12);
+    expect(TOOLS.map((t) => t.name).filter((name) => name.includes('change'))).toEqual([]);
+  });
+
+  it('each 200 answer satisfies its OpenAPI schema (which rejects an extra field), and every example in the document is real', async () => {
+    const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+    const service = createService({ loadStore: async () => store, status: healthyStatusStore(store), siteUrl: SITE });
+    const examples = await collectExamples(service, SITE);
+    const { dereference } = await import('@readme/openapi-parser');
+    const doc: any = await dereference(structuredClone(buildOpenApiDocument({ site: SITE, examples })) as any);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    for (const d of DATASETS) {
+      const op = doc.paths[`/api/v1/${d.slug}/changes`].get;
+      expect(op.operationId).toBe(`get${d.type}Changes`);
+      expect(op.parameters.map((p: any) => p.name)).toEqual(['since', 'until', d.entity.param]);
+      const check = ajv.compile(op.responses['200'].content['application/json'].schema);
+      const { body } = await getJson(api, `/api/v1/${d.slug}/changes?since=2024-01-01`);
+      expect(check(body), `${d.slug}: ${ajv.errorsText(check.errors)}`).toBe(true);
+      expect(check({ ...body, extra: 1 })).toBe(false);
+      const day = structuredClone(body.changes.find((c: any) => c.changed.length > 0));
+      day.changed[0].extra = 1;
+      expect(check({ ...body, changes: [day] })).toBe(false);
+      for (const status of ['200', '400', '404']) {
+        const media = op.responses[status].content['application/json'];
+        expect(Object.keys(media.examples ?? {}).length, `${d.slug} ${status}`).toBeGreaterThan(0);
+        const valid = ajv.compile(media.schema);
+        for (const example of Object.values(media.examples) as any[]) expect(valid(example.value), `${d.slug} ${status}`).toBe(true);
+      }
+    }
+  }, 60_000);
+});
+
+describe('the build refuses an institution whose slug is a reserved segment', () => {
+  it.each(['changes', 'time-series'])('slug "%s": build:data fails, naming the snapshot file', async (slug) => {
+    const dir = await tempDir('rates-reserved-');
+    const dates = (await readdir(join(historyDir(), 'mortgage-rates'))).sort();
+    for (const name of dates.slice(0, 2)) await cp(join(historyDir(), 'mortgage-rates', name), join(dir, 'mortgage-rates', name));
+    const file = join(dir, 'mortgage-rates', dates[1]!);
+    const snapshot = JSON.parse(await readFile(file, 'utf8'));
+    snapshot.data.push({ id: `institution:${slug}`, name: 'A lender named like a path', products: [] });
+    await writeFile(file, JSON.stringify(snapshot, null, 2));
+    const generated = await tempDir('rates-reserved-generated-');
+    await mkdir(generated, { recursive: true });
+    const result = await promisify(execFile)(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build-data.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, SNAPSHOTS_DIR: dir, GENERATED_DIR: generated },
+    }).then(
+      () => ({ code: 0, out: '' }),
+      (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`mortgage-rates/${dates[1]}: institution institution:${slug}: the slug "${slug}" is reserved`);
+    expect(await readdir(generated)).toEqual([]);
+  }, 60_000);
+});
