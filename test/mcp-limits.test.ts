@@ -122,7 +122,7 @@ describe('a header-less batch does bounded work', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const reply of refused) {
       expect(reply.error).toMatchObject({ code: -32000, data: { limit: 'responseBytes', max: LIMITS.responseBytes } });
-      expect(reply.error.message).toMatch(/at most 8 MiB.*request of its own, or narrow it/);
+      expect(reply.error.message).toMatch(/at most 4 MiB.*request of its own, or narrow it/);
     }
     expect(bytes).toBeLessThanOrEqual(LIMITS.responseBytes);
   });

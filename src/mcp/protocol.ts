@@ -44,7 +44,13 @@ export const LIMITS = {
   /** The JSON one tool result may hold (the REST body); a larger one is an isError result asking for a narrower call. */
   resultBytes: 1024 * 1024,
   /** The JSON-RPC response bytes one HTTP request may produce; calls past it get a -32000 error each. */
-  responseBytes: 8 * 1024 * 1024,
+  responseBytes: 4 * 1024 * 1024,
+  /**
+   * Tool calls the process works on at once; further calls wait their turn. Work is one thread
+   * anyway, so this costs no throughput; it bounds the memory in flight, and the pauses that
+   * memory causes, so health and REST stay quick while an agent (or an attacker) asks for a lot.
+   */
+  concurrentToolCalls: 4,
 } as const;
 
 export const mib = (bytes: number) => `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;

@@ -49,8 +49,32 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 
 const documentationUrl = (site: string, anchor: string) => `${site}/docs/ai#${anchor}`;
 
+/**
+ * At most `size` tasks at once, the others waiting in order; and each task starts in a turn of
+ * the event loop of its own. The REST core answers from memory, so a batch of calls would
+ * otherwise run as one unbroken chain of promises, and every other request (health too) would
+ * wait for the whole batch.
+ */
+function semaphore(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return async function run<T>(task: () => Promise<T>): Promise<T> {
+    if (free > 0) free--;
+    else await new Promise<void>((turn) => waiting.push(turn));
+    try {
+      await new Promise((turn) => setImmediate(turn));
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+
 export function createRpc(options: { api: Handler; site: string; catalog: () => Promise<Catalog> }) {
   const { api, site } = options;
+  const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
   /** A tool result: one text item, from 2025-06-18 the same JSON as structuredContent (spliced in as it is, not parsed and written again). */
   function toolResult(version: string, text: string, isError: boolean): string {
@@ -93,10 +117,14 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     const args = readArguments(tool, params.arguments);
     if ('problems' in args) return badArguments(version, 'Invalid arguments', args.problems);
 
+    return inTurn(() => callRest(version, tool, args.values));
+  }
+
+  async function callRest(version: string, tool: ToolDefinition, values: Record<string, string>): Promise<Outcome> {
     let response: Response;
     let text: string | undefined;
     try {
-      response = await api(new Request(restUrl(tool, args.values, site)));
+      response = await api(new Request(restUrl(tool, values, site)));
       text = await readLimited(response);
     } catch (error) {
       console.error('mcp: tool failed:', error);
