@@ -1,39 +1,54 @@
 /**
- * A `(Request) => Promise<Response>` handler on a Node HTTP server: the request as a web
- * Request, the Response written back with backpressure, so a streamed time series never
- * piles up in memory behind a slow client.
+ * A `(Request) => Promise<Response>` handler on a Node HTTP server, through @hono/node-server's
+ * request listener (a well-kept adapter, used by Hono on Node): the request as a web Request, the
+ * Response written back with backpressure, so a streamed time series never piles up in memory
+ * behind a slow client; an unread request body is drained within bounds. Whatever a client sends,
+ * the answer comes from here: a request that cannot become a web Request is a JSON 400, a handler
+ * failure a JSON 500, and nothing is thrown outside this path.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { once } from 'node:events';
-import { Readable } from 'node:stream';
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { siteUrl } from '../site.ts';
+import { edgeErrorResponse, type EdgeError } from './edge-errors.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
-export function toNodeListener(handler: Handler) {
+const CLIENT_GONE = new Set(['ECONNRESET', 'ABORT_ERR', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+const UNREADABLE: EdgeError = {
+  status: 400,
+  message: 'Invalid request',
+  hint: 'The request line or Host header cannot form a URL. Send a path starting with "/" and one Host header such as 127.0.0.1:8787.',
+};
+
+const FAILED: EdgeError = {
+  status: 500,
+  message: 'An error occurred while answering the request',
+  hint: 'This is a fault on our side, not in your request. Retry shortly; if it persists, GET /api/v1/health reports the state of the service.',
+};
+
+/** `site` is the origin of `documentationUrl` in the errors answered here. */
+export function toNodeListener(handler: Handler, site: string = siteUrl(), log: (message: string, error: unknown) => void = console.error) {
+  const listener = getRequestListener(
+    // The adapter lets some Host values through unparsed (`1.2.3.256`); the core needs a URL.
+    (request: Request) => (URL.canParse(request.url) ? handler(request) : edgeErrorResponse(UNREADABLE, site)),
+    {
+      // Leave the global Request and Response alone: Astro's pages share this process.
+      overrideGlobalObjects: false,
+      // An HTTP/1.0 request may come without Host.
+      hostname: 'localhost',
+      errorHandler: (error: unknown) => {
+        if (error instanceof RequestError) return edgeErrorResponse(UNREADABLE, site);
+        // A client that went away mid-request (the answer is never written): not our failure.
+        if (!CLIENT_GONE.has((error as { code?: string } | null)?.code ?? '')) log('server: request failed:', error);
+        return edgeErrorResponse(FAILED, site);
+      },
+    },
+  );
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    const method = req.method ?? 'GET';
-    const request = new Request(`${scheme}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-      method,
-      headers,
-      ...(method === 'GET' || method === 'HEAD' ? {} : { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }),
-    } as RequestInit);
-    handler(request)
-      .then(async (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
-        if (!response.body) return void res.end();
-        for await (const chunk of response.body) {
-          if (res.destroyed) break;
-          if (!res.write(chunk)) await once(res, 'drain');
-        }
-        res.end();
-      })
-      .catch((error: unknown) => {
-        console.error('server: request failed:', error);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end();
-      });
+    listener(req, res).catch((error: unknown) => {
+      log('server: response failed:', error);
+      res.destroy();
+    });
   };
 }

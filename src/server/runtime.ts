@@ -34,7 +34,7 @@ function loadStore(): Promise<ServedStore> {
 }
 
 /** The one origin of every absolute URL in an answer (SITE_URL, Vercel's production domain, or the local address). */
-const site = siteUrl();
+export const site = siteUrl();
 
 /** /api/v1/* and the MCP endpoint. */
 export const api = createService({ loadStore, status: statusStoreFromEnv(), siteUrl: site }, { allowedHosts: mcpAllowedHostsFromEnv() });

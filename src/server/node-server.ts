@@ -1,0 +1,149 @@
+/**
+ * The HTTP server of `npm start` (scripts/serve.mjs): Node's http server with the limits of
+ * limits.ts, every answer of its own in the documented JSON error body, and the routing — /api/*
+ * to the API listener, pages to Astro — behind compression and the security headers.
+ *
+ * Limits, and what a client sees when it passes one:
+ * - head not sent within headersTimeoutMs, or the whole request within requestTimeoutMs: 408;
+ * - request line and headers over maxHeaderBytes: 431; bad framing (conflicting Content-Length
+ *   and Transfer-Encoding, bad chunks, a method Node does not know): 400 — all from Node's
+ *   `clientError`, answered here with the JSON body and `connection: close`;
+ * - a declared body over maxBodyBytes: 413, before routing (the MCP endpoint has its own limit);
+ * - no progress either way for stalledTimeoutMs (above all, a client that stops reading a long
+ *   answer): the connection is dropped;
+ * - an idle keep-alive connection: closed after keepAliveTimeoutMs;
+ * - over maxConnections open at once: 503 with `retry-after`, and closed.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import compression from 'compression';
+import { relayDrain } from './drain-relay.ts';
+import { rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
+import type { ServerLimits } from './limits.ts';
+import { servePage } from './page-requests.ts';
+import { originForm, unusableRequest } from './request-checks.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface NodeServerOptions {
+  /** /api/* (src/server/node-entry.ts apiListener). */
+  api: Listener;
+  /** Everything else: Astro's Node handler. */
+  pages: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  limits: ServerLimits;
+  /** The origin of `documentationUrl` in error bodies. */
+  site: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+const MCP_PATH = /^\/api\/v1\/mcp\/?(?:\?|$)/;
+
+/** Node's clientError codes, as the status Node itself would answer. */
+function clientErrorFor(error: NodeJS.ErrnoException, limits: ServerLimits): EdgeError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, message: 'Request header fields too large', hint: `The request line and headers together may be at most ${limits.maxHeaderBytes} bytes.` };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, message: 'Chunk extensions too large', hint: 'Send the body without chunk extensions.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        status: 408,
+        message: 'Request timeout',
+        hint: `Send the request head within ${limits.headersTimeoutMs} ms and the whole request within ${limits.requestTimeoutMs} ms.`,
+      };
+    default:
+      return { status: 400, message: 'Bad request', hint: 'The request could not be parsed as HTTP/1.1 (request line, headers, Content-Length or chunked framing). The limits are listed at /docs/limits.' };
+  }
+}
+
+/** Write a whole answer on a bare socket and close it; the client gets a moment to read it, no more. */
+function closeWith(socket: Socket, text: string): void {
+  socket.on('error', () => {}); // a client that resets meanwhile is no concern of ours
+  if (!socket.writable) return void socket.destroy();
+  socket.end(text, () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+export function createNodeServer({ api, pages, limits, site, log = console.error }: NodeServerOptions): Server {
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+    // Node checks the head and request deadlines on this interval (30 s by default, which would
+    // let a slow client overstay them by as much).
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    // A missing Host is answered by unusableRequest, with the JSON body rather than Node's empty 400.
+    requireHostHeader: false,
+  });
+  // Inactivity on a connection with a request in flight: a client that stops reading its answer
+  // leaves the socket's buffers full and no bytes moving; with nobody listening for 'timeout',
+  // Node destroys the socket.
+  server.timeout = limits.stalledTimeoutMs;
+
+  // The connection cap, with an answer: Node's own server.maxConnections closes the socket
+  // without a word. node:http serves a connection from its 'connection' listener, so the gate
+  // takes that listener's place and hands it the connections under the cap.
+  const [serveConnection] = server.listeners('connection') as ((socket: Socket) => void)[];
+  if (!serveConnection) throw new Error('node:http registers no connection listener: the connection cap cannot be installed');
+  server.removeListener('connection', serveConnection);
+  const refusal = rawEdgeError(
+    { status: 503, message: 'Too many connections', hint: `The server is at its limit of ${limits.maxConnections} open connections; retry in a moment.`, headers: { 'retry-after': '1' } },
+    site,
+  );
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= limits.maxConnections) {
+      socket.resume(); // read and discard what it sends, so closing does not reset before it reads the 503
+      return closeWith(socket, refusal);
+    }
+    open++;
+    socket.once('close', () => open--);
+    serveConnection.call(server, socket);
+  });
+
+  // The response in flight on each connection: an error answer may be written on the socket only
+  // while no response has started there.
+  const inFlight = new WeakMap<Socket, ServerResponse>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight.get(socket)?.headersSent) return void socket.destroy();
+    closeWith(socket, rawEdgeError(clientErrorFor(error, limits), site));
+  });
+  // CONNECT never reaches 'request'; without this listener Node closes the connection silently.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    closeWith(
+      socket,
+      rawEdgeError({ status: 405, message: 'Method not allowed', hint: 'This server is not a proxy and does not take CONNECT: use GET.', headers: { allow: 'GET, HEAD' } }, site),
+    );
+  });
+
+  // The package's defaults (brotli quality 4, gzip level 6) give most of the size win cheaply.
+  const compress = compression({ threshold: 1024 });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    inFlight.set(socket, res);
+    // Settled once the answer is sent and the request read to its end (a slow body may outlive an early answer).
+    const settle = () => inFlight.get(socket) === res && inFlight.delete(socket);
+    res.once('finish', () => (req.complete ? settle() : req.once('end', settle)));
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    const unusable = unusableRequest(req);
+    if (unusable) {
+      res.setHeader('connection', 'close');
+      return sendEdgeError(res, unusable, site, req.method);
+    }
+    req.url = originForm(req.url!);
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limits.maxBodyBytes && !MCP_PATH.test(req.url)) {
+      // Refused before routing; closing spares reading a body nobody wants.
+      res.setHeader('connection', 'close');
+      return sendEdgeError(res, { status: 413, message: 'Request body too large', hint: `Request bodies may be at most ${limits.maxBodyBytes} bytes; the REST API and the pages take none.` }, site, req.method);
+    }
+    compress(req as never, res as never, () => {
+      relayDrain(res);
+      if (req.url!.startsWith('/api/')) api(req, res);
+      else servePage(req, res, pages, site, log);
+    });
+  });
+  return server;
+}

@@ -1,0 +1,111 @@
+/**
+ * Pages under `npm start`: the site is read-only, so a page takes GET and HEAD and any other
+ * method is a 405 with `Allow: GET, HEAD` (OPTIONS too: a page allows no cross-origin read, so
+ * there is no preflight to answer) — except `/openapi/json`, which is readable from any origin
+ * and answers its preflight itself (src/pages/openapi/json.ts, which also answers the 405s on
+ * Vercel). Astro's own bare errors (a plain-text "Bad request.", "Internal Server Error", an
+ * empty 416) become the documented JSON body; its 404 is the site's own page.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { edgeErrorBody, sendEdgeError, type EdgeError } from './edge-errors.ts';
+import { JSON_TYPE } from '../api/responses.ts';
+import { NO_STORE } from '../api/caching.ts';
+
+export const PAGE_METHODS = 'GET, HEAD';
+
+/** Routes that answer a CORS preflight themselves, with the methods they take. */
+const PREFLIGHTED = new Map([
+  ['/openapi/json', 'GET, HEAD, OPTIONS'],
+  ['/openapi/json/', 'GET, HEAD, OPTIONS'],
+]);
+
+/** Why this page request is refused before Astro sees it, or undefined. */
+export function refusedPageRequest(method: string, target: string): EdgeError | undefined {
+  const path = target.split('?', 1)[0]!;
+  const allow = PREFLIGHTED.get(path) ?? PAGE_METHODS;
+  if (!allow.split(', ').includes(method)) {
+    return { status: 405, message: 'Method not allowed', hint: `The site is read-only: use ${allow}.`, headers: { allow } };
+  }
+  try {
+    decodeURI(path);
+  } catch {
+    return { status: 400, message: 'Invalid request target', hint: 'The path has a malformed percent-escape (such as %zz); escape "%" itself as %25.' };
+  }
+  return undefined;
+}
+
+/** Statuses whose reasons a bare error page gives. */
+const REASONS: Record<number, string> = {
+  400: 'Bad request',
+  412: 'Precondition failed',
+  416: 'Range not satisfiable',
+};
+
+function errorFor(status: number): EdgeError {
+  if (status >= 500) {
+    return { status, message: 'An error occurred while rendering the page', hint: 'This is a fault on our side, not in your request. Retry shortly; GET /api/v1/health reports the state of the service.' };
+  }
+  return { status, message: REASONS[status] ?? 'Invalid request', hint: 'Request the page with a plain GET; the pages are listed at /docs and /llms.txt.' };
+}
+
+function contentTypeOf(headers: unknown): string | undefined {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined;
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'content-type');
+  return name === undefined ? undefined : String((headers as Record<string, unknown>)[name]);
+}
+
+/**
+ * Give the errors the page handler writes — Astro's plain-text or empty ones, whatever type they
+ * claim — the documented JSON body. The 404 page is the site's own, and a route's JSON error is
+ * already in the documented shape; both are left alone.
+ */
+export function jsonForBareErrors(req: IncomingMessage, res: ServerResponse, site: string): void {
+  const { writeHead, write, end } = res;
+  let body: string | undefined;
+  const bare = (status: number, headers?: unknown) => {
+    const type = contentTypeOf(headers) ?? String(res.getHeader('content-type') ?? '');
+    return status >= 400 && status !== 404 && !res.headersSent && !type.startsWith('application/json');
+  };
+  /** Swap in the JSON error: its headers on the response, its text for end(). */
+  function replace(status: number): OutgoingHttpHeaders {
+    body = JSON.stringify(edgeErrorBody(errorFor(status), site));
+    for (const name of ['content-length', 'content-type', 'transfer-encoding']) res.removeHeader(name);
+    return { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)), 'cache-control': NO_STORE };
+  }
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    const headers = rest.find((arg) => typeof arg === 'object' && arg !== null);
+    if (body === undefined && bare(status, headers) && !Array.isArray(headers)) {
+      return writeHead.apply(this, [status, replace(status)] as Parameters<ServerResponse['writeHead']>);
+    }
+    return writeHead.apply(this, [status, ...rest] as Parameters<ServerResponse['writeHead']>);
+  } as ServerResponse['writeHead'];
+  res.write = function (this: ServerResponse, ...args: unknown[]) {
+    if (body !== undefined) return true; // the bare error's own text is dropped
+    return write.apply(this, args as Parameters<ServerResponse['write']>);
+  } as ServerResponse['write'];
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    if (body === undefined && bare(res.statusCode)) {
+      for (const [name, value] of Object.entries(replace(res.statusCode))) res.setHeader(name, value!);
+    }
+    if (body === undefined) return end.apply(this, args as Parameters<ServerResponse['end']>);
+    return (end as (this: ServerResponse, chunk?: string) => ServerResponse).call(this, req.method === 'HEAD' ? undefined : body);
+  } as ServerResponse['end'];
+}
+
+/** A page request: refused here, or handed to Astro with its bare errors made JSON. */
+export function servePage(req: IncomingMessage, res: ServerResponse, astro: (req: IncomingMessage, res: ServerResponse) => Promise<void>, site: string, log: (message: string, error: unknown) => void): void {
+  const refused = refusedPageRequest(req.method ?? 'GET', req.url ?? '/');
+  if (refused) {
+    // A body may still be on its way: close rather than read it for the next request.
+    if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0) res.setHeader('connection', 'close');
+    return sendEdgeError(res, refused, site, req.method);
+  }
+  jsonForBareErrors(req, res, site);
+  astro(req, res).catch((error: unknown) => {
+    log('server: page failed:', error);
+    if (!res.headersSent) {
+      res.statusCode = 500;
+      res.end();
+    } else res.destroy();
+  });
+}
