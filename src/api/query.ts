@@ -29,22 +29,23 @@ export function parseQuery(
 ): Record<string, string | undefined> {
   // Most requests have no query at all; then only a required parameter could be missing.
   if (params.size === 0 && allOptional(schema)) return {};
-  const values: Record<string, string> = {};
+  // A Map, not an object: `values.__proto__ = …` would set the prototype instead of a key, and
+  // the parameter would vanish before the schema could call it unknown.
+  const values = new Map<string, string>();
   for (const [key, value] of params) {
     if (ignored.includes(key)) continue;
-    if (Object.hasOwn(values, key)) {
+    if (values.has(key)) {
       throw new ApiError('invalid_request', INVALID_REQUEST, `Parameter ${quote(key)} was given more than once; give it once.`, {
         formatError: true,
       });
     }
-    values[key] = value;
+    values.set(key, value);
   }
-  const result = schema.safeParse(values);
-  if (result.success) return result.data as Record<string, string | undefined>;
-
   const accepted = Object.keys(schema.shape);
   const acceptedText = accepted.length ? `It accepts: ${accepted.join(', ')}.` : 'It takes no query parameters.';
-  const unknown = result.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+  // Unknown names are found here, by own keys of the shape, so `__proto__`, `constructor` or
+  // `toString` are unknown like any other name; the schema then sees only names it declares.
+  const unknown = [...values.keys()].filter((key) => !Object.hasOwn(schema.shape, key));
   if (unknown.length > 0) {
     throw new ApiError(
       'invalid_request',
@@ -52,9 +53,11 @@ export function parseQuery(
       `This endpoint does not use ${unknown.map(quote).join(', ')}. ${acceptedText}`,
     );
   }
+  const result = schema.safeParse(Object.fromEntries(values));
+  if (result.success) return result.data as Record<string, string | undefined>;
   const problems = result.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? '');
-    return `${key} ${issue.message} (got ${quote(values[key] ?? '')})`;
+    return `${key} ${issue.message} (got ${quote(values.get(key) ?? '')})`;
   });
   throw new ApiError('invalid_request', INVALID_REQUEST, `${problems.join('; ')}.`, { formatError: true });
 }

@@ -3,6 +3,8 @@
  * `/api/search` handler that answers from it.
  */
 import MiniSearch from 'minisearch';
+import { applyCaching } from '../api/caching.ts';
+import { preflight, withCors } from '../api/cors.ts';
 import { ApiError, errorResponse, json } from '../api/responses.ts';
 import { INVALID_REQUEST, parseQuery } from '../api/query.ts';
 import { SearchQuery, type SearchResponse } from '../schemas/search.ts';
@@ -68,30 +70,40 @@ export function createSearch(indexJson: string) {
   };
 }
 
-/** GET /api/search?query=…&limit=… — `site` is the origin of `documentationUrl` in errors, never the request's. */
+const SEARCH_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+
+/**
+ * GET /api/search?query=…&limit=… — `site` is the origin of `documentationUrl` in errors, never
+ * the request's. Like /api/v1: readable from any origin (a preflight gets 204, cached 600 s), and
+ * an answer depends on the URL alone, so it is cacheable until the next deployment.
+ */
 export function createSearchHandler(loadIndex: () => Promise<string>, site: string = siteUrl()) {
   let search: Promise<ReturnType<typeof createSearch>> | undefined;
-  return async function handleSearch(request: Request): Promise<Response> {
+  async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const cors = { 'access-control-allow-origin': '*' };
     try {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        throw new ApiError('method_not_allowed', 'Method not allowed', 'Search with GET /api/search?query=…', { headers: { allow: 'GET, HEAD' } });
+      if (!(SEARCH_METHODS as readonly string[]).includes(request.method)) {
+        const allow = SEARCH_METHODS.join(', ');
+        throw new ApiError('method_not_allowed', 'Method not allowed', 'Search with GET /api/search?query=…', { headers: { allow } });
       }
       const query = parseQuery(SearchQuery, url.searchParams);
       if (!query.query) throw new ApiError('invalid_request', INVALID_REQUEST, 'query must not be empty.');
       search ??= loadIndex().then(createSearch);
-      const response = json((await search)(query.query, Number(query.limit ?? 10)), 200, cors);
-      return request.method === 'HEAD' ? new Response(null, { status: 200, headers: response.headers }) : response;
+      return json((await search)(query.query, Number(query.limit ?? 10)));
     } catch (error) {
       const apiError =
         error instanceof ApiError
           ? error
           : new ApiError('server_error', 'An error occurred while searching the documentation', 'Retry shortly; the docs are also at /llms-full.txt.');
       if (!(error instanceof ApiError)) console.error('search:', error);
-      const response = errorResponse(apiError, site);
-      response.headers.set('access-control-allow-origin', '*');
-      return response;
+      return errorResponse(apiError, site);
     }
+  }
+  return async function handleSearch(request: Request): Promise<Response> {
+    if (request.method === 'OPTIONS') return preflight(request, SEARCH_METHODS);
+    const response = await answer(request);
+    applyCaching(response.headers, 'data', response.status);
+    withCors(response);
+    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
   };
 }
