@@ -48,6 +48,7 @@ describe('docs pages', () => {
       '/docs/quickstart',
       '/docs/concepts',
       '/docs/errors',
+      '/docs/limits',
       '/docs/ai',
       '/docs/self-hosting',
       '/docs/caching',
