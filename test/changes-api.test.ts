@@ -1,7 +1,7 @@
 /**
  * The JSON change log, `GET /api/v1/<dataset>/changes`, over the real history: it equals the
- * difference between the time-series answers for the same dates (worked out here, independently
- * of src/snapshots/diff.ts), filters by institution, follows the error, caching and x-request-id
+ * difference between the time-series answers for the same dates (worked out by
+ * test/fixtures/changes-diff.ts, independently of src/snapshots/diff.ts), filters by institution, follows the error, caching and x-request-id
  * rules of every data endpoint, matches its zod schema and its OpenAPI schema, and is reserved in
  * routing (the build refuses an institution whose slug is `changes`).
  */
@@ -23,6 +23,7 @@ import { ErrorBody } from '../src/schemas/errors.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
+import { expectedDays, type ExpectedChange } from './fixtures/changes-diff.ts';
 import { ROOT } from './fixtures/production.ts';
 import { apiOver, get, getJson, historyDir, SITE, tempDir } from './helpers.ts';
 
@@ -37,40 +38,15 @@ beforeAll(async () => {
   }
 }, 60_000);
 
-interface Listed {
-  entityId: string;
-  entityName: string;
-  itemId: string;
-  itemName: string;
-  value: unknown;
-}
-
-/** Every value of a time-series snapshot by its id: rates by rate id, card plan fields by `<plan id>#<field>`. */
-function valuesOf(data: any[]): Map<string, Listed> {
-  const values = new Map<string, Listed>();
-  for (const entity of data) {
-    for (const item of entity.products ?? entity.plans) {
-      const base = { entityId: entity.id, entityName: entity.name, itemId: item.id, itemName: item.name };
-      if (item.rates) for (const rate of item.rates) values.set(rate.id, { ...base, value: rate.rate });
-      else for (const [field, value] of Object.entries(item)) if (field !== 'id' && field !== 'name') values.set(`${item.id}#${field}`, { ...base, value });
-    }
-  }
-  return values;
-}
-
-/** What changed from one snapshot to the next, as sorted lines, from the two time-series answers alone. */
-function expectedDiff(before: any[], after: any[], only?: string) {
-  const [a, b] = [valuesOf(before), valuesOf(after)];
-  const keep = (v: Listed) => only === undefined || v.entityId === only;
-  const line = (id: string, v: Listed, rest: string) => `${v.entityId}|${v.entityName}|${v.itemId}|${v.itemName}|${id}|${rest}`;
-  const changed = [...b].filter(([id, v]) => a.has(id) && a.get(id)!.value !== v.value && keep(v)).map(([id, v]) => line(id, v, `${JSON.stringify(a.get(id)!.value)}>${JSON.stringify(v.value)}`));
-  const added = [...b].filter(([id, v]) => !a.has(id) && keep(v)).map(([id, v]) => line(id, v, JSON.stringify(v.value)));
-  // A removed value carries its institution's current name when it is still listed (the entry speaks of today's institution).
-  const names = new Map(after.map((e) => [e.id, e.name]));
-  const removed = [...a]
-    .filter(([id, v]) => !b.has(id) && keep(v))
-    .map(([id, v]) => line(id, { ...v, entityName: names.get(v.entityId) ?? v.entityName }, JSON.stringify(v.value)));
-  return { changed: changed.sort(), added: added.sort(), removed: removed.sort() };
+/** Expected changes as sorted lines per kind, comparable with linesOf. */
+function expectedLines(changes: ExpectedChange[]) {
+  const line = (c: ExpectedChange, rest: string) => `${c.entityId}|${c.entityName}|${c.itemId}|${c.itemName}|${c.id}|${rest}`;
+  const of = (kind: ExpectedChange['kind']) => changes.filter((c) => c.kind === kind);
+  return {
+    changed: of('changed').map((c) => line(c, `${JSON.stringify(c.from)}>${JSON.stringify(c.to)}`)).sort(),
+    added: of('added').map((c) => line(c, JSON.stringify(c.to))).sort(),
+    removed: of('removed').map((c) => line(c, JSON.stringify(c.from))).sort(),
+  };
 }
 
 /** The same lines from a change-log entry, whatever the dataset calls its keys. */
@@ -87,17 +63,9 @@ function linesOf(dataset: Dataset, day: any) {
   };
 }
 
-/** Every snapshot date whose diff in scope is not empty, with that diff. */
+/** Every snapshot date whose diff in scope is not empty, with that diff as lines. */
 function expectedLog(slug: string, only?: string) {
-  const ts = series[slug];
-  const dates = Object.keys(ts.timeSeries);
-  const days: { date: string; previousDate: string; lastUpdated: string; lines: ReturnType<typeof expectedDiff> }[] = [];
-  for (let i = 1; i < dates.length; i++) {
-    const lines = expectedDiff(ts.timeSeries[dates[i - 1]!].data, ts.timeSeries[dates[i]!].data, only);
-    if (lines.changed.length + lines.added.length + lines.removed.length === 0) continue;
-    days.push({ date: dates[i]!, previousDate: dates[i - 1]!, lastUpdated: ts.timeSeries[dates[i]!].lastUpdated, lines });
-  }
-  return days;
+  return expectedDays(series[slug].timeSeries, only).map((d) => ({ date: d.date, previousDate: d.previousDate, lastUpdated: d.lastUpdated, lines: expectedLines(d.changes) }));
 }
 
 async function expectError(path: string, status: number, error: string, requestId: boolean) {
