@@ -49,6 +49,7 @@ describe('docs pages', () => {
       '/docs/concepts',
       '/docs/errors',
       '/docs/limits',
+      '/docs/changes',
       '/docs/ai',
       '/docs/self-hosting',
       '/docs/caching',
@@ -153,6 +154,7 @@ describe('the OpenAPI document', () => {
         'listPersonalLoanRates', 'getPersonalLoanRatesByInstitution', 'getPersonalLoanRatesTimeSeries',
         'listCarLoanRates', 'getCarLoanRatesByInstitution', 'getCarLoanRatesTimeSeries',
         'listCreditCardRates', 'getCreditCardRatesByIssuer', 'getCreditCardRatesTimeSeries',
+        'getMortgageRatesChanges', 'getPersonalLoanRatesChanges', 'getCarLoanRatesChanges', 'getCreditCardRatesChanges',
         'getHealth', 'searchDocs', 'sendMcpMessage',
       ].sort(),
     );

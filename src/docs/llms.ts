@@ -1,6 +1,7 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
 import { DATASETS } from '../datasets.ts';
 import type { DocPage } from './pages.ts';
+import { changesLlmsLines } from '../changes/docs.ts';
 
 export function llmsTxt(pages: DocPage[], site: string): string {
   const link = (title: string, url: string, description: string) => `- [${title}](${site}${url})${description ? `: ${description}` : ''}`;
@@ -31,6 +32,10 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     link('Health', '/api/v1/health', 'data freshness per dataset'),
     // The endpoint itself takes POST only, so the link goes to its page; the address is in the text.
     link('MCP endpoint', '/docs/ai.md', `Model Context Protocol server at POST ${site}/api/v1/mcp (Streamable HTTP, stateless), twelve read-only tools`),
+    '',
+    '## Changes, feeds and downloads',
+    '',
+    ...changesLlmsLines(site),
     '',
     '## Optional',
     '',

@@ -11,6 +11,7 @@ import { TOOLS } from '../mcp/tools.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
 import { referenceMarkdown, timeSeriesRules } from './reference.ts';
+import { changesSubstitutions } from '../changes/docs.ts';
 
 export interface DocPage {
   /** '' for the overview, 'quickstart', 'reference/mortgage-rates' … */
@@ -54,7 +55,7 @@ function page(slug: string, title: string, description: string, group: DocPage['
 }
 
 export async function loadDocPages(options: { contentDir: string; site: string; examples: ExampleSet }): Promise<DocPage[]> {
-  const values = substitutions(options.site);
+  const values = { ...substitutions(options.site), ...changesSubstitutions(options.site, options.examples) };
   const pages: DocPage[] = [];
   for (const name of (await readdir(options.contentDir)).filter((f) => f.endsWith('.md')).sort()) {
     const { data, body } = parseFrontmatter(await readFile(join(options.contentDir, name), 'utf8'));

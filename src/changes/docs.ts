@@ -1,0 +1,63 @@
+/**
+ * What the docs and llms.txt say about the change log, the feeds and the CSV downloads, made from
+ * the dataset table (so every address is written once, in src/changes/urls.ts) and from the real
+ * examples the build collects.
+ */
+import { DATASETS } from '../datasets.ts';
+import type { ExampleSet } from '../examples.ts';
+import { changesOperationId } from './endpoint.ts';
+import { csvColumns } from './csv.ts';
+import { ALL_FEED_URL, changesApiUrl, csvUrl, datasetFeedUrl, entityFeedUrl } from './urls.ts';
+
+const code = (text: string) => `\`${text}\``;
+
+/** A JSON example cut to its first two values of each kind, so it stays readable (and valid). */
+function cut(body: any): unknown {
+  if (!body || !Array.isArray(body.changes)) return body;
+  const short = (list: unknown[]) => list.slice(0, 2);
+  return {
+    ...body,
+    changes: body.changes.slice(-1).map((day: any) => ({ ...day, changed: short(day.changed), added: short(day.added), removed: short(day.removed) })),
+  };
+}
+
+/** `{{changeFeeds}}`, `{{changeColumns}}` and `{{changesExample}}` for content/docs/changes.md. */
+export function changesSubstitutions(site: string, examples: ExampleSet): Record<string, string> {
+  const mortgages = DATASETS[0];
+  const example = examples[changesOperationId(mortgages)]?.find((e) => e.status === 200);
+  return {
+    changeFeeds: [
+      '| dataset | change log (JSON) | Atom feed | one institution or issuer | newest snapshot (CSV) | whole history (CSV) |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...DATASETS.map(
+        (d) =>
+          `| ${d.title} | ${code(changesApiUrl(d))} | [${datasetFeedUrl(d)}](${datasetFeedUrl(d)}) | ${code(entityFeedUrl(d, `${d.entity.prefix}:<slug>`))} | ` +
+          `[${csvUrl(d, 'latest').split('/').pop()}](${csvUrl(d, 'latest')}) | [${csvUrl(d, 'history').split('/').pop()}](${csvUrl(d, 'history')}) |`,
+      ),
+      `| every dataset | — | [${ALL_FEED_URL}](${ALL_FEED_URL}) | — | — | — |`,
+    ].join('\n'),
+    changeColumns: [
+      '| dataset | columns |',
+      '| --- | --- |',
+      ...DATASETS.map((d) => `| ${d.title} | ${csvColumns(d).map(code).join(', ')} |`),
+    ].join('\n'),
+    changesExample: example
+      ? ['```sh', `curl '${site}${example.request}'`, '```', '', '```json', JSON.stringify(cut(example.body), null, 2), '```'].join('\n')
+      : '_No change has been collected yet._',
+  };
+}
+
+/** The llms.txt lines: the change log of each dataset, the feeds and the downloads. */
+export function changesLlmsLines(site: string): string[] {
+  const link = (title: string, url: string, description: string) => `- [${title}](${site}${url}): ${description}`;
+  return [
+    ...DATASETS.map((d) =>
+      link(`${d.title} changes`, changesApiUrl(d), `per snapshot date since a date (since=YYYY-MM-DD, default 30 days), the values that changed, were added or removed; ${d.entity.param} keeps one ${d.entity.kind}`),
+    ),
+    link('Atom feed of every change', ALL_FEED_URL, 'one entry per snapshot that moved a rate, every dataset'),
+    ...DATASETS.flatMap((d) => [
+      link(`${d.title} Atom feed`, datasetFeedUrl(d), `changes to ${d.label}; one feed per ${d.entity.kind} at ${entityFeedUrl(d, `${d.entity.prefix}:<slug>`)}`),
+      link(`${d.title} as CSV`, csvUrl(d, 'latest'), `the newest snapshot; the whole history is ${csvUrl(d, 'history')}`),
+    ]),
+  ];
+}

@@ -1,0 +1,392 @@
+/**
+ * The Atom feeds and CSV downloads, as the production build writes them and `npm start` serves
+ * them, over the real history: every feed parses with a real feed parser
+ * (@rowanmanning/feed-parser) and its entries are the differences between the API's snapshots;
+ * entry ids are stable across two builds; every CSV parses with a real CSV parser (csv-parse) and
+ * each row equals the API's value for its date and id; every new link on the pages, in the feeds,
+ * the docs and llms.txt resolves; vercel.json gives the files their types and download names.
+ */
+import { execFile } from 'node:child_process';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parseFeed } from '@rowanmanning/feed-parser';
+import { getTransformedRoutes } from '@vercel/routing-utils';
+import * as cheerio from 'cheerio';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeDays, type SnapshotData } from '../src/changes/model.ts';
+import { atomFeed } from '../src/changes/feeds.ts';
+import { DATASETS } from '../src/datasets.ts';
+import { TERMS_OF_USE } from '../src/schemas/common.ts';
+import { expectedDays, type ExpectedChange } from './fixtures/changes-diff.ts';
+import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
+import { historyDir, tempDir } from './helpers.ts';
+
+/** The explorer's address of each dataset, as users see it. */
+const PATHS: Record<string, string> = {
+  'mortgage-rates': 'mortgages',
+  'personal-loan-rates': 'personal-loans',
+  'car-loan-rates': 'car-loans',
+  'credit-card-rates': 'credit-cards',
+};
+
+let site: ProductionSite;
+/** A second build, same site address, of the history without its newest mortgage snapshot. */
+let earlierBuild: string;
+let droppedDate: string;
+const series: Record<string, Record<string, { data: any[]; lastUpdated: string }>> = {};
+
+const get = (path: string) => fetch(path.startsWith('http') ? path : `${site.url}${path}`);
+const slug = (id: string) => id.slice(id.indexOf(':') + 1);
+
+beforeAll(async () => {
+  site = await buildAndServe({ name: 'changes', snapshotsDir: historyDir(), statusDir: await tempDir('rates-status-') });
+  for (const d of DATASETS) {
+    const dates: string[] = (await (await get(`/api/v1/${d.slug}/time-series`)).json()).availableDates;
+    series[d.slug] = (await (await get(`/api/v1/${d.slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`)).json()).timeSeries;
+  }
+  const earlier = await tempDir('rates-history-earlier-');
+  await cp(historyDir(), earlier, { recursive: true });
+  droppedDate = Object.keys(series['mortgage-rates']!).at(-1)!;
+  await rm(join(earlier, 'mortgage-rates', `${droppedDate}.json`));
+  earlierBuild = resolve(ROOT, '.builds', 'changes-earlier');
+  await promisify(execFile)('npm', ['run', 'build'], {
+    cwd: ROOT,
+    env: { ...process.env, BUILD_DIR: earlierBuild, GENERATED_DIR: `${earlierBuild}-generated`, SNAPSHOTS_DIR: earlier, SITE_URL: site.url, ASTRO_TELEMETRY_DISABLED: '1' },
+    maxBuffer: 32 * 1024 * 1024,
+  });
+}, 300_000);
+afterAll(() => site?.stop());
+
+interface Scope {
+  feed: string;
+  dataset?: (typeof DATASETS)[number];
+  entity?: { id: string; listedNow: boolean };
+}
+
+/** Every feed the site must have: all datasets, each dataset, each institution or issuer ever listed. */
+function scopes(): Scope[] {
+  const list: Scope[] = [{ feed: '/rates/changes.atom' }];
+  for (const dataset of DATASETS) {
+    const path = PATHS[dataset.slug];
+    list.push({ feed: `/rates/${path}/changes.atom`, dataset });
+    const snapshots = Object.values(series[dataset.slug]!);
+    const now = new Set(snapshots.at(-1)!.data.map((e) => e.id));
+    const ever = new Set(snapshots.flatMap((s) => s.data.map((e) => e.id as string)));
+    for (const id of ever) list.push({ feed: `/rates/${path}/${slug(id)}/changes.atom`, dataset, entity: { id, listedNow: now.has(id) } });
+  }
+  return list;
+}
+
+/** The entries a feed must have, newest first: [entry id suffix, dataset, day]. */
+function expectedEntries(scope: Scope) {
+  const datasets = scope.dataset ? [scope.dataset] : DATASETS;
+  return datasets
+    .flatMap((d) => expectedDays(series[d.slug]!, scope.entity?.id).map((day) => ({ dataset: d, day })))
+    .sort((a, b) => b.day.date.localeCompare(a.day.date) || b.day.lastUpdated.localeCompare(a.day.lastUpdated) || a.dataset.slug.localeCompare(b.dataset.slug))
+    .slice(0, 100);
+}
+
+const line = (c: { kind: string; entity: string; item: string; id: string; from?: unknown; to?: unknown }) =>
+  `${c.kind}|${c.entity}|${c.item}|${c.id}|${JSON.stringify(c.from)}|${JSON.stringify(c.to)}`;
+const expectedLine = (c: ExpectedChange) => line({ kind: c.kind, entity: c.entityId, item: c.itemId, id: c.id, from: c.from, to: c.to });
+
+/**
+ * The HTML content of each entry, read with an XML parser (cheerio's): @rowanmanning/feed-parser
+ * decodes entities in `type="html"` content once more than XML does, so its `content` is text
+ * rather than the HTML we wrote (a name such as "Prime <60% LVR" would come back as a tag).
+ */
+function contents(xml: string): string[] {
+  const $ = cheerio.load(xml, { xml: true });
+  return $('entry').map((_, e) => $(e).children('content[type="html"]').text()).get();
+}
+
+/** The changes an entry's HTML content lists, from the data attributes of its list items. */
+function listed(html: string) {
+  const $ = cheerio.load(html);
+  return $('li[data-kind]')
+    .map((_, li) => {
+      const attr = (name: string) => $(li).attr(`data-${name}`);
+      const value = (name: string) => (attr(name) === undefined ? undefined : JSON.parse(attr(name)!));
+      return { kind: attr('kind')!, entity: attr('entity')!, item: attr('item')!, id: attr('id')!, from: value('from'), to: value('to'), text: $(li).text() };
+    })
+    .get();
+}
+
+describe('Atom feeds', () => {
+  it('every feed parses, is served as Atom, and lists the differences between the API snapshots, newest first, at most 100', async () => {
+    const host = new URL(site.url).hostname;
+    let entries = 0;
+    for (const scope of scopes()) {
+      const response = await get(scope.feed);
+      expect(response.status, scope.feed).toBe(200);
+      expect(response.headers.get('content-type'), scope.feed).toMatch(/^application\/atom\+xml/);
+      const xml = await response.text();
+      const feed = parseFeed(xml);
+      const html = contents(xml);
+      expect(feed.meta.type, scope.feed).toBe('atom');
+      expect(feed.self).toBe(`${site.url}${scope.feed}`);
+      expect(feed.copyright).toBe(TERMS_OF_USE);
+      const expected = expectedEntries(scope);
+      expect(feed.items.length, scope.feed).toBe(expected.length);
+      // Every entry has its own rights: the terms of use.
+      const $ = cheerio.load(xml, { xml: true });
+      expect($('entry > rights').map((_, r) => $(r).text().trim()).get()).toEqual(expected.map(() => TERMS_OF_USE));
+      for (const [i, item] of feed.items.entries()) {
+        const { dataset, day } = expected[i]!;
+        const where = `${scope.feed} entry ${i} (${dataset.slug} ${day.date})`;
+        expect(item.id, where).toBe(`tag:${host},2024:${dataset.slug}/${scope.entity ? `${scope.entity.id}/` : ''}${day.date}`);
+        expect(item.updated?.toISOString(), where).toBe(day.lastUpdated);
+        const shown = listed(html[i]!);
+        expect(shown.map(line).sort(), where).toEqual(day.changes.map(expectedLine).sort());
+        const more = shown.length > 1 ? ` and ${shown.length - 1} more` : '';
+        expect(item.title, where).toBe(`${scope.entity ? '' : `${dataset.title} — `}${shown[0]!.text}${more}`);
+        const page = scope.entity ? (scope.entity.listedNow ? `/rates/${PATHS[dataset.slug]}/${slug(scope.entity.id)}` : `/rates/${PATHS[dataset.slug]}`) : `/rates/${PATHS[dataset.slug]}`;
+        expect(item.url, where).toBe(`${site.url}${page}`);
+        const json = $('entry').eq(i).find('link[rel="related"]');
+        expect(json.attr('type')).toBe('application/json');
+        expect(json.attr('href'), where).toBe(
+          `${site.url}/api/v1/${dataset.slug}/changes?since=${day.date}&until=${day.date}${scope.entity ? `&${dataset.entity.param}=${scope.entity.id}` : ''}`,
+        );
+        entries++;
+      }
+    }
+    expect(entries).toBeGreaterThan(500);
+  }, 120_000);
+
+  it('an entry reads as a person expects: the title, the change in words, escaped HTML, the page and the JSON', async () => {
+    const xml = await (await get('/rates/mortgages/anz/changes.atom')).text();
+    const feed = parseFeed(xml);
+    const index = feed.items.findIndex((i) => i.id!.endsWith('/2025-02-19'));
+    const entry = feed.items[index]!;
+    const html = contents(xml)[index]!;
+    expect(entry.title).toBe('ANZ · Standard · Variable floating: 7.39 → 6.89 % and 12 more');
+    expect(listed(html).map((c) => c.text)).toContain('ANZ · Special · 1 year: 5.57 → 5.29 %');
+    expect(html).toContain(`href="${site.url}/rates/mortgages/anz"`);
+    // The JSON link answers the same changes.
+    const $ = cheerio.load(xml, { xml: true });
+    const href = $('entry').filter((_, e) => $(e).find('id').text().endsWith('/2025-02-19')).find('link[rel="related"]').attr('href')!;
+    const body = await (await get(href)).json();
+    expect(body.changes.map((d: any) => d.date)).toEqual(['2025-02-19']);
+    const fromJson = ['changed', 'added', 'removed'].flatMap((kind) =>
+      body.changes[0][kind].map((c: any) => line({ kind, entity: c.institutionId, item: c.productId, id: c.rateId, from: c.from, to: c.to })),
+    );
+    expect(fromJson.sort()).toEqual(listed(html).map(line).sort());
+  });
+
+  it('names and values are escaped: a hostile name reads back as text', () => {
+    const dataset = DATASETS[0];
+    const entity = (name: string, rate: number) => ({
+      id: 'institution:odd',
+      name,
+      products: [{ id: 'product:odd:special', name: 'Special <b>', rates: [{ id: 'rate:odd:special:1-year', rate, term: '1 year', termInMonths: 12 }] }],
+    });
+    const name = 'A & B <script>alert("x")</script> ]]> Bank';
+    const snapshots: SnapshotData[] = [
+      { date: '2025-01-01', lastUpdated: '2025-01-01T01:00:00.000Z', data: [entity(name, 5.5)] },
+      { date: '2025-01-02', lastUpdated: '2025-01-02T01:00:00.000Z', data: [entity(name, 5.25)] },
+    ];
+    const xml = atomFeed({ kind: 'dataset', dataset }, [{ dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots[1]!.lastUpdated }], 'https://rates.example');
+    const feed = parseFeed(xml);
+    expect(feed.items).toHaveLength(1);
+    expect(feed.items[0]!.title).toBe(`Mortgage rates — ${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+    const $ = cheerio.load(contents(xml)[0]!);
+    expect($('script')).toHaveLength(0);
+    expect($('b')).toHaveLength(0);
+    expect($('li').text()).toBe(`${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+  });
+
+  it('entry ids are stable across builds: a build of the history one snapshot shorter has the same entries, less the new date', async () => {
+    const files = (await readdir(join(earlierBuild, 'client', 'rates'), { recursive: true })).filter((f) => f.endsWith('.atom'));
+    expect(files.length).toBe(scopes().length);
+    let compared = 0;
+    for (const file of files) {
+      const [before, after] = await Promise.all([
+        readFile(join(earlierBuild, 'client', 'rates', file), 'utf8'),
+        readFile(join(site.buildDir, 'client', 'rates', file), 'utf8'),
+      ]);
+      const old = new Map(parseFeed(before).items.map((i) => [i.id!, i]));
+      const now = new Map(parseFeed(after).items.map((i) => [i.id!, i]));
+      for (const [id, item] of now) {
+        const was = old.get(id);
+        if (!was) {
+          expect(id, file).toMatch(new RegExp(`:mortgage-rates/(institution:[^/]+/)?${droppedDate}$`));
+          continue;
+        }
+        expect({ title: item.title, content: item.content, updated: item.updated, url: item.url }, `${file} ${id}`).toEqual({
+          title: was.title,
+          content: was.content,
+          updated: was.updated,
+          url: was.url,
+        });
+        compared++;
+      }
+      // What the newer build no longer has was pushed out by the 100-entry limit: the oldest entries.
+      const gone = [...old.keys()].filter((id) => !now.has(id));
+      if (gone.length) expect(now.size, file).toBe(100);
+      // A feed the new snapshot does not touch is the same file, byte for byte.
+      if (!file.startsWith('mortgages/') && file !== 'changes.atom') expect(after, file).toBe(before);
+    }
+    expect(compared).toBeGreaterThan(500);
+    const mortgages = parseFeed(await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'changes.atom'), 'utf8'));
+    expect(mortgages.items[0]!.id).toMatch(new RegExp(`:mortgage-rates/${droppedDate}$`));
+  });
+});
+
+describe('CSV downloads', () => {
+  it.each(DATASETS.map((d) => [d.slug, d] as const))('%s: the newest snapshot and the whole history, row by row as the API gives them', async (name, dataset) => {
+    const keys = dataset.itemsKey === 'products' ? ['productId', 'productName'] : ['planId', 'planName'];
+    const entityKeys = [dataset.entity.param, `${dataset.entity.kind}Name`];
+    const header = {
+      'mortgage-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'term', 'termInMonths'],
+      'personal-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
+      'car-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
+      'credit-card-rates': ['date', ...entityKeys, ...keys, 'purchaseRate', 'cashAdvanceRate', 'balanceTransferRate', 'balanceTransferPeriod', 'interestFreeDays', 'annualFeeNZD'],
+    }[name]!;
+    const dates = Object.keys(series[name]!);
+    for (const [file, wanted] of [[`${name}.csv`, dates.slice(-1)], [`${name}-history.csv`, dates]] as const) {
+      const response = await get(`/rates/${PATHS[name]}/${file}`);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect([...bytes.subarray(0, 3)], 'a UTF-8 byte order mark').toEqual([0xef, 0xbb, 0xbf]);
+      const text = bytes.toString('utf8');
+      expect(text.split('\r\n')[0]).toBe(`\ufeff${header.join(',')}`);
+      expect(text.replaceAll('\r\n', '')).not.toContain('\n');
+      const rows: string[][] = parseCsv(text, { bom: true, relax_quotes: false, relax_column_count: false });
+      expect(rows[0]).toEqual(header);
+      // The API's values on each date, by row id (rate id, or plan id for cards), as the CSV writes them.
+      const expected: string[][] = [];
+      for (const date of wanted) {
+        for (const entity of series[name]![date]!.data) {
+          for (const item of entity[dataset.itemsKey]) {
+            const head = [date, entity.id, entity.name, item.id, item.name];
+            const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+            if (item.rates) for (const r of item.rates) expected.push([...head, ...header.slice(5).map((k) => cell(r[k === 'rateId' ? 'id' : k]))]);
+            else expected.push([...head, ...header.slice(5).map((k) => cell(item[k]))]);
+          }
+        }
+      }
+      expect(rows.length - 1, file).toBe(expected.length);
+      const byKey = (row: string[]) => `${row[0]}|${row[5]?.startsWith('rate:') ? row[5] : row[3]}`;
+      const api = new Map(expected.map((row) => [byKey(row), row]));
+      expect(api.size).toBe(expected.length);
+      for (const row of rows.slice(1)) expect(row, byKey(row)).toEqual(api.get(byKey(row)));
+    }
+  }, 60_000);
+});
+
+describe('links', () => {
+  /** Every built page under /rates, as its path. */
+  async function ratesPages(): Promise<string[]> {
+    const client = join(site.buildDir, 'client');
+    const files = await readdir(join(client, 'rates'), { recursive: true });
+    return files.filter((f) => f.endsWith('index.html')).map((f) => `/${relative(client, join(client, 'rates', f)).replace(/\/?index\.html$/, '')}`);
+  }
+
+  it('every explorer page announces its feed in <head>, and every feed and download link on it resolves with its type', async () => {
+    const pages = await ratesPages();
+    expect(pages.length).toBeGreaterThan(100);
+    const checked = new Map<string, string>();
+    const resolveLink = async (href: string) => {
+      if (!checked.has(href)) {
+        const response = await get(href);
+        expect(response.status, href).toBe(200);
+        checked.set(href, response.headers.get('content-type') ?? '');
+        await response.body?.cancel();
+      }
+      return checked.get(href)!;
+    };
+    for (const page of pages) {
+      const $ = cheerio.load(await readFile(join(site.buildDir, 'client', page, 'index.html'), 'utf8'));
+      const feeds = $('head link[rel="alternate"][type="application/atom+xml"]').map((_, l) => $(l).attr('href')).get();
+      expect(feeds.length, page).toBeGreaterThan(0);
+      const parts = page.split('/').filter(Boolean);
+      if (parts.length === 3) expect(feeds, page).toEqual([`${page}/changes.atom`]);
+      if (parts.length === 2 && parts[1] !== 'changes') expect(feeds, page).toEqual([`${page}/changes.atom`]);
+      if (page === '/rates' || page === '/rates/changes') expect(feeds[0], page).toBe('/rates/changes.atom');
+      for (const href of feeds) expect(await resolveLink(href), href).toMatch(/^application\/atom\+xml/);
+      for (const a of $('a.follow-atom, a.follow-csv, a.follow-json').toArray()) {
+        const href = $(a).attr('href')!;
+        const type = await resolveLink(href);
+        if ($(a).hasClass('follow-csv')) {
+          expect(type, href).toBe('text/csv; charset=utf-8');
+          expect($(a).attr('download'), href).toBe(href.split('/').pop());
+        } else if ($(a).hasClass('follow-json')) expect(type, href).toMatch(/^application\/json/);
+        else expect(type, href).toMatch(/^application\/atom\+xml/);
+      }
+    }
+    const dataset = cheerio.load(await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'index.html'), 'utf8'));
+    expect(dataset('a.follow-csv').map((_, a) => dataset(a).attr('href')).get()).toEqual(['/rates/mortgages/mortgage-rates.csv', '/rates/mortgages/mortgage-rates-history.csv']);
+  }, 120_000);
+
+  it('every link in the feeds resolves: the pages and the JSON of each entry', async () => {
+    const hrefs = new Set<string>();
+    for (const scope of scopes()) {
+      const $ = cheerio.load(await (await get(scope.feed)).text(), { xml: true });
+      $('link').each((_, l) => void hrefs.add($(l).attr('href')!));
+    }
+    expect(hrefs.size).toBeGreaterThan(500);
+    for (const href of hrefs) {
+      expect(href.startsWith(site.url), href).toBe(true);
+      const response = await get(href);
+      expect(response.status, href).toBe(200);
+      await response.body?.cancel();
+    }
+  }, 120_000);
+
+  it('the docs page and llms.txt link the feeds, the downloads and the change log, and every such link resolves', async () => {
+    const page = await (await get('/docs/changes')).text();
+    const $ = cheerio.load(page);
+    const links = $('main a, article a')
+      .map((_, a) => $(a).attr('href'))
+      .get()
+      .filter((href) => /^\/(rates|api)\//.test(href));
+    const markdown = await (await get('/docs/changes.md')).text();
+    for (const d of DATASETS) {
+      expect(markdown).toContain(`/api/v1/${d.slug}/changes`);
+      expect(links).toContain(`/rates/${PATHS[d.slug]}/changes.atom`);
+      expect(links).toContain(`/rates/${PATHS[d.slug]}/${d.slug}.csv`);
+      expect(links).toContain(`/rates/${PATHS[d.slug]}/${d.slug}-history.csv`);
+    }
+    expect(links).toContain('/rates/changes.atom');
+    expect(markdown).toContain('"type": "MortgageRatesChanges"');
+    const llms = await (await get('/llms.txt')).text();
+    const urls = [...llms.matchAll(/\]\((http[^)]+)\)/g)].map((m) => m[1]!).filter((u) => /\/(rates\/|api\/v1\/[^/]+\/changes)/.test(u));
+    expect(urls.length).toBeGreaterThanOrEqual(13);
+    for (const url of [...urls, ...links]) {
+      const response = await get(url);
+      expect(response.status, url).toBe(200);
+      await response.body?.cancel();
+    }
+  }, 60_000);
+
+  it('on Vercel, vercel.json gives feeds and downloads their types, and each CSV its file name', async () => {
+    const vercel = JSON.parse(await readFile(resolve(ROOT, 'vercel.json'), 'utf8'));
+    const { routes, error } = getTransformedRoutes({ headers: vercel.headers });
+    expect(error).toBeNull();
+    /** The headers Vercel adds for a path: every matching rule's, `$n` replaced by its capture. */
+    const headersFor = (path: string) => {
+      const headers: Record<string, string> = {};
+      for (const route of (routes ?? []) as { src?: string; headers?: Record<string, string> }[]) {
+        if (route.src === undefined || !route.headers) continue;
+        const match = new RegExp(route.src).exec(path);
+        if (!match) continue;
+        for (const [key, value] of Object.entries(route.headers)) headers[key.toLowerCase()] = value.replace(/\$(\d+)/g, (_, n: string) => match[Number(n)] ?? '');
+      }
+      return headers;
+    };
+    const files = (await readdir(join(site.buildDir, 'client', 'rates'), { recursive: true })).filter((f) => /\.(atom|csv)$/.test(f));
+    expect(files.length).toBe(scopes().length + 2 * DATASETS.length);
+    for (const file of files) {
+      const headers = headersFor(`/rates/${file}`);
+      if (file.endsWith('.atom')) expect(headers['content-type'], file).toBe('application/atom+xml; charset=utf-8');
+      else {
+        expect(headers['content-type'], file).toBe('text/csv; charset=utf-8');
+        expect(headers['content-disposition'], file).toBe(`attachment; filename="${file.split('/').pop()}"`);
+      }
+    }
+    expect(headersFor('/rates/mortgages/anz')['content-type']).toBeUndefined();
+  });
+});
