@@ -66,7 +66,7 @@ afterAll(async () => {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
     const limits = Object.entries(LIMITS).map(([name, value]) => `${name}=${value}`).join(' ');
     await prependResults(
-      `## Attack run of ${when} UTC\n\n\`npm run attack\` · Node ${process.version} · the built server (scripts/serve.mjs) with ${limits}; RSS must come back within ${RSS_MARGIN_MB} MB of its level before each attack, health within 1 s after it\n\n${table}`,
+      `## Attack run of ${when} UTC\n\n\`npm run attack\` · Node ${process.version} · the built server (scripts/serve.mjs) with ${limits}, warmed up first (every kind of request once per encoding, and 30 full-range time series at once); after each attack the process must be alive, health must answer within 1 s on a new connection, and RSS must come back within ${RSS_MARGIN_MB} MB of its level before the attack. Loopback, 2 cores, the suite's own client on the same machine\n\n${table}`,
       '# Benchmark results\n',
     );
   }
