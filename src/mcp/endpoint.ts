@@ -25,6 +25,12 @@ async function readBody(request: Request): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > LIMITS.bodyBytes) throw new BodyTooLarge();
   if (!request.body) return '';
+  if (declared !== null) {
+    // The HTTP parser holds a body to its declared length; checked again for any other source.
+    const text = await request.text();
+    if (text.length > LIMITS.bodyBytes) throw new BodyTooLarge();
+    return text;
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
@@ -98,6 +104,13 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
     if (request.method !== 'POST') {
       return refusal(405, SERVER_ERROR, 'Method not allowed: this MCP endpoint is stateless and takes POST only', { allow: 'POST, OPTIONS' });
     }
+    let text: string;
+    try {
+      text = await readBody(request);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
+      throw error;
+    }
     const accepts = acceptedTypes(request.headers.get('accept'));
     const json = accepts.has('application/json') || accepts.has('application/*') || accepts.has('*/*');
     const stream = accepts.has('text/event-stream') || accepts.has('text/*') || accepts.has('*/*');
@@ -107,13 +120,6 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
     const type = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') return refusal(415, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
 
-    let text: string;
-    try {
-      text = await readBody(request);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
-      throw error;
-    }
     let value: unknown;
     try {
       value = JSON.parse(text);

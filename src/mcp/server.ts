@@ -50,6 +50,27 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 const documentationUrl = (site: string, anchor: string) => `${site}/docs/ai#${anchor}`;
 
 /**
+ * REST bodies as JSON strings (the text item), with the part before `"timestamp":"` quoted once
+ * per ETag and kept: an answer of the same data differs only in its timestamp, so a repeated
+ * call quotes a few bytes instead of the whole body. Bounded in count and size.
+ */
+const QUOTED_KEPT = 64;
+const QUOTED_MAX_CHARS = 128 * 1024;
+const quotedHeads = new Map<string, { head: string; quoted: string }>();
+function quoted(text: string, etag: string | null): string {
+  const cut = etag && text.length <= QUOTED_MAX_CHARS ? text.lastIndexOf('"timestamp":"') : -1;
+  if (cut < 0) return JSON.stringify(text);
+  const head = text.slice(0, cut);
+  let kept = quotedHeads.get(etag!);
+  if (!kept || kept.head !== head) {
+    kept = { head, quoted: JSON.stringify(head).slice(0, -1) };
+    if (quotedHeads.size >= QUOTED_KEPT) quotedHeads.delete(quotedHeads.keys().next().value!);
+    quotedHeads.set(etag!, kept);
+  }
+  return kept.quoted + JSON.stringify(text.slice(cut)).slice(1);
+}
+
+/**
  * At most `size` tasks at once, the others waiting in order; and each task starts in a turn of
  * the event loop of its own. The REST core answers from memory, so a batch of calls would
  * otherwise run as one unbroken chain of promises, and every other request (health too) would
@@ -77,8 +98,8 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
   /** A tool result: one text item, from 2025-06-18 the same JSON as structuredContent (spliced in as it is, not parsed and written again). */
-  function toolResult(version: string, text: string, isError: boolean): string {
-    const content = `"content":[{"type":"text","text":${JSON.stringify(text)}}]`;
+  function toolResult(version: string, text: string, isError: boolean, etag: string | null = null): string {
+    const content = `"content":[{"type":"text","text":${quoted(text, etag)}}]`;
     const structured = !isError && atLeast(version, '2025-06-18') ? `,"structuredContent":${text}` : '';
     const modern = version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : '';
     return `{${content}${structured}${isError ? ',"isError":true' : ''}${modern}}`;
@@ -93,6 +114,8 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
   /** The REST body, read up to the result limit: past it the read stops, and the rest is never made. */
   async function readLimited(response: Response): Promise<string | undefined> {
     if (!response.body) return '';
+    const declared = response.headers.get('content-length');
+    if (declared !== null && Number(declared) <= LIMITS.resultBytes) return response.text();
     const chunks: Uint8Array[] = [];
     let size = 0;
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -131,7 +154,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
       return new RpcError(INTERNAL_ERROR, 'Internal error');
     }
     if (text === undefined) return toolResult(version, await tooLarge(tool), true);
-    if (response.ok) return toolResult(version, text, false);
+    if (response.ok) return toolResult(version, text, false, response.headers.get('etag'));
     const body = JSON.parse(text) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
     if (response.status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
