@@ -5,6 +5,7 @@
  * speak, each result compared with the REST answer to the same query. A client's own known bug is
  * recorded in KNOWN_CLIENT_BUGS with its version and issue link, and not worked around here.
  */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENTS, installedVersion, type Outcome, type Session } from './fixtures/mcp-clients.ts';
 import { buildAndStart, type RunningServer } from './fixtures/mcp-production.ts';
@@ -144,5 +145,38 @@ describe.each(CLIENTS)('$label', (client) => {
       outcomes.push(outcome.kind === 'result' ? (outcome.isError ? 'isError' : 'ok') : outcome.kind === 'error' ? String(outcome.code) : outcome.kind);
       await check(c, outcome, version, client.showsStructured);
     }, 30_000);
+  });
+});
+
+describe('the production server’s MCP edges', () => {
+  const post = (host: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((done, fail) => {
+      const { port } = new URL(server.url);
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/api/v1/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers } },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
+        },
+      );
+      req.on('error', fail);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    });
+
+  it('stamps x-request-id on MCP answers, refusals included', async () => {
+    const { port } = new URL(server.url);
+    const ok = await post(`127.0.0.1:${port}`, { 'x-request-id': 'agent-7' });
+    expect([ok.status, ok.headers['x-request-id']]).toEqual([200, 'agent-7']);
+    const refused = await post('evil.example', { 'x-request-id': 'agent-8' });
+    expect([refused.status, refused.headers['x-request-id']]).toEqual([403, 'agent-8']);
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(refused.body).error.code).toBe(-32000);
+  });
+
+  it('documents the 403 (and the other refusals) in OpenAPI', async () => {
+    const openapi = await (await fetch(`${server.url}/openapi/json`)).json();
+    const responses = openapi.paths['/api/v1/mcp'].post.responses;
+    expect(Object.keys(responses).sort()).toEqual(['200', '202', '400', '403', '404', '405', '406', '413', '415']);
+    expect(responses['403'].description).toMatch(/Invalid Host.*CORS/s);
   });
 });

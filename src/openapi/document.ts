@@ -151,6 +151,13 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
   const JsonRpcMessage = z
     .looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number(), z.null()]).optional(), method: z.string().optional() })
     .meta({ description: 'A JSON-RPC 2.0 request, notification or (protocol 2025-03-26 without a version header) a batch.' });
+  const JsonRpcError = z
+    .looseObject({
+      jsonrpc: z.literal('2.0'),
+      id: z.union([z.string(), z.number(), z.null()]),
+      error: z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+    })
+    .meta({ description: 'A JSON-RPC error response.' });
   registry.registerPath({
     method: 'post',
     path: '/api/v1/mcp',
@@ -160,14 +167,30 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     description:
       'Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol 2026-07-28 (per-request `_meta` and the ' +
       '`MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers) and the legacy versions 2025-11-25, 2025-06-18, 2025-03-26 and ' +
-      '2024-11-05 (`initialize` first). Twelve read-only tools mirror the REST endpoints. GET and DELETE answer 405.',
+      '2024-11-05 (`initialize` first). Twelve read-only tools mirror the REST endpoints. GET and DELETE answer 405. ' +
+      'Limits: a body of 256 KiB, a batch of 100 messages with at most 20 tools/call and 4 MiB of answers, a tool result of 1 MiB (/docs/ai#limits). ' +
+      'Every answer but the preflight carries `x-request-id`.',
     request: { body: { content: { [JSON_TYPE]: { schema: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]) } } } },
     responses: {
       200: { description: 'A JSON-RPC response (an array for a batch).', content: { [JSON_TYPE]: { schema: z.looseObject({ jsonrpc: z.literal('2.0') }) } } },
       202: { description: 'A notification was accepted; no body.' },
-      400: { description: 'Parse error, invalid request, a header mismatch (-32020), a missing `_meta` field (-32602) or an unsupported version (-32022).' },
-      404: { description: 'Unknown method (-32601), protocol 2026-07-28.' },
-      405: { description: 'GET or DELETE: the endpoint is stateless and takes POST only.' },
+      400: {
+        description:
+          'Parse error (-32700), invalid request (-32600, also a batch over 100 messages), a header mismatch (-32020), a missing `_meta` field (-32602) ' +
+          'or an unsupported version (-32022, the supported versions in `error.data.supported`).',
+        content: { [JSON_TYPE]: { schema: JsonRpcError } },
+      },
+      403: {
+        description:
+          'The `Host` header names a host this server does not answer MCP for (-32000 `Invalid Host`): a server listening on a loopback address answers ' +
+          "only `localhost`, `127.0.0.1`, `[::1]` and its site URL's host (DNS-rebinding protection; `MCP_ALLOWED_HOSTS` adds names). Carries the CORS headers.",
+        content: { [JSON_TYPE]: { schema: JsonRpcError } },
+      },
+      404: { description: 'Unknown method (-32601), protocol 2026-07-28.', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
+      405: { description: 'GET or DELETE: the endpoint is stateless and takes POST only (-32000).', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
+      406: { description: 'The `Accept` header does not list both application/json and text/event-stream (-32000).', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
+      413: { description: 'A body over 256 KiB (-32600), refused without reading the rest.', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
+      415: { description: 'A `Content-Type` other than application/json (-32000).', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
     },
   });
 
