@@ -120,6 +120,7 @@ describe('raw request lines: every method on every kind of path', () => {
     ['/api/v1/credit-card-rates/issuer:amex', 'api'],
     ['/api/search?query=rates', 'api'],
     ['/api/nothing', 'unknown-api'],
+    ['/api', 'unknown-api'],
     ['/', 'page'],
     ['/docs/errors', 'page'],
     ['/rates', 'page'],
@@ -180,7 +181,8 @@ describe('raw request lines: every method on every kind of path', () => {
 
 describe('hostile Host values', () => {
   const BAD = ['1.2.3.256', 'a b', 'a:99999', '[', 'a%zz', 'u@h', 'x:abc', '[::1', ':80', 'h/path', 'h?q', 'h#f', 'a\\b', '*', '"x"', 'a,b', 'é.example', 'a'.repeat(3000) + ':1:2', 'h:80:80', 'h:-1', '[zz::1]'];
-  const FOREIGN = ['evil.example', 'EXAMPLE.com:80', '[::1]:1', 'localhost', 'a_b.internal'];
+  /** Usable but not ours: served, and (the first three, unique strings) never echoed in a body. */
+  const FOREIGN = ['evil-7f3a.example', 'POISON-7f3a.example:80', 'a_b-7f3a.internal', '[::1]:1', 'localhost'];
 
   it('an unusable Host is a 400 invalid_request on the API and the pages alike; a foreign one never reaches a body', async () => {
     await attack('malformed and hostile Host values', async () => {
@@ -196,7 +198,7 @@ describe('hostile Host values', () => {
           const answer = await rawRequest(port, head(`GET ${path} HTTP/1.1`, { host }));
           sent++;
           expect(answer.status, `Host ${host} on ${path}`).toBe(200);
-          expect(answer.body.toLowerCase()).not.toContain(host.toLowerCase().replace(/:\d+$/, ''));
+          if (host.includes('7f3a')) expect(answer.body.toLowerCase()).not.toContain(host.toLowerCase().replace(/:\d+$/, ''));
         }
         const missing = await rawRequest(port, `GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
         const twice = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);

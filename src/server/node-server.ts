@@ -38,6 +38,8 @@ export interface NodeServerOptions {
 }
 
 const MCP_PATH = /^\/api\/v1\/mcp\/?(?:\?|$)/;
+/** /api, /api?… and /api/…: the API listener's (its JSON answers), not the pages'. */
+const API_PATH = /^\/api(?:[/?]|$)/;
 
 /** Node's clientError codes, as the status Node itself would answer. */
 function clientErrorFor(error: NodeJS.ErrnoException, limits: ServerLimits): EdgeError {
@@ -141,7 +143,7 @@ export function createNodeServer({ api, pages, limits, site, log = console.error
     }
     compress(req as never, res as never, () => {
       relayDrain(res);
-      if (req.url!.startsWith('/api/')) api(req, res);
+      if (API_PATH.test(req.url!)) api(req, res);
       else servePage(req, res, pages, site, log);
     });
   });
