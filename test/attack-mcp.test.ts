@@ -6,6 +6,7 @@
  * back to within RSS_MARGIN_MB of where it was. The figures are printed (bench/RESULTS.md keeps a
  * run of them).
  */
+import { spawn } from 'node:child_process';
 import { get as httpGet, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/mcp/protocol.ts';
@@ -82,6 +83,41 @@ function healthMs(): Promise<number> {
   });
 }
 
+/**
+ * Health polled every 100 ms from a process of its own, so what it measures is the server's
+ * latency, not this process's (which is busy parsing the attack's answers).
+ */
+function healthProber(): { stop(): Promise<number[]> } {
+  const code = `
+    const { get } = require('node:http');
+    let running = true;
+    process.on('SIGTERM', () => { running = false; });
+    (async () => {
+      while (running) {
+        const started = performance.now();
+        const ms = await new Promise((done) => {
+          const req = get(process.argv[1] + '/api/v1/health', { agent: false }, (res) => { res.resume(); res.on('end', () => done(res.statusCode === 200 ? performance.now() - started : 1e9)); });
+          req.setTimeout(10000, () => { req.destroy(); done(1e9); });
+          req.on('error', () => done(1e9));
+        });
+        process.stdout.write(ms.toFixed(1) + '\\n');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      process.exit(0);
+    })();`;
+  const child = spawn(process.execPath, ['-e', code, server.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  return {
+    stop: async () => {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+      return out.split('\n').filter(Boolean).map(Number);
+    },
+  };
+}
+
 /** How long to wait for the server to give memory back after an attack (V8 shrinks its heap when idle). */
 const SETTLE_MS = 20_000;
 
@@ -116,17 +152,13 @@ async function underAttack<T>(name: string, attack: () => Promise<T>): Promise<T
       await new Promise((r) => setTimeout(r, 25));
     }
   })();
-  const prober = (async () => {
-    while (running) {
-      health.push(await healthMs());
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
+  const prober = healthProber();
   const started = performance.now();
   const result = await attack();
   const took = performance.now() - started;
   running = false;
-  await Promise.all([sampler, prober]);
+  await sampler;
+  health.push(...(await prober.stop()));
   const { mb: after, ms: settled } = await settle();
   const healthAfter = await healthMs();
   const worst = Math.max(...health, healthAfter);

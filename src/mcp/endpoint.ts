@@ -7,7 +7,7 @@ import type { Handler } from '../api/app.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
 import { errorText, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR, INVALID_REQUEST } from './protocol.ts';
-import { createRpc } from './server.ts';
+import { bodyOf, createRpc, type Json } from './server.ts';
 
 /** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
 export const MAX_MCP_BODY_BYTES = LIMITS.bodyBytes;
@@ -24,13 +24,15 @@ class BodyTooLarge extends Error {}
 async function readBody(request: Request): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > LIMITS.bodyBytes) throw new BodyTooLarge();
-  if (!request.body) return '';
+  // text() before any look at request.body: Node adapters (npm start's) read a body of a declared
+  // length straight from the socket then, without building a web stream for it.
   if (declared !== null) {
     // The HTTP parser holds a body to its declared length; checked again for any other source.
     const text = await request.text();
     if (text.length > LIMITS.bodyBytes) throw new BodyTooLarge();
     return text;
   }
+  if (!request.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
@@ -41,8 +43,10 @@ async function readBody(request: Request): Promise<string> {
   return chunks.length === 1 ? new TextDecoder().decode(chunks[0]) : Buffer.concat(chunks).toString('utf8');
 }
 
-function answer(status: number, body: string | undefined, headers: Record<string, string> = {}): Response {
-  return new Response(body ?? null, { status, headers: { ...CORS, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } });
+function answer(status: number, json: Json | undefined, headers: Record<string, string> = {}): Response {
+  if (json === undefined) return new Response(null, { status, headers: { ...CORS, ...headers } });
+  const { body, length } = bodyOf(json);
+  return new Response(body, { status, headers: { ...CORS, 'content-type': 'application/json', 'content-length': String(length), ...headers } });
 }
 
 const refusal = (status: number, code: number, message: string, headers: Record<string, string> = {}) => answer(status, errorText(null, new RpcError(code, message)), headers);

@@ -165,8 +165,11 @@ export function versionOf(message: Exclude<Message, { kind: 'response' }>, heade
   return version;
 }
 
-/** One JSON-RPC response, written by hand around a result that is already JSON text. */
-export const resultText = (id: JsonRpcId, result: string) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+/** One JSON-RPC response, written by hand around a result that is already JSON (text or pieces). */
+export function resultText<T extends string | (string | Uint8Array)[]>(id: JsonRpcId, result: T): T {
+  const open = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  return (typeof result === 'string' ? `${open}${result}}` : [open, ...result, '}']) as T;
+}
 
 export function errorText(id: JsonRpcId | null, error: RpcError): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });

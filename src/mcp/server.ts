@@ -35,39 +35,77 @@ import { forAgents, readArguments, restUrl, TOOL_BY_NAME, TOOLS, type ToolDefini
 
 export { HEADERLESS_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from './protocol.ts';
 
+/** JSON text: one string, or pieces (strings and bytes already encoded) joined only when sent. */
+export type Json = string | (string | Uint8Array)[];
+
+const piecesOf = (json: Json) => (typeof json === 'string' ? [json] : json);
+export const byteLength = (json: Json) => piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
+const encoder = new TextEncoder();
+/**
+ * The body to send and its length. The pieces go out as they are (adjacent strings encoded
+ * together): joining them into one buffer first costs more than the writes it saves (bench).
+ */
+export function bodyOf(json: Json): { body: ReadableStream<Uint8Array>; length: number } {
+  const parts: Uint8Array[] = [];
+  let text = '';
+  for (const piece of piecesOf(json)) {
+    if (typeof piece === 'string') text += piece;
+    else {
+      if (text) parts.push(encoder.encode(text));
+      text = '';
+      parts.push(piece);
+    }
+  }
+  if (text) parts.push(encoder.encode(text));
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+  return { body, length: parts.reduce((n, p) => n + p.byteLength, 0) };
+}
+
 export interface Answer {
   status: number;
-  /** JSON text, or undefined for 202 with no body. */
-  body?: string;
+  /** JSON, or undefined for 202 with no body. */
+  body?: Json;
 }
 
 type Request = Extract<Message, { kind: 'request' }>;
-/** A result as JSON text, or a JSON-RPC error. */
-type Outcome = string | RpcError;
+/** A result as JSON, or a JSON-RPC error. */
+type Outcome = Json | RpcError;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const documentationUrl = (site: string, anchor: string) => `${site}/docs/ai#${anchor}`;
 
 /**
- * REST bodies as JSON strings (the text item), with the part before `"timestamp":"` quoted once
- * per ETag and kept: an answer of the same data differs only in its timestamp, so a repeated
- * call quotes a few bytes instead of the whole body. Bounded in count and size.
+ * The REST body as the text item needs it (a JSON string) and as structuredContent (as it is).
+ * An answer of the same data differs only from its `"timestamp":"` on, so the part before it is
+ * kept per ETag, as bytes both raw and quoted: a repeated call copies bytes instead of quoting
+ * and encoding the whole body again. Bounded in count and size.
  */
-const QUOTED_KEPT = 64;
-const QUOTED_MAX_CHARS = 128 * 1024;
-const quotedHeads = new Map<string, { head: string; quoted: string }>();
-function quoted(text: string, etag: string | null): string {
-  const cut = etag && text.length <= QUOTED_MAX_CHARS ? text.lastIndexOf('"timestamp":"') : -1;
-  if (cut < 0) return JSON.stringify(text);
-  const head = text.slice(0, cut);
-  let kept = quotedHeads.get(etag!);
-  if (!kept || kept.head !== head) {
-    kept = { head, quoted: JSON.stringify(head).slice(0, -1) };
-    if (quotedHeads.size >= QUOTED_KEPT) quotedHeads.delete(quotedHeads.keys().next().value!);
-    quotedHeads.set(etag!, kept);
+const KEPT = 64;
+const KEPT_MAX_BYTES = 128 * 1024;
+const TIMESTAMP = Buffer.from('"timestamp":"');
+const kept = new Map<string, { head: Buffer; quoted: Buffer }>();
+
+function bodyPieces(raw: Buffer, etag: string | null): { quoted: Json; raw: Json } {
+  const cut = etag && raw.byteLength <= KEPT_MAX_BYTES ? raw.lastIndexOf(TIMESTAMP) : -1;
+  if (cut < 0) {
+    const text = raw.toString('utf8');
+    return { quoted: JSON.stringify(text), raw: text };
   }
-  return kept.quoted + JSON.stringify(text.slice(cut)).slice(1);
+  const head = raw.subarray(0, cut);
+  let known = kept.get(etag!);
+  if (!known || !known.head.equals(head)) {
+    known = { head: Buffer.from(head), quoted: Buffer.from(JSON.stringify(head.toString('utf8')).slice(0, -1)) };
+    if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(etag!, known);
+  }
+  const tail = raw.subarray(cut).toString('utf8');
+  return { quoted: [known.quoted, JSON.stringify(tail).slice(1)], raw: [known.head, tail] };
 }
 
 /**
@@ -83,7 +121,7 @@ function semaphore(size: number) {
     if (free > 0) free--;
     else await new Promise<void>((turn) => waiting.push(turn));
     try {
-      await new Promise((turn) => setImmediate(turn));
+      if (!process.env.NO_TURN) await new Promise((turn) => setImmediate(turn));
       return await task();
     } finally {
       const next = waiting.shift();
@@ -93,16 +131,37 @@ function semaphore(size: number) {
   };
 }
 
+/**
+ * The REST request of a URL. A GET request has no body to use up and the core only reads it, so
+ * one request object per URL is kept and passed again (bounded).
+ */
+const REQUESTS_KEPT = 256;
+const requests = new Map<string, globalThis.Request>();
+function restRequest(url: URL): globalThis.Request {
+  const key = url.href;
+  let request = requests.get(key);
+  if (!request) {
+    request = new globalThis.Request(key);
+    if (requests.size >= REQUESTS_KEPT) requests.delete(requests.keys().next().value!);
+    requests.set(key, request);
+  }
+  return request;
+}
+
 export function createRpc(options: { api: Handler; site: string; catalog: () => Promise<Catalog> }) {
   const { api, site } = options;
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
   /** A tool result: one text item, from 2025-06-18 the same JSON as structuredContent (spliced in as it is, not parsed and written again). */
-  function toolResult(version: string, text: string, isError: boolean, etag: string | null = null): string {
-    const content = `"content":[{"type":"text","text":${quoted(text, etag)}}]`;
-    const structured = !isError && atLeast(version, '2025-06-18') ? `,"structuredContent":${text}` : '';
-    const modern = version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : '';
-    return `{${content}${structured}${isError ? ',"isError":true' : ''}${modern}}`;
+  function toolResult(version: string, body: string | { quoted: Json; raw: Json }, isError: boolean): Json {
+    const { quoted, raw } = typeof body === 'string' ? { quoted: JSON.stringify(body), raw: body } : body;
+    const structured = !isError && atLeast(version, '2025-06-18');
+    const end = `${isError ? ',"isError":true' : ''}${version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : ''}}`;
+    return [
+      '{"content":[{"type":"text","text":',
+      ...piecesOf(quoted),
+      ...(structured ? ['}],"structuredContent":', ...piecesOf(raw), end] : [`}]${end}`]),
+    ];
   }
 
   /** A bad argument: an isError result from 2025-11-25 on (the model reads it and corrects the call), -32602 before. */
@@ -111,22 +170,32 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     return toolResult(version, JSON.stringify(new ApiError('invalid_request', message, hint).body(site)), true);
   }
 
-  /** The REST body, read up to the result limit: past it the read stops, and the rest is never made. */
-  async function readLimited(response: Response): Promise<string | undefined> {
-    if (!response.body) return '';
-    const declared = response.headers.get('content-length');
-    if (declared !== null && Number(declared) <= LIMITS.resultBytes) return response.text();
+  /**
+   * The REST body, read up to the result limit: past it the read stops, and the rest is never
+   * made. Read with a reader (arrayBuffer() and for-await cost twice as much per call).
+   */
+  async function readLimited(response: Response): Promise<Buffer | undefined> {
+    if (!response.body) return Buffer.alloc(0);
+    const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
+    let sinceTurn = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
       if (size > LIMITS.resultBytes) {
-        await response.body.cancel().catch(() => {});
+        await reader.cancel().catch(() => {});
         return undefined;
       }
-      chunks.push(chunk);
+      chunks.push(value);
+      // A long body is made as it is read, all in promises: give other requests a turn now and then.
+      if ((sinceTurn += value.byteLength) >= 128 * 1024) {
+        sinceTurn = 0;
+        await new Promise((turn) => setImmediate(turn));
+      }
     }
-    return chunks.length === 1 ? new TextDecoder().decode(chunks[0]) : Buffer.concat(chunks).toString('utf8');
+    return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength) : Buffer.concat(chunks);
   }
 
   async function callTool(version: string, params: Record<string, unknown>): Promise<Outcome> {
@@ -145,17 +214,17 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
 
   async function callRest(version: string, tool: ToolDefinition, values: Record<string, string>): Promise<Outcome> {
     let response: Response;
-    let text: string | undefined;
+    let raw: Buffer | undefined;
     try {
-      response = await api(new Request(restUrl(tool, values, site)));
-      text = await readLimited(response);
+      response = await api(restRequest(restUrl(tool, values, site)));
+      raw = await readLimited(response);
     } catch (error) {
       console.error('mcp: tool failed:', error);
       return new RpcError(INTERNAL_ERROR, 'Internal error');
     }
-    if (text === undefined) return toolResult(version, await tooLarge(tool), true);
-    if (response.ok) return toolResult(version, text, false, response.headers.get('etag'));
-    const body = JSON.parse(text) as { message: string; hint: string };
+    if (raw === undefined) return toolResult(version, await tooLarge(tool), true);
+    if (response.ok) return toolResult(version, bodyPieces(raw, response.headers.get('etag')), false);
+    const body = JSON.parse(raw.toString('utf8')) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
     if (response.status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
     return toolResult(version, JSON.stringify({ ...body, message: forAgents(body.message), hint: forAgents(body.hint) }), true);
@@ -201,7 +270,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     }
   }
 
-  const reply = (id: JsonRpcId, outcome: Outcome) => (typeof outcome === 'string' ? resultText(id, outcome) : errorText(id, outcome));
+  const reply = (id: JsonRpcId, outcome: Outcome): Json => (outcome instanceof RpcError ? errorText(id, outcome) : resultText(id, outcome));
   const refuse = (value: unknown, error: RpcError): Answer => ({ status: error.status === 200 ? 400 : error.status, body: errorText(idOf(value), error) });
 
   async function single(value: unknown, headers: McpHeaders): Promise<Answer> {
@@ -238,7 +307,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
       messages.push([message, version]);
     }
 
-    const answers: string[] = [];
+    const answers: Json[] = [];
     let calls = 0;
     let bytes = 2;
     for (const [message, version] of messages) {
@@ -251,12 +320,12 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
         outcome = limitError(budgetMessage(bytes), 'responseBytes');
       } else outcome = await dispatch(message, version);
       let answer = reply(message.id, outcome);
-      const size = Buffer.byteLength(answer) + 1;
-      if (bytes + size > LIMITS.responseBytes) answer = reply(message.id, limitError(budgetMessage(bytes), 'responseBytes'));
-      bytes += Buffer.byteLength(answer) + 1;
+      if (bytes + byteLength(answer) + 1 > LIMITS.responseBytes) answer = reply(message.id, limitError(budgetMessage(bytes), 'responseBytes'));
+      bytes += byteLength(answer) + 1;
       answers.push(answer);
     }
-    return answers.length ? { status: 200, body: `[${answers.join(',')}]` } : { status: 202 };
+    if (answers.length === 0) return { status: 202 };
+    return { status: 200, body: ['[', ...answers.flatMap((a, i) => (i ? [',', ...piecesOf(a)] : piecesOf(a))), ']'] };
   }
 
   const budgetMessage = (used: number) =>
