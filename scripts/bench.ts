@@ -60,15 +60,13 @@ interface Scenario {
   headers?: Record<string, string>;
 }
 
+/** Seconds of load before each measured row, not counted: every row is measured warm (JIT, caches). */
+const WARM_UP = 2;
+
 async function load(url: string, s: Scenario) {
-  const result = await autocannon({
-    url: `${url}${s.path}`,
-    method: s.method ?? 'GET',
-    body: s.body,
-    headers: s.headers,
-    connections: CONNECTIONS,
-    duration: DURATION,
-  });
+  const options = { url: `${url}${s.path}`, method: s.method ?? 'GET', body: s.body, headers: s.headers, connections: CONNECTIONS } as const;
+  await autocannon({ ...options, duration: WARM_UP });
+  const result = await autocannon({ ...options, duration: DURATION });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytes: result.throughput.average };
 }
 
@@ -113,12 +111,13 @@ async function main() {
     const server = await startProductionServer(real.buildDir);
 
     const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json()).availableDates;
+    // MCP right after the list it is compared with, before the full-range row churns the heap.
     const scenarios: Scenario[] = [
       { name: 'list', path: '/api/v1/mortgage-rates' },
+      { name: 'MCP tools/call list_mortgage_rates', path: '/api/v1/mcp', method: 'POST', body: MCP_BODY, headers: MCP_HEADERS },
       { name: 'detail', path: '/api/v1/mortgage-rates/institution:anz' },
       { name: 'time series, one date', path: `/api/v1/mortgage-rates/time-series?date=${dates.at(-1)}` },
       { name: 'time series, full range', path: `/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}` },
-      { name: 'MCP tools/call list_mortgage_rates', path: '/api/v1/mcp', method: 'POST', body: MCP_BODY, headers: MCP_HEADERS },
     ];
 
     // The static server's files: the exact bytes our server sends for each scenario.
@@ -145,6 +144,8 @@ async function main() {
         `| ${s.name} | ${mb(size)} | ${fmt(ours.rps)} | ${fmt(ours.p50)} | ${fmt(ours.p99)} | ${fmt(base.rps)} | ${fmt(base.p50)} | ${fmt(base.p99)} | **${fmt(ours.rps / base.rps, 2)}** | ${ours.errors + ours.non2xx} |`,
       );
     }
+    console.error('load: REST list and MCP tools/call, back to back…');
+    const paired = await pairedRatio(server.url, scenarios[0]!, scenarios[1]!);
     const realRss = await server.peakRssMb();
     const staticRss = await floorRss();
     server.stop();
@@ -152,7 +153,7 @@ async function main() {
 
     say(`## Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
     say();
-    say(`\`npm run bench${args.years ? ` -- --years ${args.years}` : ''}\` · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB · Node ${process.version} · autocannon ${CONNECTIONS} connections × ${DURATION} s per row, on the same machine as both servers`);
+    say(`\`npm run bench${args.years ? ` -- --years ${args.years}` : ''}\` · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB · Node ${process.version} · autocannon ${CONNECTIONS} connections × ${DURATION} s per row after ${WARM_UP} s of warm-up, on the same machine as both servers`);
     say();
     say('Throughput, real history (mortgage rates; ours = the production server from `npm start`, static = sirv sending the identical bytes from disk; each server in its own process):');
     say();
@@ -161,7 +162,6 @@ async function main() {
     rows.forEach((r) => say(r));
     say();
     const mcpRatio = oursRps.get('MCP tools/call list_mortgage_rates')! / oursRps.get('list')!;
-    const paired = await pairedRatio(server.url, scenarios[0]!, scenarios.at(-1)!);
     say(
       `MCP tools/call of list_mortgage_rates ÷ REST list (the same data): **${fmt(mcpRatio, 2)}** in the rows above; ` +
         `**${fmt(paired.ratio, 2)}** as the median of ${paired.rounds} back-to-back pairs of ${PAIR_SECONDS} s runs ` +

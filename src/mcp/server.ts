@@ -121,7 +121,7 @@ function semaphore(size: number) {
     if (free > 0) free--;
     else await new Promise<void>((turn) => waiting.push(turn));
     try {
-      if (!process.env.NO_TURN) await new Promise((turn) => setImmediate(turn));
+      await new Promise((turn) => setImmediate(turn));
       return await task();
     } finally {
       const next = waiting.shift();

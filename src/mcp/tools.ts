@@ -23,6 +23,8 @@ export interface ToolDefinition {
   ignored: readonly string[];
   /** Arguments that are strings of digits, for which a JSON number is accepted too. */
   digits: ReadonlySet<string>;
+  /** No argument is required: `{}` is valid without a look at the schema. */
+  takesNothingRequired: boolean;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
 }
@@ -105,6 +107,7 @@ export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
       input,
       ignored: endpoint.ignoredQuery,
       digits,
+      takesNothingRequired: input.safeParse({}).success,
       inputSchema: inputSchemaOf(endpoint, input, digits),
       outputSchema: jsonSchemaOf(kind === 'timeSeries' ? dataset.schemas.timeSeries : dataset.schemas.envelope),
     };
@@ -112,6 +115,8 @@ export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
 );
 
 export const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
+const isEmptyObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /** A caller's value quoted for a message, cut short so a huge value cannot bloat the answer. */
 export function quoteValue(value: unknown): string {
@@ -131,6 +136,7 @@ export function readArguments(tool: ToolDefinition, args: unknown): { values: Re
     return names.length ? `${tool.name} takes: ${names.join(', ')}.` : `${tool.name} takes no arguments.`;
   };
   if (args === undefined) args = {};
+  if (tool.takesNothingRequired && isEmptyObject(args)) return { values: {} };
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return { problems: `arguments must be an object of named strings, not ${describeType(args)}. ${takes()}` };
 
   const problems: string[] = [];
