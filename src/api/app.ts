@@ -8,7 +8,9 @@ import { siteUrl } from '../site.ts';
 import type { RequestContext } from './context.ts';
 import { applyCaching, notModifiedIfMatching } from './caching.ts';
 import { preflight, withCors } from './cors.ts';
-import { getHealth } from './health.ts';
+import { cachedStatusStore, getHealth } from './health.ts';
+import { READY_BODIES, serve, servedResponse, type Codings, type ReadyAnswer, type Served, type ServeRequest } from './ready.ts';
+import { carriesRequestId } from './request-id.ts';
 import { quote } from './query.ts';
 import { getRatesByEntity, listRates } from './rates.ts';
 import { ApiError, errorResponse } from './responses.ts';
@@ -25,9 +27,29 @@ export interface ApiDeps {
   log?: (message: string, error: unknown) => void;
   /** The origin of every absolute URL in an answer (default siteUrl()); never the request's. */
   siteUrl?: string;
+  /**
+   * Content codings offered on this deployment (`npm start`: src/server/codings.ts). With them the
+   * core keeps ready answers per URL and answers GET and HEAD from them, coded as negotiated.
+   */
+  codings?: Codings;
+  /** Keep health's status store reads this long (health.ts STATUS_CACHE_MS); none when unset. */
+  statusCacheMs?: number;
+  /** The monotonic clock of that cache, in ms (tests inject one). */
+  clock?: () => number;
 }
 
 export type Handler = (request: Request) => Promise<Response>;
+
+/** The core with its ready answers open to a writer of its own (src/server/fast-path.ts). */
+export interface Core extends Handler {
+  /** The kept ready answer to GET or HEAD of this path and query, if the core has made one. */
+  readyAnswer(pathAndQuery: string): ReadyAnswer | undefined;
+  /** One request's answer from a ready answer, at the core's clock and with its codings. */
+  serveReady(answer: ReadyAnswer, request: ServeRequest): Served;
+}
+
+/** Ready answers (and URLs known not to have one) kept per core: unusual URLs cannot grow memory. */
+const READY_KEPT = 1024;
 
 function serverError(route: Route): ApiError {
   const what = route.kind === 'health' ? 'health' : `${route.endpoint.dataset.label} data`;
@@ -38,14 +60,15 @@ function serverError(route: Route): ApiError {
   );
 }
 
-export function createApi(deps: ApiDeps): Handler {
+export function createApi(deps: ApiDeps): Core {
   const now = deps.now ?? (() => new Date());
+  const status = deps.statusCacheMs ? cachedStatusStore(deps.status, deps.statusCacheMs, deps.clock) : deps.status;
   const log = deps.log ?? ((message: string, error: unknown) => console.error(message, error));
   const site = deps.siteUrl ?? siteUrl();
 
   async function dispatch(route: Route, url: URL): Promise<Response> {
     const query = routeQuery(route, url.searchParams);
-    if (route.kind === 'health') return getHealth(deps.loadStore, deps.status, now(), log);
+    if (route.kind === 'health') return getHealth(deps.loadStore, status, now(), log);
     const { endpoint } = route;
     let store: ServedStore;
     try {
@@ -104,11 +127,58 @@ export function createApi(deps: ApiDeps): Handler {
     return withCors(response);
   }
 
-  return async function handle(request: Request): Promise<Response> {
-    const response = await answer(request, new URL(request.url));
+  const ready = new Map<string, ReadyAnswer | null>();
+
+  /** The URL's ready answer, made from the core's own answers to it (a GET, and a GET naming its ETag). */
+  async function makeReady(url: URL): Promise<ReadyAnswer | null | undefined> {
+    const get = new Request(url);
+    const response = await answer(get, url);
+    const body = READY_BODIES.get(response);
+    if (!body || response.status >= 500) {
+      await response.body?.cancel();
+      return response.status >= 500 ? undefined : null; // a failure may pass: ask again next time
+    }
+    await response.body?.cancel();
+    const etag = response.headers.get('etag') ?? undefined;
+    const headers = [...response.headers].filter(([name]) => name !== 'content-length');
+    let notModified: [string, string][] | undefined;
+    if (etag && response.status === 200) {
+      const conditional = await answer(new Request(url, { headers: { 'if-none-match': etag } }), url);
+      notModified = [...conditional.headers];
+    }
+    return { status: response.status, headers, notModified, etag, head: body.head, stamped: body.stamped, requestId: carriesRequestId(get), coded: new Map() };
+  }
+
+  const serveReady = (answer: ReadyAnswer, request: ServeRequest) => serve(answer, request, now(), deps.codings);
+
+  async function readyFor(url: URL): Promise<ReadyAnswer | null | undefined> {
+    const key = `${url.pathname}${url.search}`;
+    let kept = ready.get(key);
+    if (kept !== undefined) return kept;
+    if (matchRoute(url.pathname)?.kind === 'health') return null; // never the same twice
+    kept = await makeReady(url);
+    if (kept === undefined) return undefined;
+    if (ready.size >= READY_KEPT) ready.delete(ready.keys().next().value as string);
+    ready.set(key, kept);
+    return kept;
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (deps.codings && (request.method === 'GET' || request.method === 'HEAD')) {
+      const kept = await readyFor(url);
+      if (kept) {
+        return servedResponse(
+          serveReady(kept, { method: request.method, acceptEncoding: request.headers.get('accept-encoding') ?? undefined, ifNoneMatch: request.headers.get('if-none-match') }),
+        );
+      }
+    }
+    const response = await answer(request, url);
     if (request.method !== 'HEAD') return response;
     // HEAD: the same status and headers as GET, whatever the route, and no body.
     await response.body?.cancel();
     return new Response(null, { status: response.status, headers: response.headers });
-  };
+  }
+
+  return Object.assign(handle, { readyAnswer: (pathAndQuery: string) => ready.get(pathAndQuery) ?? undefined, serveReady });
 }

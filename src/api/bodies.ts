@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import type { DatasetHistory } from '../store/served-store.ts';
+import { READY_BODIES } from './ready.ts';
 import { JSON_TYPE } from './responses.ts';
 
 const encoder = new TextEncoder();
@@ -58,7 +59,9 @@ export function readyResponse({ head, etag }: ReadyHead, now: Date): Response {
     },
   });
   const length = String(head.length + parts[1]!.length + CLOSE.length);
-  return new Response(body, { headers: { 'content-type': JSON_TYPE, 'content-length': length, etag } });
+  const response = new Response(body, { headers: { 'content-type': JSON_TYPE, 'content-length': length, etag } });
+  READY_BODIES.set(response, { head, stamped: true });
+  return response;
 }
 
 /** A body sent in pieces as they are produced: large time series are never built as one string. */

@@ -145,3 +145,28 @@ export async function getHealth(loadStore: () => Promise<ServedStore>, status: S
   const body: Health = { status: overall, database, collection, datasets, problems, timestamp: now.toISOString() };
   return json(body, overall === 'error' ? 503 : 200);
 }
+
+/**
+ * How long health keeps what it read from the status store (deployments set it: src/server/runtime.ts):
+ * health is polled often, and the store is files or a network call away; a collection is hourly.
+ */
+export const STATUS_CACHE_MS = 5_000;
+
+/** The status store with each dataset's read kept for `ttlMs` (a failed read too, so a failing store is not hammered). */
+export function cachedStatusStore(status: StatusStore, ttlMs: number, clock: () => number = () => performance.now()): StatusStore {
+  const kept = new Map<string, { at: number; value: Promise<CollectionStatus | null> }>();
+  return {
+    kind: status.kind,
+    required: status.required,
+    write: (dataset, record) => status.write(dataset, record),
+    read(dataset) {
+      const at = clock();
+      const hit = kept.get(dataset);
+      if (hit && at - hit.at < ttlMs) return hit.value;
+      const value = status.read(dataset);
+      value.catch(() => {}); // handled by whoever awaits it; kept for the window either way
+      kept.set(dataset, { at, value });
+      return value;
+    },
+  };
+}

@@ -39,8 +39,12 @@ export function carriesRequestId(request: Request): boolean {
 
 /** The caller's id when it is safe to echo, else a new one. */
 export function requestIdFor(request: Request): string {
-  const sent = request.headers.get(REQUEST_ID);
-  return sent !== null && SAFE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+  return requestIdFrom(request.headers.get(REQUEST_ID));
+}
+
+/** The same from the header's value alone (the Node fast path has no Request). */
+export function requestIdFrom(sent: string | null | undefined): string {
+  return sent != null && SAFE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
 }
 
 /** The headers this request's response gets: its id, or none. */

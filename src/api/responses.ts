@@ -1,3 +1,4 @@
+import { READY_BODIES } from './ready.ts';
 import type { ErrorBody, ErrorCode } from '../schemas/errors.ts';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -45,5 +46,9 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 export function errorResponse(error: ApiError, site: string): Response {
-  return json(error.body(site), error.status, error.options.headers);
+  const text = JSON.stringify(error.body(site));
+  const response = new Response(text, { status: error.status, headers: { 'content-type': JSON_TYPE, ...error.options.headers } });
+  // The whole body is fixed: a ready answer when its URL alone decides it (app.ts).
+  READY_BODIES.set(response, { head: new TextEncoder().encode(text), stamped: false });
+  return response;
 }

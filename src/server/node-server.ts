@@ -29,6 +29,11 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 export interface NodeServerOptions {
   /** /api/* (src/server/node-entry.ts apiListener). */
   api: Listener;
+  /**
+   * Answers a GET or HEAD the core has ready (fast-path.ts), before compression and the web
+   * adapter, or returns false for the ordinary path.
+   */
+  fast?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Everything else: Astro's Node handler. */
   pages: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   limits: ServerLimits;
@@ -67,7 +72,7 @@ function closeWith(socket: Socket, text: string): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-export function createNodeServer({ api, pages, limits, site, log = console.error }: NodeServerOptions): Server {
+export function createNodeServer({ api, fast, pages, limits, site, log = console.error }: NodeServerOptions): Server {
   const server = createServer({
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -141,6 +146,8 @@ export function createNodeServer({ api, pages, limits, site, log = console.error
       res.setHeader('connection', 'close');
       return sendEdgeError(res, { status: 413, message: 'Request body too large', hint: `Request bodies may be at most ${limits.maxBodyBytes} bytes; the REST API and the pages take none.` }, site, req.method);
     }
+    // Ready answers carry their own codings (precompressed, with Vary and per-coding ETags).
+    if (fast?.(req, res)) return;
     compress(req as never, res as never, () => {
       relayDrain(res);
       if (API_PATH.test(req.url!)) api(req, res);

@@ -9,6 +9,9 @@ import newestText from '@generated/served-newest.json?raw';
 import searchIndexText from '@generated/search-index.json?raw';
 import { createSearchHandler } from '../docs/search.ts';
 import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
+import { createApi } from '../api/app.ts';
+import type { Codings } from '../api/ready.ts';
+import { STATUS_CACHE_MS } from '../api/health.ts';
 import { createService } from '../service.ts';
 import { siteUrl } from '../site.ts';
 import type { CompiledStore } from '../store/compile.ts';
@@ -36,8 +39,16 @@ function loadStore(): Promise<ServedStore> {
 /** The one origin of every absolute URL in an answer (SITE_URL, Vercel's production domain, or the local address). */
 export const site = siteUrl();
 
+const status = statusStoreFromEnv();
+
 /** /api/v1/* and the MCP endpoint. */
-export const api = createService({ loadStore, status: statusStoreFromEnv(), siteUrl: site }, { allowedHosts: mcpAllowedHostsFromEnv() });
+export const api = createService({ loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS }, { allowedHosts: mcpAllowedHostsFromEnv() });
+
+/**
+ * The REST core of `npm start` (node-entry.ts): the same core, with content codings, so it keeps
+ * ready answers that its Response path and the Node fast path (fast-path.ts) answer from.
+ */
+export const restWith = (codings: Codings) => createApi({ loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings });
 
 /** /api/search. */
 export const search = createSearchHandler(async () => searchIndexText, site);

@@ -1,0 +1,106 @@
+/**
+ * Ready answers: for a GET of a URL whose answer depends on the URL alone (list, detail, a
+ * one-date time series, their 4xx answers, unknown paths), everything but the timestamp is the
+ * same on every request. The core works it out once, by answering the URL itself (its own
+ * routing, validation, caching and CORS rules, nothing repeated here), and keeps the result:
+ * status, headers, the 304's headers, the body's head, and its compressed heads per coding.
+ * Each request then only picks the coding, compares the ETag and appends its timestamp. The
+ * core's Response path (with codings, as on `npm start`) and the Node fast path
+ * (src/server/fast-path.ts) both answer from here.
+ */
+import { matchesEtag } from './caching.ts';
+
+export type Encoding = 'br' | 'gzip' | 'deflate' | 'identity';
+type Coded = Exclude<Encoding, 'identity'>;
+
+/** Content codings, given by the deployment (src/server/codings.ts on Node). */
+export interface Codings {
+  negotiate(acceptEncoding: string | undefined): Encoding;
+  /** Bodies shorter than this go uncompressed. */
+  threshold: number;
+  compressHead(head: Uint8Array, encoding: Coded): object;
+  encodedParts(compressed: any, tail: Uint8Array, encoding: Coded): Uint8Array[];
+}
+
+export interface ReadyAnswer {
+  status: number;
+  /** The core's headers, in its order, without content-length. */
+  headers: [string, string][];
+  /** Headers of the 304 to a matching conditional GET, when the answer has an ETag. */
+  notModified?: [string, string][];
+  etag?: string;
+  head: Uint8Array;
+  /** The body ends in this request's timestamp and `"}` after the head. */
+  stamped: boolean;
+  /** Does the answer carry x-request-id (request-id.ts, decided for this URL)? */
+  requestId: boolean;
+  /** Compressed heads, made on first use. */
+  coded: Map<Coded, object>;
+}
+
+/** One request's answer: what both writers send. */
+export interface Served {
+  status: number;
+  headers: [string, string][];
+  /** Undefined for HEAD and 304. */
+  body?: Uint8Array[];
+}
+
+export interface ServeRequest {
+  method: string;
+  acceptEncoding?: string;
+  ifNoneMatch?: string | null;
+}
+
+const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+
+/** `"v.hash"` → `"v.hash-br"`: each coding is its own representation, with its own strong ETag. */
+export function codedEtag(etag: string, encoding: Encoding): string {
+  return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
+}
+
+function withEtag(headers: [string, string][], etag: string): [string, string][] {
+  return headers.map(([name, value]) => (name === 'etag' ? [name, etag] : [name, value]));
+}
+
+export function serve(answer: ReadyAnswer, request: ServeRequest, now: Date, codings?: Codings): Served {
+  const tail = answer.stamped ? encoder.encode(`${now.toISOString()}"}`) : EMPTY;
+  const length = answer.head.length + tail.length;
+  // As compression did: HEAD is never coded, nor is a body under its threshold.
+  const encoding = codings && request.method !== 'HEAD' && length >= codings.threshold ? codings.negotiate(request.acceptEncoding) : 'identity';
+  const etag = answer.etag === undefined ? undefined : codedEtag(answer.etag, encoding);
+  if (etag && answer.notModified && answer.status === 200 && matchesEtag(request.ifNoneMatch ?? null, etag)) {
+    return { status: 304, headers: withEtag(answer.notModified, etag) };
+  }
+  const headers = etag ? withEtag(answer.headers, etag) : [...answer.headers];
+  // compression adds Vary to every answer of a compressible type, coded or not.
+  if (codings) headers.push(['vary', 'Accept-Encoding']);
+  let body: Uint8Array[];
+  if (encoding === 'identity') {
+    body = tail.length ? [answer.head, tail] : [answer.head];
+    headers.push(['content-length', String(length)]);
+  } else {
+    let compressed = answer.coded.get(encoding);
+    if (!compressed) answer.coded.set(encoding, (compressed = codings!.compressHead(answer.head, encoding)));
+    body = codings!.encodedParts(compressed, tail, encoding);
+    headers.push(['content-encoding', encoding], ['content-length', String(body.reduce((n, part) => n + part.length, 0))]);
+  }
+  return request.method === 'HEAD' ? { status: answer.status, headers } : { status: answer.status, headers, body };
+}
+
+/** As a web Response (the core's path). */
+export function servedResponse({ status, headers, body }: Served): Response {
+  if (!body) return new Response(null, { status, headers });
+  const parts = body;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+  return new Response(stream, { status, headers });
+}
+
+/** Bodies the core marks as ready (bodies.ts, responses.ts): the head, and whether a timestamp follows it. */
+export const READY_BODIES = new WeakMap<Response, { head: Uint8Array; stamped: boolean }>();

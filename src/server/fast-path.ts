@@ -1,0 +1,32 @@
+/**
+ * The Node fast path of `npm start`: a GET or HEAD of a URL the core has already answered as
+ * ready (src/api/ready.ts) is written from the core's kept answer straight to Node's response —
+ * no web Request or Response, no Headers objects, no stream, no compression stream. Everything
+ * it sends comes from the core (status, headers, coded bytes, the 304) and from the request-id
+ * rule the core applied to that URL; a URL the core has not made ready takes the ordinary path,
+ * which makes it ready. test/fast-path.test.ts compares the two paths request for request.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Core } from '../api/app.ts';
+import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
+
+/** Answer from a ready answer if there is one; false when the request must take the ordinary path. */
+export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse): boolean {
+  const method = req.method;
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  // Only a target the core would keep under the same key: its own normalized path and query.
+  const kept = core.readyAnswer(req.url!);
+  if (!kept) return false;
+  const ifNoneMatch = req.headers['if-none-match'];
+  const served = core.serveReady(kept, { method, acceptEncoding: req.headers['accept-encoding'], ifNoneMatch: ifNoneMatch ?? null });
+  const headers: string[] = [];
+  for (const [name, value] of served.headers) headers.push(name, value);
+  if (kept.requestId) headers.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
+  res.writeHead(served.status, headers);
+  if (!served.body) return res.end(), true;
+  if (served.body.length === 1) return res.end(served.body[0]), true;
+  res.cork();
+  for (const part of served.body) res.write(part);
+  res.end();
+  return true;
+}
