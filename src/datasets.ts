@@ -1,34 +1,64 @@
 /**
- * The one table of datasets. Routes, parameter validation, filters, time series, the import,
- * and (later) collection, MCP tools and OpenAPI paths all read these declarations; adding a
- * dataset is one entry here plus its page parser.
+ * The one table of datasets. Routes, parameter validation, filters, time series, collection,
+ * the import, MCP tools, OpenAPI paths and the docs all read these declarations. A dataset is
+ * also its zod entity schema (src/schemas/rates.ts), its page parser (src/collect/parsers),
+ * its explorer definition (src/explorer/definitions.ts) and its source page renderer for the
+ * tests (test/fixtures/source-page.ts): those tables are keyed by DatasetSlug, so a dataset
+ * missing from one of them is a type error. CONTRIBUTING.md has the whole checklist.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { envelopeSchema, snapshotSchema, timeSeriesSchema } from './schemas/envelopes.ts';
 import { TermInMonthsParam } from './schemas/params.ts';
 import {
   CreditCardIssuer,
+  type CreditCardPlan,
   LoanInstitution,
+  type LoanProduct,
   MortgageInstitution,
-  type MortgageProduct as MortgageProductT,
+  type MortgageProduct,
 } from './schemas/rates.ts';
+import { FIXED_TERM_MONTHS_PROSE } from './schemas/terms.ts';
 
-/** What every institution or issuer has in common, for code that serves all four datasets. */
-export type Entity = { id: string; name: string } & Record<string, unknown>;
+/**
+ * An institution or issuer of any dataset, as its zod schema infers it. Each lists its items
+ * under one key (`products` or `plans`, the dataset's itemsKey) and never the other, which is
+ * what lets code that serves all four datasets read `entity[dataset.itemsKey]`.
+ */
+export type Entity =
+  | (MortgageInstitution & { plans?: never })
+  | (LoanInstitution & { plans?: never })
+  | (CreditCardIssuer & { products?: never });
 
 /** A product or plan: what an entity lists under its items key. */
-export type Item = { id: string; name: string } & Record<string, unknown>;
+export type Item = MortgageProduct | LoanProduct | CreditCardPlan;
+
+/** The items (products or plans) of an entity of any dataset. */
+export function itemsOf(entity: Entity): readonly Item[] {
+  return entity.plans ?? entity.products ?? [];
+}
+
+/** The entity with its items replaced by `items` (which must be of its own dataset). */
+export function withItems<E extends Entity>(dataset: Dataset, entity: E, items: readonly Item[]): E {
+  return { ...entity, [dataset.itemsKey]: items };
+}
+
+/** An entity made of its id, name and items (the compiled store keeps them apart). */
+export function entityOf(dataset: Dataset, id: string, name: string, items: readonly Item[]): Entity {
+  const empty: Entity = dataset.itemsKey === 'plans' ? { id, name, plans: [] } : { id, name, products: [] };
+  return withItems(dataset, empty, items);
+}
 
 /**
  * A query filter over the items (products or plans) of every entity, for list, detail and time
- * series. Entities are always kept; an item the filter leaves nothing of is dropped.
+ * series. Entities are always kept; an item the filter leaves nothing of is dropped. `I` is the
+ * item type of the dataset the filter belongs to.
  */
-export interface ItemFilter {
+export interface ItemFilter<I = Item> {
   name: string;
   schema: z.ZodType<string>;
   description: string;
   /** The item as the filter leaves it, or null to drop it. */
-  item(item: Item, value: string): Item | null;
+  item(item: I, value: string): I | null;
 }
 
 export interface EntityKind {
@@ -56,30 +86,41 @@ const ISSUER: EntityKind = {
 };
 
 /** Mortgage `termInMonths`: keep fixed rates of that term; drop products left with none (institutions stay). */
-const termInMonths: ItemFilter = {
+const termInMonths: ItemFilter<MortgageProduct> = {
   name: 'termInMonths',
   schema: TermInMonthsParam,
   description:
-    'Only fixed rates of this term, in months (6, 12, 18, 24, 36, 48 or 60); variable floating rates are left out. ' +
+    `Only fixed rates of this term, in months (${FIXED_TERM_MONTHS_PROSE}); variable floating rates are left out. ` +
     'A term the data does not have gives empty product arrays.',
-  item(item, value) {
+  item(product, value) {
     const months = Number(value);
-    const product = item as unknown as MortgageProductT;
     const rates = product.rates.filter((rate) => rate.termInMonths === months);
-    return rates.length > 0 ? ({ ...product, rates } as unknown as Item) : null;
+    return rates.length > 0 ? { ...product, rates } : null;
   },
 };
 
-function defineDataset<const S extends string, const T extends string, E extends z.ZodType<Entity>>(d: {
+/** The items of an entity type: its `products` or its `plans`. */
+export type ItemsOf<E> = E extends { products: (infer I)[] } ? I : E extends { plans: (infer I)[] } ? I : never;
+
+function defineDataset<
+  const S extends string,
+  const T extends string,
+  const K extends 'products' | 'plans',
+  E extends z.ZodType<Entity & Record<K, unknown>>,
+>(d: {
   slug: S;
   title: string;
   label: string;
   type: T;
   entity: EntityKind;
-  itemsKey: 'products' | 'plans';
+  /** Where an entity lists its items. */
+  itemsKey: K;
   entitySchema: E;
-  filters: ItemFilter[];
-  /** Time-series query parameters accepted and ignored (spec §4.4: credit cards ignore institutionId). */
+  filters: ItemFilter<ItemsOf<z.infer<E>>>[];
+  /**
+   * Time-series query parameters accepted and ignored: credit cards ignore `institutionId`, as
+   * the time-series rules on the reference pages (/docs/reference/credit-card-rates) say.
+   */
   ignoredTimeSeriesParams: string[];
   sourcePath: string;
 }) {
@@ -163,10 +204,17 @@ export function filterKey(dataset: Dataset, values: Record<string, string | unde
     .join('&');
 }
 
+/** The entity type of a dataset (`EntityOf<'mortgage-rates'>` is MortgageInstitution). */
+export type EntityOf<S extends DatasetSlug> = z.infer<Extract<Dataset, { slug: S }>['entitySchema']>;
+/** The item type of a dataset (`ItemOf<'credit-card-rates'>` is CreditCardPlan). */
+export type ItemOf<S extends DatasetSlug> = ItemsOf<EntityOf<S>>;
+
 /** An item as the filters a request names leave it, or null when they drop it. */
 export function filterItem(dataset: Dataset, item: Item, values: Record<string, string | undefined>): Item | null {
+  // Each filter is declared for its dataset's items; the item given here is one of them.
+  const filters: readonly ItemFilter[] = dataset.filters;
   let kept: Item | null = item;
-  for (const filter of dataset.filters) {
+  for (const filter of filters) {
     const value = values[filter.name];
     if (value !== undefined && kept) kept = filter.item(kept, value);
   }
@@ -176,10 +224,13 @@ export function filterItem(dataset: Dataset, item: Item, values: Record<string, 
 /** The dataset's filters applied to whole entities (the object form of what the served store does with strings). */
 export function filterEntities(dataset: Dataset, entities: readonly Entity[], values: Record<string, string | undefined>): Entity[] {
   if (!filterKey(dataset, values)) return [...entities];
-  return entities.map((entity) => ({
-    ...entity,
-    [dataset.itemsKey]: (entity[dataset.itemsKey] as Item[]).flatMap((item) => filterItem(dataset, item, values) ?? []),
-  }));
+  return entities.map((entity) =>
+    withItems(
+      dataset,
+      entity,
+      itemsOf(entity).flatMap((item) => filterItem(dataset, item, values) ?? []),
+    ),
+  );
 }
 
 /** A snapshot as stored and served: `{ type, data, lastUpdated }`. */

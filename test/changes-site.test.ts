@@ -180,7 +180,7 @@ describe('Atom feeds', () => {
     const entity = (name: string, rate: number) => ({
       id: 'institution:odd',
       name,
-      products: [{ id: 'product:odd:special', name: 'Special <b>', rates: [{ id: 'rate:odd:special:1-year', rate, term: '1 year', termInMonths: 12 }] }],
+      products: [{ id: 'product:odd:special', name: 'Special <b>', rates: [{ id: 'rate:odd:special:1-year', rate, term: '1 year' as const, termInMonths: 12 }] }],
     });
     const name = 'A & B <script>alert("x")</script> ]]> Bank';
     const snapshots: SnapshotData[] = [

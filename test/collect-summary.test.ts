@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeChanges, summaryMarkdown } from '../src/collect/summary.ts';
 import { datasetBySlug, type Dataset } from '../src/datasets.ts';
+import type { LoanRate } from '../src/schemas/rates.ts';
 
 const cards = datasetBySlug('credit-card-rates') as Dataset;
 const loans = datasetBySlug('personal-loan-rates') as Dataset;
@@ -33,7 +34,7 @@ describe('change summary', () => {
 
   it('labels loan rates by plan and condition, and reports new and dropped rates', () => {
     const rate = (id: string, value: number, condition: string) => ({ id, rate: value, plan: 'Unsecured', condition });
-    const product = (rates: object[]) => [{ id: 'institution:anz', name: 'ANZ', products: [{ id: 'product:anz:personal-loan', name: 'Personal Loan', rates }] }];
+    const product = (rates: LoanRate[]) => [{ id: 'institution:anz', name: 'ANZ', products: [{ id: 'product:anz:personal-loan', name: 'Personal Loan', rates }] }];
     const { lines } = describeChanges(
       loans,
       product([rate('rate:anz:personal-loan:unsecured:from', 13.9, 'From'), rate('rate:anz:personal-loan:unsecured:to', 19.9, 'To')]),

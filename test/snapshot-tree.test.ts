@@ -2,13 +2,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { datasetBySlug, type Dataset } from '../src/datasets.ts';
+import type { MortgageRate } from '../src/schemas/rates.ts';
 import { normalizeDataset } from '../src/snapshots/normalize.ts';
 import { serializeSnapshot } from '../src/snapshots/tree.ts';
 import { CompileError, compileSnapshotTree } from '../src/store/compile.ts';
 import { tempDir } from './helpers.ts';
 
 const mortgage = datasetBySlug('mortgage-rates') as Dataset;
-const rate = (id: string, value: number, months: number | null) => ({
+const rate = (id: string, value: number, months: number | null): MortgageRate => ({
   id,
   rate: value,
   term: months === null ? 'Variable floating' : months === 12 ? '1 year' : '2 years',

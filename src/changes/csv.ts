@@ -10,7 +10,7 @@
  * leading ' so that a spreadsheet never runs it as a formula. An empty cell is null.
  */
 import { stringify } from 'csv-stringify/sync';
-import type { Dataset, Item } from '../datasets.ts';
+import { type Dataset, itemsOf } from '../datasets.ts';
 import type { SnapshotData } from './model.ts';
 import { changeKeys, recordSchemas } from './schema.ts';
 
@@ -26,6 +26,9 @@ export function csvColumns(dataset: Dataset): string[] {
   return ['date', keys.entityId, keys.entityName, keys.itemId, keys.itemName, ...values];
 }
 
+/** The named fields of a rate or plan (every field of either is a string, a number or null). */
+const cells = (fields: Record<string, Cell | undefined>, keys: readonly string[]): Cell[] => keys.map((key) => fields[key] ?? null);
+
 /** The rows of one snapshot, in its order. */
 export function csvRows(dataset: Dataset, snapshot: SnapshotData): Cell[][] {
   const { item: itemSchema, rate } = recordSchemas(dataset);
@@ -33,12 +36,12 @@ export function csvRows(dataset: Dataset, snapshot: SnapshotData): Cell[][] {
   const itemKeys = Object.keys(itemSchema.shape).filter((key) => key !== 'id' && key !== 'name');
   const rows: Cell[][] = [];
   for (const entity of snapshot.data) {
-    for (const item of entity[dataset.itemsKey] as Item[]) {
+    for (const item of itemsOf(entity)) {
       const head: Cell[] = [snapshot.date, entity.id, entity.name, item.id, item.name];
-      if (rate) {
-        for (const r of item.rates as Record<string, Cell>[]) rows.push([...head, ...rateKeys.map((key) => r[key] ?? null)]);
+      if ('rates' in item) {
+        for (const r of item.rates) rows.push([...head, ...cells(r, rateKeys)]);
       } else {
-        rows.push([...head, ...itemKeys.map((key) => (item[key] as Cell | undefined) ?? null)]);
+        rows.push([...head, ...cells(item, itemKeys)]);
       }
     }
   }

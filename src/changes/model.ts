@@ -8,7 +8,7 @@
  * A snapshot that moved no value (a renamed product, a new order) has no entry, and the first
  * snapshot of a dataset has none either: there is nothing before it to compare with.
  */
-import type { Dataset, Entity, Item } from '../datasets.ts';
+import { type Dataset, type Entity, type Item, itemsOf } from '../datasets.ts';
 import { diffSnapshots, valuesOf, type Value } from '../snapshots/diff.ts';
 
 export type { Value };
@@ -49,9 +49,7 @@ export interface ChangeDay {
   removed: ValueChange[];
 }
 
-const itemsOf = (dataset: Dataset, entity: Entity) => entity[dataset.itemsKey] as Item[];
-
-function everyValue(dataset: Dataset, entity: Entity, items: readonly Item[], kind: 'added' | 'removed'): ValueChange[] {
+function everyValue(entity: Pick<Entity, 'id' | 'name'>, items: readonly Item[], kind: 'added' | 'removed'): ValueChange[] {
   return items.flatMap((item) =>
     [...valuesOf(item)].map(([valueId, { what, value }]) => ({
       entityId: entity.id,
@@ -66,20 +64,20 @@ function everyValue(dataset: Dataset, entity: Entity, items: readonly Item[], ki
 }
 
 /** What changed from one snapshot to the next, value by value; null when no value did. */
-export function changeDay(dataset: Dataset, before: SnapshotData, after: SnapshotData): ChangeDay | null {
-  const diff = diffSnapshots(dataset, before.data, after.data);
+export function changeDay(before: SnapshotData, after: SnapshotData): ChangeDay | null {
+  const diff = diffSnapshots(before.data, after.data);
   const day: ChangeDay = { date: after.date, previousDate: before.date, lastUpdated: after.lastUpdated, changed: [], added: [], removed: [] };
   const added = new Set(diff.entitiesAdded);
   // In the order of the newer snapshot, an entity's added and removed items, then its values; then entities no longer listed.
   for (const entity of after.data) {
     if (added.has(entity)) {
-      day.added.push(...everyValue(dataset, entity, itemsOf(dataset, entity), 'added'));
+      day.added.push(...everyValue(entity, itemsOf(entity), 'added'));
       continue;
     }
     const newItems = diff.itemsAdded.filter((a) => a.entity === entity).map((a) => a.item);
     const oldItems = diff.itemsRemoved.filter((r) => r.entity.id === entity.id);
-    day.added.push(...everyValue(dataset, entity, newItems, 'added'));
-    for (const { entity: was, item } of oldItems) day.removed.push(...everyValue(dataset, { ...was, name: entity.name }, [item], 'removed'));
+    day.added.push(...everyValue(entity, newItems, 'added'));
+    for (const { entity: was, item } of oldItems) day.removed.push(...everyValue({ ...was, name: entity.name }, [item], 'removed'));
     for (const move of diff.moves) {
       if (move.entity !== entity) continue;
       const change: ValueChange = {
@@ -95,7 +93,7 @@ export function changeDay(dataset: Dataset, before: SnapshotData, after: Snapsho
       (move.from === undefined ? day.added : move.to === undefined ? day.removed : day.changed).push(change);
     }
   }
-  for (const entity of diff.entitiesRemoved) day.removed.push(...everyValue(dataset, entity, itemsOf(dataset, entity), 'removed'));
+  for (const entity of diff.entitiesRemoved) day.removed.push(...everyValue(entity, itemsOf(entity), 'removed'));
   return day.changed.length + day.added.length + day.removed.length > 0 ? day : null;
 }
 
@@ -103,7 +101,7 @@ export function changeDay(dataset: Dataset, before: SnapshotData, after: Snapsho
 export function changeDays(dataset: Dataset, snapshots: readonly SnapshotData[]): ChangeDay[] {
   const days: ChangeDay[] = [];
   for (let s = 1; s < snapshots.length; s++) {
-    const day = changeDay(dataset, snapshots[s - 1]!, snapshots[s]!);
+    const day = changeDay(snapshots[s - 1]!, snapshots[s]!);
     if (day) days.push(day);
   }
   return days;

@@ -2,7 +2,7 @@
  * A change summary a person can review: institutions and products added or removed, and every
  * value that moved (`ANZ · Special · 1 year: 4.79 → 4.69`). Used as the commit message body.
  */
-import type { Dataset, Entity, Item } from '../datasets.ts';
+import { type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import { diffSnapshots, type Value } from '../snapshots/diff.ts';
 
 const show = (value: Value | undefined) => (value === null || value === undefined ? '—' : String(value));
@@ -15,10 +15,10 @@ export interface DatasetChanges {
 
 export function describeChanges(dataset: Dataset, before: readonly Entity[] | undefined, after: readonly Entity[]): DatasetChanges {
   if (!before) {
-    const count = after.reduce((n, e) => n + (e[dataset.itemsKey] as Item[]).length, 0);
+    const count = after.reduce((n, e) => n + itemsOf(e).length, 0);
     return { lines: [`- First snapshot: ${after.length} ${dataset.entity.kind}s, ${count} ${dataset.itemsKey}.`], moves: 0 };
   }
-  const diff = diffSnapshots(dataset, before, after);
+  const diff = diffSnapshots(before, after);
   const lines: string[] = [];
   if (diff.entitiesAdded.length) lines.push(`- ${dataset.entity.label}s added: ${diff.entitiesAdded.map((e) => e.name).join(', ')}`);
   if (diff.entitiesRemoved.length) lines.push(`- ${dataset.entity.label}s removed: ${diff.entitiesRemoved.map((e) => e.name).join(', ')}`);

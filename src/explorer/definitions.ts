@@ -4,8 +4,9 @@
  * One declaration per dataset; every page is made from these. The Record type makes a dataset
  * without one a type error.
  */
-import type { DatasetSlug, Entity, Item } from '../datasets.ts';
-import { MORTGAGE_TERMS, type CreditCardPlan, type LoanRate, type MortgageRate } from '../schemas/rates.ts';
+import type { DatasetSlug, Entity, EntityOf, Item, ItemOf } from '../datasets.ts';
+import type { CreditCardPlan, LoanInstitution, LoanProduct } from '../schemas/rates.ts';
+import { MORTGAGE_TERM_TABLE } from '../schemas/terms.ts';
 
 export interface Measure {
   key: string;
@@ -34,32 +35,33 @@ export function countedOffers(definition: ExplorerDefinition, item: Item): Offer
   return definition.floor ? offers.filter((o) => o.value >= definition.floor!.below) : offers;
 }
 
-export interface ExplorerDefinition {
+/**
+ * `E` and `I` are the dataset's entity and item types; code that shows every dataset reads the
+ * definitions as ExplorerDefinition<Entity, Item> (the method parameters let it).
+ */
+export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = Item> {
   /** /rates/<path> */
   path: string;
   title: string;
   /** What one value is, in words ("1-year fixed mortgage rate"). */
   valueNoun(measure: Measure): string;
   measures: Measure[];
-  offers(item: Item): Offer[];
+  offers(item: I): Offer[];
   headers: string[];
-  rows(entity: Entity): Cell[][];
+  rows(entity: E): Cell[][];
   /**
    * Values below this are special offers (discounted top-ups, green loans at 0–1 %), not rates a
    * borrower compares: they stay in the tables but are not counted as the lowest or in the trends.
    */
   floor?: { below: number; note: string };
   /** A second chart for datasets where a trade-off matters (cards: rate against fee). */
-  scatter?: { x(item: Item): number | null; y(item: Item): number | null; xLabel: string; yLabel: string; title: string };
+  scatter?: { x(item: I): number | null; y(item: I): number | null; xLabel: string; yLabel: string; title: string };
 }
 
 const percent = (n: number | null | undefined) => (n === null || n === undefined ? '' : n.toFixed(2));
-const TERM_KEYS = ['floating', '6', '18', '12', '24', '36', '48', '60'] as const;
 const termKey = (months: number | null) => (months === null ? 'floating' : String(months));
-/** Terms in the order people read them: floating, then by length. */
-const MORTGAGE_MEASURES: Measure[] = MORTGAGE_TERMS.map((label, i) => ({ key: TERM_KEYS[i]!, label })).sort(
-  (a, b) => (a.key === 'floating' ? -1 : b.key === 'floating' ? 1 : Number(a.key) - Number(b.key)),
-);
+/** Terms in the order people read them (the term table's): floating, then by length. */
+const MORTGAGE_MEASURES: Measure[] = MORTGAGE_TERM_TABLE.map(({ key, label }) => ({ key, label }));
 
 /** Loans: a plan's group, so that "Secured", "Secured by car" … compare with each other. */
 function planGroup(plan: string | null): string {
@@ -73,16 +75,16 @@ const LOAN_MEASURES: Measure[] = [
   { key: 'other', label: 'Other' },
 ];
 
-const loans = (path: string, title: string, noun: string): ExplorerDefinition => ({
+const loans = (path: string, title: string, noun: string): ExplorerDefinition<LoanInstitution, LoanProduct> => ({
   path,
   title,
   valueNoun: (m) => `${m.label.toLowerCase()} ${noun} rate`,
   measures: LOAN_MEASURES,
-  offers: (item) => (item.rates as LoanRate[]).map((r) => ({ key: planGroup(r.plan), value: r.rate, id: r.id })),
+  offers: (item) => item.rates.map((r) => ({ key: planGroup(r.plan), value: r.rate, id: r.id })),
   headers: ['Product', 'Plan', 'Condition', 'Rate %'],
   rows: (entity) =>
-    (entity.products as Item[]).flatMap((product) =>
-      (product.rates as LoanRate[]).map((r) => [
+    entity.products.flatMap((product) =>
+      product.rates.map((r) => [
         { text: product.name },
         { text: r.plan ?? '' },
         { text: r.condition ?? '' },
@@ -91,13 +93,15 @@ const loans = (path: string, title: string, noun: string): ExplorerDefinition =>
     ),
 });
 
-const CARD_RATES: [keyof CreditCardPlan, Measure][] = [
+type CardRateField = 'purchaseRate' | 'cashAdvanceRate' | 'balanceTransferRate';
+const CARD_RATES: [CardRateField, Measure][] = [
   ['purchaseRate', { key: 'purchase', label: 'Purchase' }],
   ['cashAdvanceRate', { key: 'cash', label: 'Cash advance' }],
   ['balanceTransferRate', { key: 'transfer', label: 'Balance transfer' }],
 ];
 
-export const EXPLORER: Record<DatasetSlug, ExplorerDefinition> = {
+/** One definition per dataset, each typed with that dataset's entities and items. */
+export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, ItemOf<S>> } = {
   'mortgage-rates': {
     path: 'mortgages',
     title: 'Mortgage rates',
@@ -107,13 +111,13 @@ export const EXPLORER: Record<DatasetSlug, ExplorerDefinition> = {
       below: 2,
       note: 'Rates under 2 % (discounted top-ups and green-home loans, such as 0 % or 1 % offers on a part of a loan) are left out of the lowest rates and the trend lines; they are in the tables.',
     },
-    offers: (item) => (item.rates as MortgageRate[]).map((r) => ({ key: termKey(r.termInMonths), value: r.rate, id: r.id })),
+    offers: (item) => item.rates.map((r) => ({ key: termKey(r.termInMonths), value: r.rate, id: r.id })),
     headers: ['Product', ...MORTGAGE_MEASURES.map((m) => m.label)],
     rows: (entity) =>
-      (entity.products as Item[]).map((product) => [
+      entity.products.map((product) => [
         { text: product.name || '(unnamed)' },
         ...MORTGAGE_MEASURES.map((m): Cell => {
-          const rate = (product.rates as MortgageRate[]).find((r) => termKey(r.termInMonths) === m.key);
+          const rate = product.rates.find((r) => termKey(r.termInMonths) === m.key);
           return rate ? { text: percent(rate.rate), value: rate.rate, key: m.key, id: rate.id } : { text: '' };
         }),
       ]),
@@ -126,22 +130,25 @@ export const EXPLORER: Record<DatasetSlug, ExplorerDefinition> = {
     valueNoun: (m) => `${m.label.toLowerCase()} credit card rate`,
     measures: CARD_RATES.map(([, m]) => m),
     offers: (item) =>
-      CARD_RATES.flatMap(([field, m]) => (typeof item[field] === 'number' ? [{ key: m.key, value: item[field] as number, id: `${item.id}#${String(field)}` }] : [])),
+      CARD_RATES.flatMap(([field, m]) => {
+        const value = item[field];
+        return value === null ? [] : [{ key: m.key, value, id: `${item.id}#${field}` }];
+      }),
     headers: ['Card', 'Purchase %', 'Cash advance %', 'Balance transfer %', 'Transfer period', 'Interest-free days', 'Annual fee NZD'],
     rows: (entity) =>
-      (entity.plans as CreditCardPlan[]).map((plan) => [
+      entity.plans.map((plan: CreditCardPlan) => [
         { text: plan.name },
         ...CARD_RATES.map(([field, m]): Cell => {
-          const value = plan[field] as number | null;
-          return value === null ? { text: '' } : { text: percent(value), value, key: m.key, id: `${plan.id}#${String(field)}` };
+          const value = plan[field];
+          return value === null ? { text: '' } : { text: percent(value), value, key: m.key, id: `${plan.id}#${field}` };
         }),
         { text: plan.balanceTransferPeriod ?? '' },
         { text: plan.interestFreeDays === null ? '' : String(plan.interestFreeDays) },
         { text: plan.annualFeeNZD === null ? '' : `$${plan.annualFeeNZD.toLocaleString('en-NZ')}` },
       ]),
     scatter: {
-      x: (item) => (item as unknown as CreditCardPlan).annualFeeNZD,
-      y: (item) => (item as unknown as CreditCardPlan).purchaseRate,
+      x: (item) => item.annualFeeNZD,
+      y: (item) => item.purchaseRate,
       xLabel: 'Annual fee (NZD)',
       yLabel: 'Purchase rate %',
       title: 'Purchase rate against annual fee',

@@ -2,7 +2,7 @@
  * What each explorer page shows, as plain data for the Astro templates: computed at build time
  * from the compiled history, with the charts already drawn.
  */
-import { DATASETS, type Dataset, type Entity, type Item } from '../datasets.ts';
+import { DATASETS, type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { lineChart, PALETTE, scatterChart } from './chart.ts';
 import { EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
@@ -65,7 +65,7 @@ function trendSummary(points: { date: string; value: number | null }[]): string 
 
 export function overview(view: DatasetView) {
   const { dataset, definition, snapshots, latest } = view;
-  const lowest = lowestByMeasure(definition, latest.data, dataset.itemsKey);
+  const lowest = lowestByMeasure(definition, latest.data);
   const cards: LowestCard[] = definition.measures.flatMap((measure) => {
     const best = lowest.get(measure.key);
     if (!best) return [];
@@ -81,7 +81,7 @@ export function overview(view: DatasetView) {
   const groups: TableGroup[] = latest.data.map((entity) => ({ entity, url: entityUrl(definition, entity.id), rows: definition.rows(entity) }));
   const first = snapshots[0]!.date;
   const range = `/api/v1/${dataset.slug}/time-series?startDate=${first}&endDate=${latest.date}`;
-  const byMeasure = trends(definition, snapshots, dataset.itemsKey);
+  const byMeasure = trends(definition, snapshots);
   const charts: Chart[] = definition.measures.flatMap((measure, i) => {
     const points = byMeasure.get(measure.key)!;
     if (points.every((p) => p.lowest === null)) return [];
@@ -114,7 +114,7 @@ export function overview(view: DatasetView) {
   if (definition.scatter) {
     const s = definition.scatter;
     const points = latest.data.flatMap((entity) =>
-      (entity[dataset.itemsKey] as Item[]).flatMap((item) => {
+      itemsOf(entity).flatMap((item) => {
         const [x, y] = [s.x(item), s.y(item)];
         return x === null || y === null ? [] : [{ x, y, label: `${entity.name} · ${item.name}: ${rate(y)}, $${x} a year` }];
       }),
@@ -138,7 +138,7 @@ export function overview(view: DatasetView) {
 
 export function entityPage(view: DatasetView, entity: Entity) {
   const { dataset, definition, snapshots, latest } = view;
-  const series = entityTrend(definition, snapshots, dataset.itemsKey, entity.id);
+  const series = entityTrend(definition, snapshots, entity.id);
   const used = definition.measures.filter((m) => series.get(m.key)!.some((p) => p.value !== null));
   const dates = series.get(definition.measures[0]!.key)!.map((p) => p.date);
   const id = `entity-${dataset.slug}-${slugOf(entity.id)}`;
@@ -158,7 +158,7 @@ export function entityPage(view: DatasetView, entity: Entity) {
     rows: dates.map((date, r) => [date, ...used.map((m) => series.get(m.key)![r]!.value)]),
     apiUrl: `/api/v1/${dataset.slug}/time-series?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
   };
-  const lowest = lowestByMeasure(definition, latest.data, dataset.itemsKey);
+  const lowest = lowestByMeasure(definition, latest.data);
   return {
     ...view,
     entity,

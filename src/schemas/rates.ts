@@ -1,16 +1,8 @@
 import { z } from 'zod';
 import { idWithPrefix } from './common.ts';
+import { FIXED_TERM_MONTHS_PROSE, MORTGAGE_TERMS } from './terms.ts';
 
-export const MORTGAGE_TERMS = [
-  'Variable floating',
-  '6 months',
-  '18 months',
-  '1 year',
-  '2 years',
-  '3 years',
-  '4 years',
-  '5 years',
-] as const;
+export { MORTGAGE_TERMS };
 
 const percent = (what: string) => z.number().describe(`${what}, percent per year (4.29 means 4.29 %).`);
 
@@ -21,10 +13,10 @@ export const MortgageRate = z.strictObject({
     .enum(MORTGAGE_TERMS)
     .meta({ default: 'Variable floating' })
     .describe('Term label. "Variable floating" is a rate the institution may change at any time; the others are fixed terms.'),
-  termInMonths: z.number().int().positive().nullable().describe('Fixed term in months (6, 12, 18, 24, 36, 48 or 60); null for a variable floating rate.'),
+  termInMonths: z.number().int().positive().nullable().describe(`Fixed term in months (${FIXED_TERM_MONTHS_PROSE}); null for a variable floating rate.`),
 });
 
-/** Personal and car loan rates share one shape (spec §2.3, §2.5). */
+/** Personal and car loan rates share one shape. */
 export const LoanRate = z.strictObject({
   id: idWithPrefix('rate').describe('Rate id, e.g. rate:anz:personal-loan:unsecured:3000-to-50000.'),
   rate: percent('The interest rate'),
@@ -70,6 +62,7 @@ export const CreditCardIssuer = z.strictObject({
 
 export type MortgageRate = z.infer<typeof MortgageRate>;
 export type MortgageProduct = z.infer<typeof MortgageProduct>;
+export type LoanProduct = z.infer<typeof LoanProduct>;
 export type LoanRate = z.infer<typeof LoanRate>;
 export type CreditCardPlan = z.infer<typeof CreditCardPlan>;
 export type MortgageInstitution = z.infer<typeof MortgageInstitution>;

@@ -3,7 +3,7 @@
  * and every value that moved, appeared or disappeared. The collector's commit summary and the
  * site's "what changed" page both read it.
  */
-import type { Dataset, Entity, Item } from '../datasets.ts';
+import { type Entity, type Item, itemsOf } from '../datasets.ts';
 
 export type Value = number | string | null;
 
@@ -32,10 +32,10 @@ const humanize = (field: string) => field.replace(/NZD$/, '').replace(/([A-Z])/g
 /** Every value of an item, keyed by a stable id: its rates, or (credit cards) its fields. */
 export function valuesOf(item: Item): Map<string, { what: string; value: Value }> {
   const values = new Map<string, { what: string; value: Value }>();
-  if (Array.isArray(item.rates)) {
-    for (const rate of item.rates as Record<string, Value>[]) {
-      const what = (rate.term as string | undefined) ?? ([rate.plan, rate.condition].filter(Boolean).join(' ') || 'rate');
-      values.set(String(rate.id), { what, value: rate.rate ?? null });
+  if ('rates' in item) {
+    for (const rate of item.rates) {
+      const what = 'term' in rate ? rate.term : [rate.plan, rate.condition].filter(Boolean).join(' ') || 'rate';
+      values.set(rate.id, { what, value: rate.rate });
     }
   } else {
     for (const [field, value] of Object.entries(item)) {
@@ -45,8 +45,8 @@ export function valuesOf(item: Item): Map<string, { what: string; value: Value }
   return values;
 }
 
-export function diffSnapshots(dataset: Dataset, before: readonly Entity[], after: readonly Entity[]): SnapshotDiff {
-  const items = (e: Entity) => e[dataset.itemsKey] as Item[];
+export function diffSnapshots(before: readonly Entity[], after: readonly Entity[]): SnapshotDiff {
+  const items = itemsOf;
   const old = new Map(before.map((e) => [e.id, e]));
   const now = new Map(after.map((e) => [e.id, e]));
   const diff: SnapshotDiff = {

@@ -1,21 +1,19 @@
 /**
- * Make a dataset fit the one-object-per-id rule (issue #2, item 6): an institution or issuer
+ * Make a dataset fit the one-object-per-id rule (ids are unique within a response; see
+ * /docs/concepts): an institution or issuer
  * listed in several sections becomes one object holding all its products or plans in source
  * order, and any id still repeated gets a deterministic suffix (`-2`, `-3`, … in source order).
  */
-import type { Dataset, Entity, Item } from '../datasets.ts';
+import { type Dataset, type Entity, type Item, itemsOf, withItems } from '../datasets.ts';
 
 export function mergeEntities(dataset: Dataset, data: readonly Entity[]): Entity[] {
-  const byId = new Map<string, Entity>();
+  const byId = new Map<string, { entity: Entity; items: Item[] }>();
   for (const entity of data) {
     const existing = byId.get(entity.id);
-    if (!existing) {
-      byId.set(entity.id, { ...entity, [dataset.itemsKey]: [...(entity[dataset.itemsKey] as Item[])] });
-    } else {
-      (existing[dataset.itemsKey] as Item[]).push(...(entity[dataset.itemsKey] as Item[]));
-    }
+    if (!existing) byId.set(entity.id, { entity, items: [...itemsOf(entity)] });
+    else existing.items.push(...itemsOf(entity));
   }
-  return [...byId.values()];
+  return [...byId.values()].map(({ entity, items }) => withItems(dataset, entity, items));
 }
 
 function claim(id: string, seen: Set<string>): string {
@@ -25,26 +23,28 @@ function claim(id: string, seen: Set<string>): string {
   return candidate;
 }
 
-export function uniquifyIds(dataset: Dataset, data: readonly Entity[]): Entity[] {
+export function uniquifyIds(data: readonly Entity[]): Entity[] {
   const seen = new Set<string>();
-  return data.map((entity) => {
-    const entityId = claim(entity.id, seen);
-    const items = (entity[dataset.itemsKey] as Item[]).map((item) => {
+  return data.map((original) => {
+    // A copy whose ids are claimed in place: the entity's, then each item's and its rates', in source order.
+    const entity = structuredClone(original);
+    entity.id = claim(entity.id, seen);
+    for (const item of itemsOf(entity)) {
       const itemId = claim(item.id, seen);
-      if (!Array.isArray(item.rates)) return { ...item, id: itemId };
-      // A renamed product renames the product segment of its rate ids too, so they stay readable.
-      const from = `rate:${item.id.slice('product:'.length)}:`;
-      const to = `rate:${itemId.slice('product:'.length)}:`;
-      const rates = (item.rates as Item[]).map((rate) => ({
-        ...rate,
-        id: claim(itemId !== item.id && rate.id.startsWith(from) ? to + rate.id.slice(from.length) : rate.id, seen),
-      }));
-      return { ...item, id: itemId, rates };
-    });
-    return { ...entity, id: entityId, [dataset.itemsKey]: items };
+      if ('rates' in item) {
+        // A renamed product renames the product segment of its rate ids too, so they stay readable.
+        const from = `rate:${item.id.slice('product:'.length)}:`;
+        const to = `rate:${itemId.slice('product:'.length)}:`;
+        for (const rate of item.rates) {
+          rate.id = claim(itemId !== item.id && rate.id.startsWith(from) ? to + rate.id.slice(from.length) : rate.id, seen);
+        }
+      }
+      item.id = itemId;
+    }
+    return entity;
   });
 }
 
 export function normalizeDataset(dataset: Dataset, data: readonly Entity[]): Entity[] {
-  return uniquifyIds(dataset, mergeEntities(dataset, data));
+  return uniquifyIds(mergeEntities(dataset, data));
 }

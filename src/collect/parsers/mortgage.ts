@@ -1,25 +1,22 @@
 /**
- * Mortgage page: cells 0 institution, 1 product, 2 variable floating, 3 six months, 4 one year,
- * 5 two years, 6 three, 7 four, 8 five years. 18 months is a short follow-on row whose
+ * Mortgage page: cells 0 institution, 1 product, then one column per term in the order of the
+ * term table (src/schemas/terms.ts) less 18 months: 2 variable floating, 3 six months, 4 one
+ * year, 5 two years, 6 three, 7 four, 8 five years. 18 months is a short follow-on row whose
  * `td.special-line` reads `18 months = 5.79`, belonging to the product row above it.
  */
 import type { MortgageInstitution, MortgageRate } from '../../schemas/rates.ts';
-import { MORTGAGE_TERMS } from '../../schemas/rates.ts';
+import { MORTGAGE_TERM_TABLE, mortgageTerm } from '../../schemas/terms.ts';
 import { parseNumber, cellText } from '../cells.ts';
 import { makeId } from '../ids.ts';
 import { entityRuns, readRateTables } from '../tables.ts';
 import type { PageParse } from './types.ts';
 
-const TERM_LABELS: Record<number, (typeof MORTGAGE_TERMS)[number]> = {
-  6: '6 months',
-  12: '1 year',
-  18: '18 months',
-  24: '2 years',
-  36: '3 years',
-  48: '4 years',
-  60: '5 years',
-};
-const COLUMNS: [cell: number, months: number | null][] = [[2, null], [3, 6], [4, 12], [5, 24], [6, 36], [7, 48], [8, 60]];
+/** Terms the page gives only in a follow-on row, not in a column of their own. */
+const FOLLOW_ON_ONLY = new Set<number | null>([18]);
+/** The page's rate columns: cell index and the term's months, from cell 2 on. */
+const COLUMNS: [cell: number, months: number | null][] = MORTGAGE_TERM_TABLE.filter((t) => !FOLLOW_ON_ONLY.has(t.months)).map(
+  (t, i) => [2 + i, t.months],
+);
 
 /** "Special LVR under 80%", "Special - Classic", "Special LVR <80%" … are all the institution's "Special". */
 export function normalizeProductName(name: string): string {
@@ -27,7 +24,7 @@ export function normalizeProductName(name: string): string {
 }
 
 function rateFor(institution: string, product: string, months: number | null, value: number): MortgageRate {
-  const term = months === null ? 'Variable floating' : TERM_LABELS[months]!;
+  const term = mortgageTerm(months)!.label;
   return { id: makeId('rate', institution, product, term), rate: value, term, termInMonths: months };
 }
 
@@ -44,7 +41,7 @@ export function parseMortgagePage(html: string): PageParse {
         const product = products.at(-1);
         const months = match ? Number(match[1]) : NaN;
         const value = match ? parseNumber(match[2]!) : null;
-        if (!product || !TERM_LABELS[months]) {
+        if (!product || !mortgageTerm(months)) {
           warnings.push(`${institution}: follow-on row "${text}" not understood; skipped`);
         } else if (value !== null && !product.rates.some((r) => r.termInMonths === months)) {
           product.rates.push(rateFor(institution, product.name, months, value));
