@@ -39,11 +39,24 @@ async function coldStarts(buildDir: string): Promise<string> {
   return `${fmt(times[2]!)} ms (worst ${fmt(times[4]!)})`;
 }
 
-const startStaticServer = (dir: string) => spawnServer((port) => ['scripts/static-server.mjs', dir, String(port)], {}, (url) => `${url}/0.json`);
+const startStaticServer = (dir: string) =>
+  spawnServer(
+    (port) => ['scripts/static-server.mjs', dir, String(port)],
+    {},
+    (url) => `${url}/0.json`,
+  );
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 /** MCP tools/call of list_mortgage_rates: the same data as the REST list row, so the two compare (issue #13: MCP ≥ 0.6 × REST). */
-const MCP_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_mortgage_rates', arguments: {}, _meta: META } });
+const MCP_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'list_mortgage_rates', arguments: {}, _meta: META },
+});
 const MCP_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
@@ -64,12 +77,24 @@ interface Scenario {
 const WARM_UP = 2;
 
 async function load(url: string, s: Scenario) {
-  const options = { url: `${url}${s.path}`, method: s.method ?? 'GET', body: s.body, headers: s.headers, connections: CONNECTIONS } as const;
+  const options = {
+    url: `${url}${s.path}`,
+    method: s.method ?? 'GET',
+    body: s.body,
+    headers: s.headers,
+    connections: CONNECTIONS,
+  } as const;
   await autocannon({ ...options, duration: WARM_UP });
   const result = await autocannon({ ...options, duration: DURATION });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytes: result.throughput.average };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    bytes: result.throughput.average,
+  };
 }
-
 
 const PAIR_SECONDS = 3;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -80,7 +105,17 @@ async function pairedRatio(url: string, rest: Scenario, mcp: Scenario, rounds = 
   const rests: number[] = [];
   const mcps: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    const one = async (s: Scenario) => (await autocannon({ url: `${url}${s.path}`, method: s.method ?? 'GET', body: s.body, headers: s.headers, connections: CONNECTIONS, duration: PAIR_SECONDS })).requests.average;
+    const one = async (s: Scenario) =>
+      (
+        await autocannon({
+          url: `${url}${s.path}`,
+          method: s.method ?? 'GET',
+          body: s.body,
+          headers: s.headers,
+          connections: CONNECTIONS,
+          duration: PAIR_SECONDS,
+        })
+      ).requests.average;
     let a: number;
     let b: number;
     if (i % 2 === 0) {
@@ -110,14 +145,24 @@ async function main() {
     const real = await buildSite('bench-real', realTree);
     const server = await startProductionServer(real.buildDir);
 
-    const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json()).availableDates;
+    const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json())
+      .availableDates;
     // MCP right after the list it is compared with, before the full-range row churns the heap.
     const scenarios: Scenario[] = [
       { name: 'list', path: '/api/v1/mortgage-rates' },
-      { name: 'MCP tools/call list_mortgage_rates', path: '/api/v1/mcp', method: 'POST', body: MCP_BODY, headers: MCP_HEADERS },
+      {
+        name: 'MCP tools/call list_mortgage_rates',
+        path: '/api/v1/mcp',
+        method: 'POST',
+        body: MCP_BODY,
+        headers: MCP_HEADERS,
+      },
       { name: 'detail', path: '/api/v1/mortgage-rates/institution:anz' },
       { name: 'time series, one date', path: `/api/v1/mortgage-rates/time-series?date=${dates.at(-1)}` },
-      { name: 'time series, full range', path: `/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}` },
+      {
+        name: 'time series, full range',
+        path: `/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`,
+      },
     ];
 
     // The static server's files: the exact bytes our server sends for each scenario.
@@ -125,7 +170,11 @@ async function main() {
     await mkdir(staticDir, { recursive: true });
     const staticPaths: string[] = [];
     for (const [i, s] of scenarios.entries()) {
-      const response = await fetch(`${server.url}${s.path}`, { method: s.method ?? 'GET', body: s.body, headers: s.headers });
+      const response = await fetch(`${server.url}${s.path}`, {
+        method: s.method ?? 'GET',
+        body: s.body,
+        headers: s.headers,
+      });
       await writeFile(join(staticDir, `${i}.json`), Buffer.from(await response.arrayBuffer()));
       staticPaths.push(`/${i}.json`);
     }
@@ -153,13 +202,19 @@ async function main() {
 
     say(`## Run of ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
     say();
-    say(`\`npm run bench${args.years ? ` -- --years ${args.years}` : ''}\` · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB · Node ${process.version} · autocannon ${CONNECTIONS} connections × ${DURATION} s per row after ${WARM_UP} s of warm-up, on the same machine as both servers`);
+    say(
+      `\`npm run bench${args.years ? ` -- --years ${args.years}` : ''}\` · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${fmt(totalmem() / 2 ** 30)} GiB · Node ${process.version} · autocannon ${CONNECTIONS} connections × ${DURATION} s per row after ${WARM_UP} s of warm-up, on the same machine as both servers`,
+    );
     say();
-    say('Throughput, real history (mortgage rates; ours = the production server from `npm start`, static = sirv sending the identical bytes from disk; each server in its own process):');
+    say(
+      'Throughput, real history (mortgage rates; ours = the production server from `npm start`, static = sirv sending the identical bytes from disk; each server in its own process):',
+    );
     say();
-    say('| request | body | ours req/s | ours p50 ms | ours p99 ms | static req/s | static p50 ms | static p99 ms | ours/static | errors + non-2xx |');
+    say(
+      '| request | body | ours req/s | ours p50 ms | ours p99 ms | static req/s | static p50 ms | static p99 ms | ours/static | errors + non-2xx |',
+    );
     say('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    rows.forEach((r) => say(r));
+    for (const row of rows) say(row);
     say();
     const mcpRatio = oursRps.get('MCP tools/call list_mortgage_rates')! / oursRps.get('list')!;
     say(
@@ -168,9 +223,13 @@ async function main() {
         `(REST ${fmt(paired.rest)} req/s, MCP ${fmt(paired.mcp)} req/s, medians), which a busy machine skews less. Target ≥ 0.6.`,
     );
     say();
-    say('| history | snapshots | build time | bundled data (compiled store) | cold start: spawn to first 200, median of 5 | peak RSS |');
+    say(
+      '| history | snapshots | build time | bundled data (compiled store) | cold start: spawn to first 200, median of 5 | peak RSS |',
+    );
     say('| --- | ---: | ---: | ---: | ---: | ---: |');
-    say(`| real (2024–2025) | ${dates.length} mortgage, 224 in all | ${fmt(real.seconds, 1)} s | ${mb(real.storeBytes)} | ${await coldStarts(real.buildDir)} | ${fmt(realRss)} MB after the load above (static server: ${fmt(staticRss)} MB) |`);
+    say(
+      `| real (2024–2025) | ${dates.length} mortgage, 224 in all | ${fmt(real.seconds, 1)} s | ${mb(real.storeBytes)} | ${await coldStarts(real.buildDir)} | ${fmt(realRss)} MB after the load above (static server: ${fmt(staticRss)} MB) |`,
+    );
 
     if (args.years) {
       const years = Number(args.years);
@@ -184,7 +243,9 @@ async function main() {
       const rangeBytes = (await range.arrayBuffer()).byteLength;
       const rss = await big.peakRssMb();
       big.stop();
-      say(`| synthetic ${years} years | ${counts['mortgage-rates']} mortgage, ${total} in all | ${fmt(synthetic.seconds, 1)} s | ${mb(synthetic.storeBytes)} | ${await coldStarts(synthetic.buildDir)} | ${fmt(rss)} MB (after a ${mb(rangeBytes)} full-range response) |`);
+      say(
+        `| synthetic ${years} years | ${counts['mortgage-rates']} mortgage, ${total} in all | ${fmt(synthetic.seconds, 1)} s | ${mb(synthetic.storeBytes)} | ${await coldStarts(synthetic.buildDir)} | ${fmt(rss)} MB (after a ${mb(rangeBytes)} full-range response) |`,
+      );
     }
     say();
     if (!args['no-write']) {

@@ -24,7 +24,9 @@ export interface DataEndpoint {
 export const API_PREFIX = '/api/v1';
 
 function filterParams(dataset: Dataset) {
-  return Object.fromEntries(dataset.filters.map((filter) => [filter.name, filter.schema.describe(filter.description).optional()]));
+  return Object.fromEntries(
+    dataset.filters.map((filter) => [filter.name, filter.schema.describe(filter.description).optional()]),
+  );
 }
 
 /** An id for examples that every dataset of its kind has (asb lends in all three institution datasets). */
@@ -42,9 +44,13 @@ export function entityIdParam(dataset: Dataset) {
 }
 
 const DATE_PARAMS = {
-  date: DateParam.describe('One snapshot: the UTC date YYYY-MM-DD. Cannot be combined with startDate or endDate.').optional(),
+  date: DateParam.describe(
+    'One snapshot: the UTC date YYYY-MM-DD. Cannot be combined with startDate or endDate.',
+  ).optional(),
   startDate: DateParam.describe('First date of a range, YYYY-MM-DD, inclusive. Needs endDate.').optional(),
-  endDate: DateParam.describe('Last date of a range, YYYY-MM-DD, inclusive; on or after startDate. Needs startDate.').optional(),
+  endDate: DateParam.describe(
+    'Last date of a range, YYYY-MM-DD, inclusive; on or after startDate. Needs startDate.',
+  ).optional(),
 };
 
 const ENDPOINTS = new Map<string, Record<EndpointKind, DataEndpoint>>();
@@ -92,6 +98,7 @@ export function operationName(endpoint: DataEndpoint): string {
 }
 
 /** The same name in camelCase, for OpenAPI operationIds (`listMortgageRates`). */
-export const operationId = (endpoint: DataEndpoint) => operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+export const operationId = (endpoint: DataEndpoint) =>
+  operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
 export const HEALTH_PATH = `${API_PREFIX}/health`;

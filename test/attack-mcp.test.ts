@@ -29,7 +29,11 @@ let restingMb = 0;
 const figures: string[] = [];
 
 beforeAll(async () => {
-  server = await buildAndStart({ name: 'attack-mcp', snapshotsDir: historyDir(), statusDir: await tempDir('rates-attack-status-') });
+  server = await buildAndStart({
+    name: 'attack-mcp',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-attack-status-'),
+  });
   // Warm: the MCP module, the catalog, the whole history and the JIT, so "resting" is a server that has served everything once.
   for (let i = 0; i < 20; i++) {
     await mcp(call('get_mortgage_rates_time_series', { startDate: '2024-10-01', endDate: '2024-10-20' }));
@@ -40,28 +44,53 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  console.log(['MCP attacks against the production server:', `resting RSS ${restingMb.toFixed(0)} MB`, ...figures].join('\n'));
+  console.log(
+    ['MCP attacks against the production server:', `resting RSS ${restingMb.toFixed(0)} MB`, ...figures].join('\n'),
+  );
 });
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const FULL = { startDate: '2000-01-01', endDate: '2100-01-01' };
 let nextId = 1;
-const call = (name: string, args: Record<string, string>) => ({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } });
+const call = (name: string, args: Record<string, string>) => ({
+  jsonrpc: '2.0',
+  id: nextId++,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 /** One POST on its own connection; a header-less body is protocol 2025-03-26 (batches allowed). */
-function mcp(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; bytes: number; text: string; ms: number }> {
+function mcp(
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: number; text: string; ms: number }> {
   const payload = JSON.stringify(body);
   const started = performance.now();
   return new Promise((done, fail) => {
     const url = new URL(`${server.url}/api/v1/mcp`);
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const all = Buffer.concat(chunks);
-          done({ status: res.statusCode!, bytes: all.length, text: all.toString('utf8'), ms: performance.now() - started });
+          done({
+            status: res.statusCode!,
+            bytes: all.length,
+            text: all.toString('utf8'),
+            ms: performance.now() - started,
+          });
         });
         res.on('error', fail);
       },
@@ -77,7 +106,9 @@ function healthMs(): Promise<number> {
   return new Promise((done, fail) => {
     const req = httpGet(`${server.url}/api/v1/health`, { agent: false }, (res) => {
       res.resume();
-      res.on('end', () => (res.statusCode === 200 ? done(performance.now() - started) : fail(new Error(`health ${res.statusCode}`))));
+      res.on('end', () =>
+        res.statusCode === 200 ? done(performance.now() - started) : fail(new Error(`health ${res.statusCode}`)),
+      );
     });
     req.setTimeout(10_000, () => req.destroy(new Error('health did not answer within 10 s')));
     req.on('error', fail);
@@ -179,12 +210,18 @@ async function underAttack<T>(name: string, attack: () => Promise<T>): Promise<T
   return result;
 }
 
-const parallel = <T>(n: number, task: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => task(i)));
+const parallel = <T>(n: number, task: (i: number) => Promise<T>) =>
+  Promise.all(Array.from({ length: n }, (_, i) => task(i)));
 
 /** The range that, by the tool's own description, still fits in one result. */
 async function fittingRange(): Promise<Record<string, string>> {
-  const list = await mcp({ jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' });
-  const tool = JSON.parse(list.text).result.tools.find((t: { name: string }) => t.name === 'get_mortgage_rates_time_series');
+  const list = await mcp(
+    { jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: META } },
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+  );
+  const tool = JSON.parse(list.text).result.tools.find(
+    (t: { name: string }) => t.name === 'get_mortgage_rates_time_series',
+  );
   const days = Number(/range of about (\d+) days/.exec(tool.description)![1]);
   const last = /snapshots \(\S+ to (\S+)\)/.exec(tool.description)![1]!;
   return { startDate: new Date(Date.parse(last) - (days - 1) * 86_400_000).toISOString().slice(0, 10), endDate: last };
@@ -192,7 +229,9 @@ async function fittingRange(): Promise<Record<string, string>> {
 
 describe('MCP attacks on the production server', () => {
   it('one full-range tools/call (370 bytes): an isError result of about 1 KB, at once', async () => {
-    const reply = await underAttack('1 full-range call', () => mcp(call('get_mortgage_rates_time_series', FULL), { 'mcp-protocol-version': '2025-11-25' }));
+    const reply = await underAttack('1 full-range call', () =>
+      mcp(call('get_mortgage_rates_time_series', FULL), { 'mcp-protocol-version': '2025-11-25' }),
+    );
     expect(reply.status).toBe(200);
     expect(reply.bytes).toBeLessThan(2048);
     expect(JSON.parse(reply.text).result).toMatchObject({ isError: true });
@@ -203,7 +242,8 @@ describe('MCP attacks on the production server', () => {
     const replies = await underAttack('10 clients × 10 full-range calls', () =>
       parallel(10, async () => {
         const out = [];
-        for (let i = 0; i < 10; i++) out.push(await mcp(call('get_mortgage_rates_time_series', FULL), { 'mcp-protocol-version': '2025-06-18' }));
+        for (let i = 0; i < 10; i++)
+          out.push(await mcp(call('get_mortgage_rates_time_series', FULL), { 'mcp-protocol-version': '2025-06-18' }));
         return out;
       }),
     );
@@ -218,7 +258,8 @@ describe('MCP attacks on the production server', () => {
     const replies = await underAttack('10 clients × 5 calls at the result limit', () =>
       parallel(10, async () => {
         const out = [];
-        for (let i = 0; i < 5; i++) out.push(await mcp(call('get_mortgage_rates_time_series', range), { 'mcp-protocol-version': '2025-06-18' }));
+        for (let i = 0; i < 5; i++)
+          out.push(await mcp(call('get_mortgage_rates_time_series', range), { 'mcp-protocol-version': '2025-06-18' }));
         return out;
       }),
     );
@@ -233,31 +274,43 @@ describe('MCP attacks on the production server', () => {
     [LIMITS.batchToolCalls, 'at the limit'],
     [100, 'past it (17 KB, which once never answered)'],
   ])('a header-less batch of %i full-range calls (%s): answered at once, each call refused or limited', async (n) => {
-    const reply = await underAttack(`batch of ${n} full-range calls`, () => mcp(Array.from({ length: n }, () => call('get_mortgage_rates_time_series', FULL))));
+    const reply = await underAttack(`batch of ${n} full-range calls`, () =>
+      mcp(Array.from({ length: n }, () => call('get_mortgage_rates_time_series', FULL))),
+    );
     expect(reply.status).toBe(200);
     const answers = JSON.parse(reply.text);
     expect(answers).toHaveLength(n);
     expect(answers.filter((a: any) => a.result?.isError)).toHaveLength(Math.min(n, LIMITS.batchToolCalls));
-    expect(answers.filter((a: any) => a.error?.data?.limit === 'batchToolCalls')).toHaveLength(Math.max(0, n - LIMITS.batchToolCalls));
+    expect(answers.filter((a: any) => a.error?.data?.limit === 'batchToolCalls')).toHaveLength(
+      Math.max(0, n - LIMITS.batchToolCalls),
+    );
     expect(reply.bytes).toBeLessThan(100_000);
     expect(reply.ms).toBeLessThan(5_000);
   });
 
   it(`a batch of 100 calls at the result limit: at most ${LIMITS.responseBytes / 2 ** 20} MiB answered, the rest told the limit`, async () => {
     const range = await fittingRange();
-    const reply = await underAttack('batch of 100 calls at the result limit', () => mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))));
+    const reply = await underAttack('batch of 100 calls at the result limit', () =>
+      mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))),
+    );
     const answers = JSON.parse(reply.text);
     expect(answers).toHaveLength(100);
     expect(reply.bytes).toBeLessThanOrEqual(LIMITS.responseBytes);
     const full = answers.filter((a: any) => a.result && !a.result.isError).length;
     expect(full).toBeGreaterThan(0);
-    expect(answers.filter((a: any) => a.error?.data?.limit === 'responseBytes').length + answers.filter((a: any) => a.error?.data?.limit === 'batchToolCalls').length).toBe(100 - full);
+    expect(
+      answers.filter((a: any) => a.error?.data?.limit === 'responseBytes').length +
+        answers.filter((a: any) => a.error?.data?.limit === 'batchToolCalls').length,
+    ).toBe(100 - full);
   });
 
   it('eight concurrent batches of 100 calls at the result limit, twice over: every batch answered, the server stays up', async () => {
     const range = await fittingRange();
     const replies = await underAttack('8 concurrent batches × 100 calls at the limit, twice', () =>
-      parallel(8, async () => [await mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))), await mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range)))]),
+      parallel(8, async () => [
+        await mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))),
+        await mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))),
+      ]),
     );
     for (const reply of replies.flat()) {
       expect(reply.status).toBe(200);
@@ -267,7 +320,9 @@ describe('MCP attacks on the production server', () => {
   }, 120_000);
 
   it(`a batch of ${LIMITS.batchMessages + 1} messages: 400 at once`, async () => {
-    const reply = await underAttack(`batch of ${LIMITS.batchMessages + 1} calls`, () => mcp(Array.from({ length: LIMITS.batchMessages + 1 }, () => call('get_mortgage_rates_time_series', FULL))));
+    const reply = await underAttack(`batch of ${LIMITS.batchMessages + 1} calls`, () =>
+      mcp(Array.from({ length: LIMITS.batchMessages + 1 }, () => call('get_mortgage_rates_time_series', FULL))),
+    );
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.text).error).toMatchObject({ code: -32600, data: { limit: 'batchMessages' } });
   });

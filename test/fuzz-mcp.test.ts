@@ -38,58 +38,131 @@ afterAll(() => {
 });
 
 const VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-const METHODS = ['initialize', 'ping', 'tools/list', 'tools/call', 'server/discover', 'notifications/initialized', 'resources/list', 'nope'];
-const TOOLS = ['list_mortgage_rates', 'get_mortgage_rates_by_institution', 'get_credit_card_rates_time_series', 'list_savings_rates'];
+const METHODS = [
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'server/discover',
+  'notifications/initialized',
+  'resources/list',
+  'nope',
+];
+const TOOLS = [
+  'list_mortgage_rates',
+  'get_mortgage_rates_by_institution',
+  'get_credit_card_rates_time_series',
+  'list_savings_rates',
+];
 
-const anyId = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.boolean(), fc.double(), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }));
+const anyId = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 10 }),
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+);
 const anything = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.string({ minLength: 10_000, maxLength: 50_000 }));
 /** Deep nesting as text, so it reaches the server's parser as sent (JSON.stringify here would overflow first). */
-const deepText = fc.tuple(fc.integer({ min: 1_000, max: 60_000 }), fc.constantFrom('[]', '{}'), fc.constantFrom('params', 'arguments', 'id', 'body')).map(([n, pair, where]) => {
-  const nested = pair === '[]' ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n);
-  if (where === 'body') return nested;
-  if (where === 'id') return `{"jsonrpc":"2.0","id":${nested},"method":"ping"}`;
-  if (where === 'params') return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${nested}}`;
-  return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_mortgage_rates","arguments":{"x":${nested}}}}`;
+const deepText = fc
+  .tuple(
+    fc.integer({ min: 1_000, max: 60_000 }),
+    fc.constantFrom('[]', '{}'),
+    fc.constantFrom('params', 'arguments', 'id', 'body'),
+  )
+  .map(([n, pair, where]) => {
+    const nested = pair === '[]' ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    if (where === 'body') return nested;
+    if (where === 'id') return `{"jsonrpc":"2.0","id":${nested},"method":"ping"}`;
+    if (where === 'params') return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${nested}}`;
+    return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_mortgage_rates","arguments":{"x":${nested}}}}`;
+  });
+const meta = (version: string) => ({
+  'io.modelcontextprotocol/protocolVersion': version,
+  'io.modelcontextprotocol/clientCapabilities': {},
 });
-const meta = (version: string) => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} });
 const params = fc.oneof(
   anything,
-  fc.record({
-    name: fc.oneof(fc.constantFrom(...TOOLS), anything),
-    arguments: fc.oneof(
-      fc.record({ institutionId: fc.oneof(fc.string(), anything), termInMonths: fc.oneof(fc.constantFrom('12', '007', '1'.repeat(300)), anything), date: fc.oneof(fc.constant('2025-03-05'), anything) }, { requiredKeys: [] }),
-      anything,
-    ),
-    protocolVersion: fc.oneof(fc.constantFrom(...VERSIONS, '1999-01-01'), anything),
-    capabilities: fc.oneof(fc.constant({}), anything),
-    clientInfo: fc.oneof(fc.constant({ name: 'fuzz', version: '1' }), anything),
-    _meta: fc.oneof(fc.constantFrom(...VERSIONS).map(meta), anything),
-  }, { requiredKeys: [] }),
+  fc.record(
+    {
+      name: fc.oneof(fc.constantFrom(...TOOLS), anything),
+      arguments: fc.oneof(
+        fc.record(
+          {
+            institutionId: fc.oneof(fc.string(), anything),
+            termInMonths: fc.oneof(fc.constantFrom('12', '007', '1'.repeat(300)), anything),
+            date: fc.oneof(fc.constant('2025-03-05'), anything),
+          },
+          { requiredKeys: [] },
+        ),
+        anything,
+      ),
+      protocolVersion: fc.oneof(fc.constantFrom(...VERSIONS, '1999-01-01'), anything),
+      capabilities: fc.oneof(fc.constant({}), anything),
+      clientInfo: fc.oneof(fc.constant({ name: 'fuzz', version: '1' }), anything),
+      _meta: fc.oneof(fc.constantFrom(...VERSIONS).map(meta), anything),
+    },
+    { requiredKeys: [] },
+  ),
 );
 const message = fc.record(
-  { jsonrpc: fc.oneof(fc.constant('2.0'), anything), id: anyId, method: fc.oneof(fc.constantFrom(...METHODS), anything), params },
+  {
+    jsonrpc: fc.oneof(fc.constant('2.0'), anything),
+    id: anyId,
+    method: fc.oneof(fc.constantFrom(...METHODS), anything),
+    params,
+  },
   { requiredKeys: [] },
 );
 const body = fc.oneof(
   { arbitrary: message.map((m) => JSON.stringify(m)), weight: 6 },
   { arbitrary: fc.array(message, { minLength: 1, maxLength: 150 }).map((b) => JSON.stringify(b)), weight: 1 },
-  { arbitrary: fc.integer({ min: 101, max: 4000 }).map((n) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })))), weight: 1 },
+  {
+    arbitrary: fc
+      .integer({ min: 101, max: 4000 })
+      .map((n) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })))),
+    weight: 1,
+  },
   { arbitrary: fc.string({ maxLength: 200 }), weight: 1 },
   { arbitrary: deepText, weight: 1 },
-  { arbitrary: fc.integer({ min: MAX_MCP_BODY_BYTES - 10, max: MAX_MCP_BODY_BYTES * 2 }).map((n) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(n) } })), weight: 1 },
+  {
+    arbitrary: fc
+      .integer({ min: MAX_MCP_BODY_BYTES - 10, max: MAX_MCP_BODY_BYTES * 2 })
+      .map((n) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(n) } })),
+    weight: 1,
+  },
 );
 const headers = fc.record(
   {
-    'mcp-protocol-version': fc.oneof(fc.constantFrom(...VERSIONS, '2024-10-07', 'latest', ''), fc.stringMatching(/^[ -~]{0,20}$/)),
+    'mcp-protocol-version': fc.oneof(
+      fc.constantFrom(...VERSIONS, '2024-10-07', 'latest', ''),
+      fc.stringMatching(/^[ -~]{0,20}$/),
+    ),
     'mcp-method': fc.oneof(fc.constantFrom(...METHODS), fc.stringMatching(/^[ -~]{0,20}$/)),
     'mcp-name': fc.oneof(fc.constantFrom(...TOOLS), fc.stringMatching(/^[ -~]{0,20}$/)),
-    'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/xml'),
-    accept: fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*', 'text/html'),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'text/plain',
+      'application/xml',
+    ),
+    accept: fc.constantFrom(
+      'application/json, text/event-stream',
+      'application/json',
+      'text/event-stream',
+      '*/*',
+      'text/html',
+    ),
     'mcp-session-id': fc.string({ maxLength: 20 }).filter((s) => /^[ -~]*$/.test(s)),
   },
   { requiredKeys: [] },
 );
-const method = fc.oneof({ arbitrary: fc.constant('POST'), weight: 10 }, { arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'OPTIONS', 'HEAD'), weight: 1 });
+const method = fc.oneof(
+  { arbitrary: fc.constant('POST'), weight: 10 },
+  { arbitrary: fc.constantFrom('GET', 'DELETE', 'PUT', 'OPTIONS', 'HEAD'), weight: 1 },
+);
 
 /** A request that gets past the transport (right media types, headers that agree), with random method, tool and arguments. */
 const coherent = fc
@@ -98,16 +171,33 @@ const coherent = fc
     rpc: fc.constantFrom(...METHODS),
     tool: fc.constantFrom(...TOOLS),
     args: fc.oneof(
-      fc.record({ institutionId: fc.oneof(fc.constantFrom('institution:anz', 'nobody', 'ANZ'), fc.string({ unit: 'binary', maxLength: 8 })), termInMonths: fc.oneof(fc.constantFrom('12', '18', '007'), anything) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          institutionId: fc.oneof(
+            fc.constantFrom('institution:anz', 'nobody', 'ANZ'),
+            fc.string({ unit: 'binary', maxLength: 8 }),
+          ),
+          termInMonths: fc.oneof(fc.constantFrom('12', '18', '007'), anything),
+        },
+        { requiredKeys: [] },
+      ),
       anything,
     ),
     id: anyId,
   })
   .map(({ version, rpc, tool, args, id }) => {
     const modern = version === '2026-07-28';
-    const callParams: Record<string, unknown> = rpc === 'tools/call' ? { name: tool, arguments: args } : rpc === 'initialize' ? { protocolVersion: version, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } : {};
+    const callParams: Record<string, unknown> =
+      rpc === 'tools/call'
+        ? { name: tool, arguments: args }
+        : rpc === 'initialize'
+          ? { protocolVersion: version, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } }
+          : {};
     if (modern) callParams._meta = meta(version);
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     if (modern || version >= '2025-06-18') headers['mcp-protocol-version'] = version;
     if (modern) {
       headers['mcp-method'] = rpc;
@@ -115,37 +205,44 @@ const coherent = fc
     }
     return { text: JSON.stringify({ jsonrpc: '2.0', id, method: rpc, params: callParams }), headers, method: 'POST' };
   });
-const chaotic = fc.tuple(body, headers, method).map(([text, h, m]) => ({ text, headers: h as Record<string, string>, method: m }));
+const chaotic = fc
+  .tuple(body, headers, method)
+  .map(([text, h, m]) => ({ text, headers: h as Record<string, string>, method: m }));
 
 describe('the MCP endpoint under random and malformed messages', () => {
   it('never answers 5xx, answers JSON-RPC errors with the spec codes, and refuses oversized bodies with 413', async () => {
     const { reads } = await withoutFsReads(() =>
       fc.assert(
-        fc.asyncProperty(fc.oneof({ arbitrary: coherent, weight: 2 }, { arbitrary: chaotic, weight: 3 }), async ({ text, headers: h, method: m }) => {
-          const init: RequestInit = { method: m, headers: h };
-          if (m !== 'GET' && m !== 'HEAD') init.body = text;
-          const response = await mcp(new Request('http://localhost/api/v1/mcp', init));
-          seen.requests++;
-          seen.status.set(response.status, (seen.status.get(response.status) ?? 0) + 1);
-          expect(response.status).toBeLessThan(500);
-          expect(response.headers.get('mcp-session-id')).toBeNull();
-          if (Buffer.byteLength(text) > MAX_MCP_BODY_BYTES && m === 'POST') expect(response.status).toBe(413);
-          const out = await response.text();
-          if (!out) {
-            expect([202, 204, 405]).toContain(response.status);
-            return;
-          }
-          const parsed = JSON.parse(out);
-          for (const reply of Array.isArray(parsed) ? parsed : [parsed]) {
-            expect(reply.jsonrpc).toBe('2.0');
-            if (reply.error) {
-              seen.codes.set(reply.error.code, (seen.codes.get(reply.error.code) ?? 0) + 1);
-              expect(CODES.has(reply.error.code), JSON.stringify(reply.error)).toBe(true);
-              expect(reply.error.code, `internal error for ${text.slice(0, 300)} ${JSON.stringify(h)}`).not.toBe(-32603);
-              expect(typeof reply.error.message).toBe('string');
-            } else expect(reply.result).toBeTypeOf('object');
-          }
-        }),
+        fc.asyncProperty(
+          fc.oneof({ arbitrary: coherent, weight: 2 }, { arbitrary: chaotic, weight: 3 }),
+          async ({ text, headers: h, method: m }) => {
+            const init: RequestInit = { method: m, headers: h };
+            if (m !== 'GET' && m !== 'HEAD') init.body = text;
+            const response = await mcp(new Request('http://localhost/api/v1/mcp', init));
+            seen.requests++;
+            seen.status.set(response.status, (seen.status.get(response.status) ?? 0) + 1);
+            expect(response.status).toBeLessThan(500);
+            expect(response.headers.get('mcp-session-id')).toBeNull();
+            if (Buffer.byteLength(text) > MAX_MCP_BODY_BYTES && m === 'POST') expect(response.status).toBe(413);
+            const out = await response.text();
+            if (!out) {
+              expect([202, 204, 405]).toContain(response.status);
+              return;
+            }
+            const parsed = JSON.parse(out);
+            for (const reply of Array.isArray(parsed) ? parsed : [parsed]) {
+              expect(reply.jsonrpc).toBe('2.0');
+              if (reply.error) {
+                seen.codes.set(reply.error.code, (seen.codes.get(reply.error.code) ?? 0) + 1);
+                expect(CODES.has(reply.error.code), JSON.stringify(reply.error)).toBe(true);
+                expect(reply.error.code, `internal error for ${text.slice(0, 300)} ${JSON.stringify(h)}`).not.toBe(
+                  -32603,
+                );
+                expect(typeof reply.error.message).toBe('string');
+              } else expect(reply.result).toBeTypeOf('object');
+            }
+          },
+        ),
         { numRuns: 2500 },
       ),
     );

@@ -14,17 +14,37 @@ afterAll(() => server.close());
 /** One call per tool, with the REST request that must give the same JSON. */
 const CALLS: [tool: string, args: Record<string, string>, rest: string][] = [
   ['list_mortgage_rates', { termInMonths: '12' }, '/api/v1/mortgage-rates?termInMonths=12'],
-  ['get_mortgage_rates_by_institution', { institutionId: 'institution:ANZ', termInMonths: '24' }, '/api/v1/mortgage-rates/institution%3AANZ?termInMonths=24'],
-  ['get_mortgage_rates_time_series', { startDate: '2025-03-01', endDate: '2025-03-05', institutionId: 'kiwibank' }, '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&institutionId=kiwibank'],
+  [
+    'get_mortgage_rates_by_institution',
+    { institutionId: 'institution:ANZ', termInMonths: '24' },
+    '/api/v1/mortgage-rates/institution%3AANZ?termInMonths=24',
+  ],
+  [
+    'get_mortgage_rates_time_series',
+    { startDate: '2025-03-01', endDate: '2025-03-05', institutionId: 'kiwibank' },
+    '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&institutionId=kiwibank',
+  ],
   ['list_personal_loan_rates', {}, '/api/v1/personal-loan-rates'],
-  ['get_personal_loan_rates_by_institution', { institutionId: 'institution:anz' }, '/api/v1/personal-loan-rates/institution:anz'],
-  ['get_personal_loan_rates_time_series', { date: '2025-02-04' }, '/api/v1/personal-loan-rates/time-series?date=2025-02-04'],
+  [
+    'get_personal_loan_rates_by_institution',
+    { institutionId: 'institution:anz' },
+    '/api/v1/personal-loan-rates/institution:anz',
+  ],
+  [
+    'get_personal_loan_rates_time_series',
+    { date: '2025-02-04' },
+    '/api/v1/personal-loan-rates/time-series?date=2025-02-04',
+  ],
   ['list_car_loan_rates', {}, '/api/v1/car-loan-rates'],
   ['get_car_loan_rates_by_institution', { institutionId: 'institution:asb' }, '/api/v1/car-loan-rates/institution:asb'],
   ['get_car_loan_rates_time_series', {}, '/api/v1/car-loan-rates/time-series'],
   ['list_credit_card_rates', {}, '/api/v1/credit-card-rates'],
   ['get_credit_card_rates_by_issuer', { issuerId: 'issuer:amex' }, '/api/v1/credit-card-rates/issuer:amex'],
-  ['get_credit_card_rates_time_series', { date: '2025-01-07', issuerId: 'issuer:amex' }, '/api/v1/credit-card-rates/time-series?date=2025-01-07&issuerId=issuer:amex'],
+  [
+    'get_credit_card_rates_time_series',
+    { date: '2025-01-07', issuerId: 'issuer:amex' },
+    '/api/v1/credit-card-rates/time-series?date=2025-01-07&issuerId=issuer:amex',
+  ],
 ];
 
 async function connect(version: string) {
@@ -61,7 +81,8 @@ describe.each([MODERN_VERSION, ...LEGACY_VERSIONS])('the official client at %s',
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
-      for (const property of Object.values(tool.inputSchema.properties ?? {})) expect((property as { type: string }).type).toBe('string');
+      for (const property of Object.values(tool.inputSchema.properties ?? {}))
+        expect((property as { type: string }).type).toBe('string');
     }
     const mortgage = tools.find((t) => t.name === 'get_mortgage_rates_by_institution')!;
     expect(mortgage.inputSchema.required).toEqual(['institutionId']);
@@ -81,7 +102,10 @@ describe.each([MODERN_VERSION, ...LEGACY_VERSIONS])('the official client at %s',
   });
 
   it('turns a REST error into an isError result carrying the error body', async () => {
-    const result = await client.callTool({ name: 'get_car_loan_rates_by_institution', arguments: { institutionId: 'institution:nobody' } });
+    const result = await client.callTool({
+      name: 'get_car_loan_rates_by_institution',
+      arguments: { institutionId: 'institution:nobody' },
+    });
     expect(result.isError).toBe(true);
     const body = JSON.parse((result.content as { text: string }[])[0]!.text);
     expect(body).toMatchObject({ code: 404, error: 'institution_not_found', message: 'Institution not found' });

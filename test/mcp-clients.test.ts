@@ -7,33 +7,30 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENTS, installedVersion, type Outcome, type Session } from './fixtures/mcp-clients.ts';
+import { CLIENTS, installedVersion, KNOWN_CLIENT_BUGS, type Outcome, type Session } from './fixtures/mcp-clients.ts';
 import { buildAndStart, type RunningServer } from './fixtures/mcp-production.ts';
 import { historyDir, tempDir } from './helpers.ts';
-
-/**
- * Known bugs of the clients themselves, met while building this matrix, by client package.
- * Each is about the client, not the server; none changes what the server sends.
- */
-export const KNOWN_CLIENT_BUGS: Record<string, { version: string; bug: string; link: string }[]> = {
-  '@modelcontextprotocol/inspector-cli': [
-    {
-      version: '1.0.3',
-      bug: 'the CLI looks for its package.json relative to the working directory but imports it relative to itself, so it fails with ERR_MODULE_NOT_FOUND unless started from its build folder (the test starts it there)',
-      link: 'https://github.com/modelcontextprotocol/inspector/issues/1503',
-    },
-  ],
-};
 
 let server: RunningServer;
 const seen: string[] = [];
 
 beforeAll(async () => {
-  server = await buildAndStart({ name: 'mcp-clients', snapshotsDir: historyDir(), statusDir: await tempDir('rates-clients-status-') });
+  server = await buildAndStart({
+    name: 'mcp-clients',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-clients-status-'),
+  });
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
-  console.log(['MCP client matrix (client version · protocol version · cases):', ...seen].join('\n'));
+  const bugs = Object.entries(KNOWN_CLIENT_BUGS).flatMap(([name, list]) =>
+    list.map((b) => `- ${name} ${b.version}: ${b.bug} (${b.link})`),
+  );
+  console.log(
+    ['MCP client matrix (client version · protocol version · cases):', ...seen, 'Known client bugs:', ...bugs].join(
+      '\n',
+    ),
+  );
 });
 
 type Case =
@@ -44,23 +41,78 @@ type Case =
 
 /** The table every client runs: a valid call of every tool, REST errors, bad arguments, an unknown tool. */
 const CASES: Case[] = [
-  { kind: 'valid', tool: 'list_mortgage_rates', args: { termInMonths: '12' }, rest: '/api/v1/mortgage-rates?termInMonths=12' },
-  { kind: 'valid', tool: 'get_mortgage_rates_by_institution', args: { institutionId: 'institution:ANZ', termInMonths: '24' }, rest: '/api/v1/mortgage-rates/institution%3AANZ?termInMonths=24' },
-  { kind: 'valid', tool: 'get_mortgage_rates_time_series', args: { startDate: '2025-03-01', endDate: '2025-03-05', institutionId: 'kiwibank' }, rest: '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&institutionId=kiwibank' },
+  {
+    kind: 'valid',
+    tool: 'list_mortgage_rates',
+    args: { termInMonths: '12' },
+    rest: '/api/v1/mortgage-rates?termInMonths=12',
+  },
+  {
+    kind: 'valid',
+    tool: 'get_mortgage_rates_by_institution',
+    args: { institutionId: 'institution:ANZ', termInMonths: '24' },
+    rest: '/api/v1/mortgage-rates/institution%3AANZ?termInMonths=24',
+  },
+  {
+    kind: 'valid',
+    tool: 'get_mortgage_rates_time_series',
+    args: { startDate: '2025-03-01', endDate: '2025-03-05', institutionId: 'kiwibank' },
+    rest: '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&institutionId=kiwibank',
+  },
   { kind: 'valid', tool: 'list_personal_loan_rates', args: {}, rest: '/api/v1/personal-loan-rates' },
-  { kind: 'valid', tool: 'get_personal_loan_rates_by_institution', args: { institutionId: 'institution:asb' }, rest: '/api/v1/personal-loan-rates/institution:asb' },
-  { kind: 'valid', tool: 'get_personal_loan_rates_time_series', args: { date: '2025-02-04' }, rest: '/api/v1/personal-loan-rates/time-series?date=2025-02-04' },
+  {
+    kind: 'valid',
+    tool: 'get_personal_loan_rates_by_institution',
+    args: { institutionId: 'institution:asb' },
+    rest: '/api/v1/personal-loan-rates/institution:asb',
+  },
+  {
+    kind: 'valid',
+    tool: 'get_personal_loan_rates_time_series',
+    args: { date: '2025-02-04' },
+    rest: '/api/v1/personal-loan-rates/time-series?date=2025-02-04',
+  },
   { kind: 'valid', tool: 'list_car_loan_rates', args: {}, rest: '/api/v1/car-loan-rates' },
-  { kind: 'valid', tool: 'get_car_loan_rates_by_institution', args: { institutionId: 'institution:asb' }, rest: '/api/v1/car-loan-rates/institution:asb' },
+  {
+    kind: 'valid',
+    tool: 'get_car_loan_rates_by_institution',
+    args: { institutionId: 'institution:asb' },
+    rest: '/api/v1/car-loan-rates/institution:asb',
+  },
   { kind: 'valid', tool: 'get_car_loan_rates_time_series', args: {}, rest: '/api/v1/car-loan-rates/time-series' },
   { kind: 'valid', tool: 'list_credit_card_rates', args: {}, rest: '/api/v1/credit-card-rates' },
-  { kind: 'valid', tool: 'get_credit_card_rates_by_issuer', args: { issuerId: 'issuer:amex' }, rest: '/api/v1/credit-card-rates/issuer:amex' },
-  { kind: 'valid', tool: 'get_credit_card_rates_time_series', args: { date: '2025-01-07', institutionId: 'institution:anz' }, rest: '/api/v1/credit-card-rates/time-series?date=2025-01-07&institutionId=institution:anz' },
-  { kind: 'rest-error', tool: 'get_car_loan_rates_by_institution', args: { institutionId: 'institution:nobody' }, rest: '/api/v1/car-loan-rates/institution:nobody' },
-  { kind: 'rest-error', tool: 'get_personal_loan_rates_time_series', args: { date: '2020-01-01' }, rest: '/api/v1/personal-loan-rates/time-series?date=2020-01-01' },
+  {
+    kind: 'valid',
+    tool: 'get_credit_card_rates_by_issuer',
+    args: { issuerId: 'issuer:amex' },
+    rest: '/api/v1/credit-card-rates/issuer:amex',
+  },
+  {
+    kind: 'valid',
+    tool: 'get_credit_card_rates_time_series',
+    args: { date: '2025-01-07', institutionId: 'institution:anz' },
+    rest: '/api/v1/credit-card-rates/time-series?date=2025-01-07&institutionId=institution:anz',
+  },
+  {
+    kind: 'rest-error',
+    tool: 'get_car_loan_rates_by_institution',
+    args: { institutionId: 'institution:nobody' },
+    rest: '/api/v1/car-loan-rates/institution:nobody',
+  },
+  {
+    kind: 'rest-error',
+    tool: 'get_personal_loan_rates_time_series',
+    args: { date: '2020-01-01' },
+    rest: '/api/v1/personal-loan-rates/time-series?date=2020-01-01',
+  },
   { kind: 'bad-argument', tool: 'list_mortgage_rates', args: { termInMonths: 'twelve' }, text: /termInMonths/ },
   { kind: 'bad-argument', tool: 'get_car_loan_rates_time_series', args: { colour: 'blue' }, text: /colour/ },
-  { kind: 'bad-argument', tool: 'get_mortgage_rates_time_series', args: { startDate: '2025-03-01', endDate: '2025-01-01' }, text: /Start date cannot be after end date/ },
+  {
+    kind: 'bad-argument',
+    tool: 'get_mortgage_rates_time_series',
+    args: { startDate: '2025-03-01', endDate: '2025-01-01' },
+    text: /Start date cannot be after end date/,
+  },
   { kind: 'unknown-tool', tool: 'list_savings_rates', args: {} },
 ];
 
@@ -69,7 +121,8 @@ const timeless = (body: Record<string, unknown>) => {
   const { timestamp: _ignored, ...rest } = body;
   return rest;
 };
-const restJson = async (path: string) => (await fetch(`${server.url}${path}`)).json() as Promise<Record<string, unknown>>;
+const restJson = async (path: string) =>
+  (await fetch(`${server.url}${path}`)).json() as Promise<Record<string, unknown>>;
 const describeOutcome = (o: Outcome) => JSON.stringify(o).slice(0, 400);
 
 /** What the caller must see for one case, in one version. */
@@ -82,7 +135,8 @@ async function check(c: Case, outcome: Outcome, version: string, showsStructured
       const expected = timeless(await restJson(c.rest));
       expect(outcome.isError).toBe(false);
       expect(timeless(JSON.parse(outcome.text))).toEqual(expected);
-      if (showsStructured && atLeast('2025-06-18')) expect(timeless(outcome.structured as Record<string, unknown>)).toEqual(expected);
+      if (showsStructured && atLeast('2025-06-18'))
+        expect(timeless(outcome.structured as Record<string, unknown>)).toEqual(expected);
       if (showsStructured && !atLeast('2025-06-18')) expect(outcome.structured).toBeUndefined();
       return;
     }
@@ -92,7 +146,11 @@ async function check(c: Case, outcome: Outcome, version: string, showsStructured
       const rest = await restJson(c.rest);
       expect(outcome.isError).toBe(true);
       const body = JSON.parse(outcome.text);
-      expect({ code: body.code, error: body.error, message: body.message }).toEqual({ code: rest.code, error: rest.error, message: rest.message });
+      expect({ code: body.code, error: body.error, message: body.message }).toEqual({
+        code: rest.code,
+        error: rest.error,
+        message: rest.message,
+      });
       expect(body.hint).not.toMatch(/GET \/api|\/api\/v1/);
       return;
     }
@@ -113,7 +171,10 @@ async function check(c: Case, outcome: Outcome, version: string, showsStructured
     }
     case 'unknown-tool': {
       if (outcome.kind === 'unavailable') return; // the client only calls tools the server listed
-      expect(outcome, describeOutcome(outcome)).toMatchObject({ kind: 'error', code: atLeast('2025-11-25') ? -32602 : -32601 });
+      expect(outcome, describeOutcome(outcome)).toMatchObject({
+        kind: 'error',
+        code: atLeast('2025-11-25') ? -32602 : -32601,
+      });
       if (!atLeast('2025-11-25') && outcome.kind === 'error') expect(outcome.message).toMatch(/Tool not found/);
     }
   }
@@ -136,15 +197,30 @@ describe.each(CLIENTS)('$label', (client) => {
     it('speaks that version and lists the twelve tools', async () => {
       expect(session.version).toBe(version);
       const tools = await session.tools();
-      expect(tools.map((t) => t.name).sort()).toEqual([...new Set(CASES.filter((c) => c.kind === 'valid').map((c) => c.tool))].sort());
-      if (client.showsStructured) for (const tool of tools) expect(tool.outputSchema === undefined, tool.name).toBe(version < '2025-06-18');
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        [...new Set(CASES.filter((c) => c.kind === 'valid').map((c) => c.tool))].sort(),
+      );
+      if (client.showsStructured)
+        for (const tool of tools) expect(tool.outputSchema === undefined, tool.name).toBe(version < '2025-06-18');
     });
 
-    it.each(CASES)('$kind: $tool $args', async (c) => {
-      const outcome = await session.call(c.tool, c.args);
-      outcomes.push(outcome.kind === 'result' ? (outcome.isError ? 'isError' : 'ok') : outcome.kind === 'error' ? String(outcome.code) : outcome.kind);
-      await check(c, outcome, version, client.showsStructured);
-    }, 30_000);
+    it.each(CASES)(
+      '$kind: $tool $args',
+      async (c) => {
+        const outcome = await session.call(c.tool, c.args);
+        outcomes.push(
+          outcome.kind === 'result'
+            ? outcome.isError
+              ? 'isError'
+              : 'ok'
+            : outcome.kind === 'error'
+              ? String(outcome.code)
+              : outcome.kind,
+        );
+        await check(c, outcome, version, client.showsStructured);
+      },
+      30_000,
+    );
   });
 });
 
@@ -153,10 +229,24 @@ describe('the production server’s MCP edges', () => {
     new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((done, fail) => {
       const { port } = new URL(server.url);
       const req = httpRequest(
-        { host: '127.0.0.1', port, path: '/api/v1/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/v1/mcp',
+          method: 'POST',
+          headers: {
+            host,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+            ...headers,
+          },
+        },
         (res) => {
           let body = '';
-          res.on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
+          res
+            .on('data', (c) => (body += c))
+            .on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
         },
       );
       req.on('error', fail);

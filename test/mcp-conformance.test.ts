@@ -30,7 +30,8 @@ const ALLOWED_FAILING_CHECKS: Record<string, Record<string, string>> = {
   'server-stateless': {
     'sep-2575-server-rejects-undeclared-capability': 'needs the diagnostic fixture tool test_missing_capability',
     'sep-2575-missing-capability-http-400': 'needs the diagnostic fixture tool test_missing_capability',
-    'sep-2575-http-server-no-independent-requests-on-stream': 'needs the diagnostic fixture tool test_streaming_elicitation',
+    'sep-2575-http-server-no-independent-requests-on-stream':
+      'needs the diagnostic fixture tool test_streaming_elicitation',
     'sep-2575-server-no-log-without-loglevel': 'needs the diagnostic fixture tool test_logging_tool',
   },
   caching: {
@@ -52,7 +53,10 @@ let close: () => Promise<void>;
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
   const served = await serveHandler(
-    createService({ loadStore: async () => store, status: new FileStatusStore(await tempDir()) }, { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] }),
+    createService(
+      { loadStore: async () => store, status: new FileStatusStore(await tempDir()) },
+      { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },
+    ),
   );
   url = `${served.url}/api/v1/mcp`;
   close = served.close;
@@ -61,7 +65,11 @@ afterAll(() => close());
 
 async function conformance(suite: keyof typeof SUITES, args: string[]) {
   // process.execPath: the suites need Node 22 or newer, which the tests run on.
-  return run(process.execPath, [SUITES[suite], 'server', '--url', url, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 }).then(
+  return run(process.execPath, [SUITES[suite], 'server', '--url', url, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
     (r) => ({ code: 0, out: r.stdout + r.stderr }),
     (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
   );
@@ -87,11 +95,18 @@ describe('MCP conformance', () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  it.each(Object.keys(ALLOWED_FAILING_CHECKS))('0.2.0-alpha.12 %s: only the allowed checks fail', async (scenario) => {
-    const checks = await checksOf(scenario);
-    expect(checks.length).toBeGreaterThan(0);
-    const failing = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => c.id).sort();
-    expect(failing).toEqual(Object.keys(ALLOWED_FAILING_CHECKS[scenario]!).sort());
-    expect(checks.filter((c) => c.status === 'SUCCESS').length).toBeGreaterThan(0);
-  }, 60_000);
+  it.each(Object.keys(ALLOWED_FAILING_CHECKS))(
+    '0.2.0-alpha.12 %s: only the allowed checks fail',
+    async (scenario) => {
+      const checks = await checksOf(scenario);
+      expect(checks.length).toBeGreaterThan(0);
+      const failing = checks
+        .filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')
+        .map((c) => c.id)
+        .sort();
+      expect(failing).toEqual(Object.keys(ALLOWED_FAILING_CHECKS[scenario]!).sort());
+      expect(checks.filter((c) => c.status === 'SUCCESS').length).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 });

@@ -13,7 +13,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 async function post(body: unknown, headers: Record<string, string> = {}, base = server.url) {
   const response = await fetch(`${base}/api/v1/mcp`, {
@@ -27,14 +30,25 @@ async function post(body: unknown, headers: Record<string, string> = {}, base = 
 }
 
 /** A 2026-07-28 request with every header right; `headers` and `meta` override. */
-function modern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, meta: Record<string, unknown> = META) {
+function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  meta: Record<string, unknown> = META,
+) {
   const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-  return post({ jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name, ...headers });
+  return post(
+    { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } },
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name, ...headers },
+  );
 }
 
 /** A 2025-era request (id 1, or a notification when `id` is null); `version` undefined sends no MCP-Protocol-Version header. */
 function legacy(version: string | undefined, method: string, params?: unknown, id: number | null = 1) {
-  return post({ jsonrpc: '2.0', ...(id === null ? {} : { id }), method, ...(params ? { params } : {}) }, version ? { 'mcp-protocol-version': version } : {});
+  return post(
+    { jsonrpc: '2.0', ...(id === null ? {} : { id }), method, ...(params ? { params } : {}) },
+    version ? { 'mcp-protocol-version': version } : {},
+  );
 }
 
 describe('transport', () => {
@@ -48,7 +62,11 @@ describe('transport', () => {
   it('answers a CORS preflight for the MCP headers', async () => {
     const response = await fetch(`${server.url}/api/v1/mcp`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'mcp-protocol-version, mcp-method' },
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'mcp-protocol-version, mcp-method',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
@@ -58,22 +76,39 @@ describe('transport', () => {
   it('bound to loopback: a foreign Host gets 403 with CORS headers; the loopback names and the site’s own domain are answered', async () => {
     const { mcpAllowedHostsFromEnv } = await import('../src/mcp/allowed-hosts.ts');
     const allowedHosts = mcpAllowedHostsFromEnv({ HOST: '127.0.0.1' });
-    const guarded = await serveHandler(createMcpEndpoint(await serviceOver(historyDir()), { allowedHosts, siteUrl: 'https://rates.example.org' }));
+    const guarded = await serveHandler(
+      createMcpEndpoint(await serviceOver(historyDir()), { allowedHosts, siteUrl: 'https://rates.example.org' }),
+    );
     const { request } = await import('node:http');
     const send = (port: string, host: string) =>
       new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((done) => {
-        const req = request({ host: '127.0.0.1', port, path: '/api/v1/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c)).on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/v1/mcp',
+            method: 'POST',
+            headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          },
+          (res) => {
+            let body = '';
+            res
+              .on('data', (c) => (body += c))
+              .on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
+          },
+        );
         req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
       });
     const port = new URL(guarded.url).port;
     const evil = await send(port, 'evil.example.com');
     expect(evil.status).toBe(403);
     expect(evil.headers['access-control-allow-origin']).toBe('*');
-    expect(JSON.parse(evil.body).error).toMatchObject({ code: -32000, message: expect.stringMatching(/Invalid Host "evil\.example\.com"/) });
-    for (const host of ['localhost', `127.0.0.1:${port}`, '[::1]', 'rates.example.org', 'RATES.example.org:443']) expect((await send(port, host)).status, host).toBe(200);
+    expect(JSON.parse(evil.body).error).toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/Invalid Host "evil\.example\.com"/),
+    });
+    for (const host of ['localhost', `127.0.0.1:${port}`, '[::1]', 'rates.example.org', 'RATES.example.org:443'])
+      expect((await send(port, host)).status, host).toBe(200);
     expect((await send(new URL(server.url).port, 'any.example.net')).status).toBe(200); // no allow-list: every host
     await guarded.close();
   });
@@ -120,7 +155,11 @@ describe('2026-07-28', () => {
     const cleaned = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== ''));
     const omitted = Object.keys(headers).filter((k) => headers[k as keyof typeof headers] === '');
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } };
-    const all: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', ...cleaned };
+    const all: Record<string, string> = {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/list',
+      ...cleaned,
+    };
     for (const key of omitted) delete all[key];
     const { status, json } = await post(body, all);
     expect(status).toBe(400);
@@ -132,7 +171,12 @@ describe('2026-07-28', () => {
     ['Mcp-Name different from params.name', { 'mcp-name': 'list_mortgage_rates' }],
   ])('tools/call with %s: 400 -32020', async (_, nameHeader) => {
     const { status, json } = await post(
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_car_loan_rates', arguments: {}, _meta: META } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_car_loan_rates', arguments: {}, _meta: META },
+      },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', ...nameHeader },
     );
     expect(status).toBe(400);
@@ -140,13 +184,23 @@ describe('2026-07-28', () => {
   });
 
   it('a missing _meta field: 400 -32602', async () => {
-    const { status, json } = await modern('tools/list', {}, {}, { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' });
+    const { status, json } = await modern(
+      'tools/list',
+      {},
+      {},
+      { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' },
+    );
     expect(status).toBe(400);
     expect(json.error.code).toBe(-32602);
   });
 
   it('an unsupported version: 400 -32022 listing the supported versions', async () => {
-    const { status, json } = await modern('tools/list', {}, { 'mcp-protocol-version': '2027-01-01' }, { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' });
+    const { status, json } = await modern(
+      'tools/list',
+      {},
+      { 'mcp-protocol-version': '2027-01-01' },
+      { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' },
+    );
     expect(status).toBe(400);
     expect(json.error.code).toBe(-32022);
     expect(json.error.data.supported).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
@@ -168,7 +222,10 @@ describe('2026-07-28', () => {
   });
 
   it('an argument with a lone surrogate is an ordinary not-found, not an internal error', async () => {
-    const { json } = await modern('tools/call', { name: 'get_mortgage_rates_by_institution', arguments: { institutionId: 'anz\uD800' } });
+    const { json } = await modern('tools/call', {
+      name: 'get_mortgage_rates_by_institution',
+      arguments: { institutionId: 'anz\uD800' },
+    });
     expect(json.result.isError).toBe(true);
     expect(JSON.parse(json.result.content[0].text).error).toBe('institution_not_found');
   });
@@ -184,14 +241,26 @@ describe('2026-07-28', () => {
 });
 
 describe('legacy versions', () => {
-  const init = (version: string) => legacy(undefined, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+  const init = (version: string) =>
+    legacy(undefined, 'initialize', {
+      protocolVersion: version,
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    });
 
-  it.each(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])('initialize at %s keeps that version', async (version) => {
-    const { status, json } = await init(version);
-    expect(status).toBe(200);
-    expect(json.result).toMatchObject({ protocolVersion: version, serverInfo: { name: 'nz-rates' }, capabilities: { tools: { listChanged: false } } });
-    expect(json.result.instructions).toMatch(/issuer:amex/);
-  });
+  it.each(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])(
+    'initialize at %s keeps that version',
+    async (version) => {
+      const { status, json } = await init(version);
+      expect(status).toBe(200);
+      expect(json.result).toMatchObject({
+        protocolVersion: version,
+        serverInfo: { name: 'nz-rates' },
+        capabilities: { tools: { listChanged: false } },
+      });
+      expect(json.result.instructions).toMatch(/issuer:amex/);
+    },
+  );
 
   it('initialize with an unsupported version gets 2025-11-25', async () => {
     expect((await init('2023-01-01')).json.result.protocolVersion).toBe('2025-11-25');
@@ -201,11 +270,15 @@ describe('legacy versions', () => {
   it('ping, tools/list and tools/call work on their own, without a session', async () => {
     expect((await legacy('2025-11-25', 'ping')).json.result).toEqual({});
     expect((await legacy('2025-06-18', 'tools/list')).json.result.tools).toHaveLength(12);
-    expect((await legacy(undefined, 'tools/call', { name: 'list_credit_card_rates', arguments: {} })).json.result.content[0].type).toBe('text');
+    expect(
+      (await legacy(undefined, 'tools/call', { name: 'list_credit_card_rates', arguments: {} })).json.result.content[0]
+        .type,
+    ).toBe('text');
   });
 
   it('structuredContent only from 2025-06-18', async () => {
-    const call = (v: string) => legacy(v, 'tools/call', { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' } });
+    const call = (v: string) =>
+      legacy(v, 'tools/call', { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' } });
     expect((await call('2025-03-26')).json.result.structuredContent).toBeUndefined();
     expect((await call('2024-11-05')).json.result.structuredContent).toBeUndefined();
     expect((await call('2025-06-18')).json.result.structuredContent.type).toBe('CreditCardRates');
@@ -213,7 +286,8 @@ describe('legacy versions', () => {
   });
 
   it('a bad argument: -32602 before 2025-11-25, an isError result from 2025-11-25', async () => {
-    const call = (v: string | undefined) => legacy(v, 'tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: true } });
+    const call = (v: string | undefined) =>
+      legacy(v, 'tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: true } });
     for (const v of [undefined, '2025-06-18', '2024-11-05']) expect((await call(v)).json.error.code, v).toBe(-32602);
     const { json } = await call('2025-11-25');
     expect(json.result.isError).toBe(true);
@@ -239,7 +313,9 @@ describe('legacy versions', () => {
   });
 
   it('a batch under 2025-06-18 or later: 400 -32600', async () => {
-    const { status, json } = await post([{ jsonrpc: '2.0', id: 1, method: 'ping' }], { 'mcp-protocol-version': '2025-06-18' });
+    const { status, json } = await post([{ jsonrpc: '2.0', id: 1, method: 'ping' }], {
+      'mcp-protocol-version': '2025-06-18',
+    });
     expect(status).toBe(400);
     expect(json.error.code).toBe(-32600);
   });
@@ -263,9 +339,15 @@ describe('legacy versions', () => {
     const logged: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void logged.push(args);
-    const broken = await serveHandler(createMcpEndpoint(() => Promise.reject(new Error('disk on fire at /var/secret'))));
+    const broken = await serveHandler(
+      createMcpEndpoint(() => Promise.reject(new Error('disk on fire at /var/secret'))),
+    );
     try {
-      const { json, text } = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_car_loan_rates', arguments: {} } }, { 'mcp-protocol-version': '2025-11-25' }, broken.url);
+      const { json, text } = await post(
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_car_loan_rates', arguments: {} } },
+        { 'mcp-protocol-version': '2025-11-25' },
+        broken.url,
+      );
       expect(json.error).toEqual({ code: -32603, message: 'Internal error' });
       expect(text).not.toContain('secret');
       expect(logged).toHaveLength(1);
@@ -279,23 +361,40 @@ describe('legacy versions', () => {
 describe('version rules (issue #13)', () => {
   const ALL = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
-  it.each(['2030-01-01', '2024-10-07', 'latest'])('MCP-Protocol-Version %s without _meta: 400 -32022 with the supported versions in error.data', async (version) => {
-    const { status, json } = await legacy(version, 'tools/list');
-    expect(status).toBe(400);
-    expect(json.error.code).toBe(-32022);
-    expect(json.error.data).toEqual({ supported: ALL, requested: version });
-    expect(json.id).toBe(1);
-  });
+  it.each(['2030-01-01', '2024-10-07', 'latest'])(
+    'MCP-Protocol-Version %s without _meta: 400 -32022 with the supported versions in error.data',
+    async (version) => {
+      const { status, json } = await legacy(version, 'tools/list');
+      expect(status).toBe(400);
+      expect(json.error.code).toBe(-32022);
+      expect(json.error.data).toEqual({ supported: ALL, requested: version });
+      expect(json.id).toBe(1);
+    },
+  );
 
   it('a request whose _meta names 2025-11-25 is served in 2025-11-25', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2025-11-25', 'io.modelcontextprotocol/clientCapabilities': {} };
-    const list = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2025-11-25' });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2025-11-25',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const list = await post(
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: meta } },
+      { 'mcp-protocol-version': '2025-11-25' },
+    );
     expect(list.status).toBe(200);
     expect(list.json.result.tools).toHaveLength(12);
     expect(list.json.result.resultType).toBeUndefined();
-    const call = await post({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'list_mortgage_rates', arguments: { termInMonths: 'x' }, _meta: meta } });
+    const call = await post({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'list_mortgage_rates', arguments: { termInMonths: 'x' }, _meta: meta },
+    });
     expect(call.json.result.isError).toBe(true);
-    const clash = await post({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: meta } }, { 'mcp-protocol-version': '2025-06-18' });
+    const clash = await post(
+      { jsonrpc: '2.0', id: 5, method: 'tools/list', params: { _meta: meta } },
+      { 'mcp-protocol-version': '2025-06-18' },
+    );
     expect([clash.status, clash.json.error.code]).toEqual([400, -32020]);
   });
 
@@ -305,15 +404,23 @@ describe('version rules (issue #13)', () => {
     expect([bare.status, bare.json.error.code]).toEqual([400, -32020]);
     const noMethod = await post(body, { 'mcp-protocol-version': '2026-07-28' });
     expect([noMethod.status, noMethod.json.error.code]).toEqual([400, -32020]);
-    expect((await post(body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'notifications/cancelled' })).status).toBe(202);
+    expect(
+      (await post(body, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'notifications/cancelled' })).status,
+    ).toBe(202);
   });
 
-  it.each(['application/json', 'text/event-stream', 'text/html'])('Accept: %s is 406 in 2026-07-28 as in the legacy versions', async (accept) => {
-    const modernReply = await modern('tools/list', {}, { accept });
-    expect([modernReply.status, modernReply.json.error.code]).toEqual([406, -32000]);
-    const legacyReply = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18', accept });
-    expect(legacyReply.status).toBe(406);
-  });
+  it.each(['application/json', 'text/event-stream', 'text/html'])(
+    'Accept: %s is 406 in 2026-07-28 as in the legacy versions',
+    async (accept) => {
+      const modernReply = await modern('tools/list', {}, { accept });
+      expect([modernReply.status, modernReply.json.error.code]).toEqual([406, -32000]);
+      const legacyReply = await post(
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { 'mcp-protocol-version': '2025-06-18', accept },
+      );
+      expect(legacyReply.status).toBe(406);
+    },
+  );
 
   it('an invalid request with a valid id is answered with that id', async () => {
     const { status, json } = await post('{"jsonrpc":"2.0","id":7,"method":5}');
@@ -325,38 +432,53 @@ describe('version rules (issue #13)', () => {
 
 describe('arguments and texts, as an agent reads them (issue #13)', () => {
   const call = (version: string, name: string, args: unknown) =>
-    version === '2026-07-28' ? modern('tools/call', { name, arguments: args }) : legacy(version, 'tools/call', { name, arguments: args });
+    version === '2026-07-28'
+      ? modern('tools/call', { name, arguments: args })
+      : legacy(version, 'tools/call', { name, arguments: args });
   const errorBody = (json: any) => JSON.parse(json.result.content[0].text);
 
   it.each([
     ['start after end', { startDate: '2025-03-01', endDate: '2025-01-01' }, /Start date cannot be after end date/],
     ['startDate alone', { startDate: '2025-03-01' }, /startDate needs endDate/],
-    ['date with a range', { date: '2025-03-05', startDate: '2025-03-01', endDate: '2025-03-05' }, /either date, or startDate with endDate/],
-  ])('a date-combination error (%s) is a bad argument: -32602 before 2025-11-25, isError from then', async (_, args, text) => {
-    for (const version of ['2025-06-18', '2025-03-26', '2024-11-05']) {
-      const { json } = await call(version, 'get_mortgage_rates_time_series', args);
-      expect(json.error.code, version).toBe(-32602);
-      expect(json.error.message).toMatch(text);
-    }
-    for (const version of ['2025-11-25', '2026-07-28']) {
-      const { json } = await call(version, 'get_mortgage_rates_time_series', args);
-      expect(json.result.isError, version).toBe(true);
-      expect(`${errorBody(json).message} ${errorBody(json).hint}`).toMatch(text);
-    }
-  });
+    [
+      'date with a range',
+      { date: '2025-03-05', startDate: '2025-03-01', endDate: '2025-03-05' },
+      /either date, or startDate with endDate/,
+    ],
+  ])(
+    'a date-combination error (%s) is a bad argument: -32602 before 2025-11-25, isError from then',
+    async (_, args, text) => {
+      for (const version of ['2025-06-18', '2025-03-26', '2024-11-05']) {
+        const { json } = await call(version, 'get_mortgage_rates_time_series', args);
+        expect(json.error.code, version).toBe(-32602);
+        expect(json.error.message).toMatch(text);
+      }
+      for (const version of ['2025-11-25', '2026-07-28']) {
+        const { json } = await call(version, 'get_mortgage_rates_time_series', args);
+        expect(json.result.isError, version).toBe(true);
+        expect(`${errorBody(json).message} ${errorBody(json).hint}`).toMatch(text);
+      }
+    },
+  );
 
   it('the credit-card time series takes institutionId and ignores it, as REST does', async () => {
     const args = { date: '2025-01-07', institutionId: 'institution:anz' };
-    const rest = await (await fetch(`${server.url}/api/v1/credit-card-rates/time-series?date=2025-01-07&institutionId=institution:anz`)).json();
+    const rest = await (
+      await fetch(`${server.url}/api/v1/credit-card-rates/time-series?date=2025-01-07&institutionId=institution:anz`)
+    ).json();
     const { json } = await call('2026-07-28', 'get_credit_card_rates_time_series', args);
     expect(json.result.isError).toBeUndefined();
     expect(json.result.structuredContent).toEqual({ ...rest, timestamp: json.result.structuredContent.timestamp });
-    const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === 'get_credit_card_rates_time_series');
+    const tool = (await modern('tools/list')).json.result.tools.find(
+      (t: any) => t.name === 'get_credit_card_rates_time_series',
+    );
     expect(tool.inputSchema.properties.institutionId.description).toMatch(/ignored/);
   });
 
   it('error texts name the tool to call, not a REST request', async () => {
-    const missing = errorBody((await call('2026-07-28', 'get_car_loan_rates_by_institution', { institutionId: 'institution:nobody' })).json);
+    const missing = errorBody(
+      (await call('2026-07-28', 'get_car_loan_rates_by_institution', { institutionId: 'institution:nobody' })).json,
+    );
     expect(missing.hint).toContain('list_car_loan_rates lists every institution');
     const noData = errorBody((await call('2026-07-28', 'get_mortgage_rates_time_series', { date: '2020-01-01' })).json);
     expect(noData.error).toBe('no_data');
@@ -372,33 +494,44 @@ describe('arguments and texts, as an agent reads them (issue #13)', () => {
     const { json } = await modern('tools/list');
     for (const tool of json.result.tools.filter((t: any) => t.name.includes('_by_'))) {
       const example = /e\.g\. ((?:institution|issuer):[a-z-]+)/.exec(tool.description)![1]!;
-      const list = (await call('2026-07-28', tool.name.replace(/^get_(.*)_by_\w+$/, 'list_$1'), {})).json.result.structuredContent;
-      expect(list.data.map((e: any) => e.id), `${tool.name}: ${example}`).toContain(example);
+      const list = (await call('2026-07-28', tool.name.replace(/^get_(.*)_by_\w+$/, 'list_$1'), {})).json.result
+        .structuredContent;
+      expect(
+        list.data.map((e: any) => e.id),
+        `${tool.name}: ${example}`,
+      ).toContain(example);
     }
   });
 
   it('an unknown argument names the arguments the tool takes; only a type error says "string"', async () => {
     const unknown = errorBody((await call('2026-07-28', 'get_car_loan_rates_time_series', { colour: 'blue' })).json);
-    expect(unknown.hint).toBe('get_car_loan_rates_time_series does not take "colour". get_car_loan_rates_time_series takes: date, startDate, endDate, institutionId.');
+    expect(unknown.hint).toBe(
+      'get_car_loan_rates_time_series does not take "colour". get_car_loan_rates_time_series takes: date, startDate, endDate, institutionId.',
+    );
     const format = errorBody((await call('2026-07-28', 'get_car_loan_rates_time_series', { date: '5 March' })).json);
     expect(format.hint).toMatch(/^date .*\(got "5 March"\)\.$/);
     expect(format.hint).not.toMatch(/string/);
     const typed = errorBody((await call('2026-07-28', 'get_mortgage_rates_by_institution', { institutionId: 5 })).json);
     expect(typed.hint).toBe('institutionId must be a string: send "institutionId": "5".');
     const legacyTyped = (await call('2025-06-18', 'list_mortgage_rates', { termInMonths: 12.5 })).json;
-    expect(legacyTyped.error.message).toBe('Invalid params: termInMonths must be a string: send "termInMonths": "12.5".');
+    expect(legacyTyped.error.message).toBe(
+      'Invalid params: termInMonths must be a string: send "termInMonths": "12.5".',
+    );
   });
 
-  it.each(['2026-07-28', '2025-11-25', '2025-03-26'])('termInMonths as a JSON number is taken as its digits (%s), and the schema says so', async (version) => {
-    const asNumber = (await call(version, 'list_mortgage_rates', { termInMonths: 12 })).json.result;
-    const asString = (await call(version, 'list_mortgage_rates', { termInMonths: '12' })).json.result;
-    expect(asNumber.isError).toBeUndefined();
-    const data = (r: any) => JSON.parse(r.content[0].text).data;
-    expect(data(asNumber)).toEqual(data(asString));
-    const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === 'list_mortgage_rates');
-    expect(tool.inputSchema.properties.termInMonths).toMatchObject({ type: 'string', pattern: '^\\d+$' });
-    expect(tool.inputSchema.properties.termInMonths.description).toMatch(/a JSON number \(12\) is accepted too/);
-  });
+  it.each(['2026-07-28', '2025-11-25', '2025-03-26'])(
+    'termInMonths as a JSON number is taken as its digits (%s), and the schema says so',
+    async (version) => {
+      const asNumber = (await call(version, 'list_mortgage_rates', { termInMonths: 12 })).json.result;
+      const asString = (await call(version, 'list_mortgage_rates', { termInMonths: '12' })).json.result;
+      expect(asNumber.isError).toBeUndefined();
+      const data = (r: any) => JSON.parse(r.content[0].text).data;
+      expect(data(asNumber)).toEqual(data(asString));
+      const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === 'list_mortgage_rates');
+      expect(tool.inputSchema.properties.termInMonths).toMatchObject({ type: 'string', pattern: '^\\d+$' });
+      expect(tool.inputSchema.properties.termInMonths.description).toMatch(/a JSON number \(12\) is accepted too/);
+    },
+  );
 });
 
 describe('x-request-id (issue #13)', () => {
@@ -407,9 +540,15 @@ describe('x-request-id (issue #13)', () => {
     expect(echoed.headers.get('x-request-id')).toBe('agent-42');
     const made = await legacy('2025-06-18', 'ping');
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const refused = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-protocol-version': '2025-06-18', accept: 'text/html', 'x-request-id': 'r1' });
+    const refused = await post(
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { 'mcp-protocol-version': '2025-06-18', accept: 'text/html', 'x-request-id': 'r1' },
+    );
     expect([refused.status, refused.headers.get('x-request-id')]).toEqual([406, 'r1']);
-    const preflight = await fetch(`${server.url}/api/v1/mcp`, { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${server.url}/api/v1/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers.get('x-request-id')).toBeNull();
     expect(echoed.headers.get('access-control-expose-headers')).toContain('x-request-id');
   });

@@ -15,7 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${server.url}/api/v1/mcp`, {
@@ -28,7 +31,11 @@ async function post(body: unknown, headers: Record<string, string> = {}) {
 }
 
 function call(version: string, name: string, args: Record<string, unknown>, id = 1) {
-  if (version !== '2026-07-28') return post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, { 'mcp-protocol-version': version });
+  if (version !== '2026-07-28')
+    return post(
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+      { 'mcp-protocol-version': version },
+    );
   return post(
     { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: META } },
     { 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': name },
@@ -39,7 +46,9 @@ const tools = async (version = '2026-07-28') =>
   (
     await post(
       { jsonrpc: '2.0', id: 1, method: 'tools/list', params: version === '2026-07-28' ? { _meta: META } : {} },
-      version === '2026-07-28' ? { 'mcp-protocol-version': version, 'mcp-method': 'tools/list' } : { 'mcp-protocol-version': version },
+      version === '2026-07-28'
+        ? { 'mcp-protocol-version': version, 'mcp-method': 'tools/list' }
+        : { 'mcp-protocol-version': version },
     )
   ).json.result.tools as { name: string; description: string; outputSchema?: object; inputSchema: object }[];
 
@@ -49,27 +58,41 @@ const rangeCall = (id: number, days: number, end: string) => ({
   method: 'tools/call',
   params: { name: 'get_mortgage_rates_time_series', arguments: { startDate: minusDays(end, days - 1), endDate: end } },
 });
-const minusDays = (date: string, days: number) => new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
+const minusDays = (date: string, days: number) =>
+  new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
 
 describe('one tool result holds at most 1 MiB', () => {
-  it.each(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])('%s: the full mortgage history is an isError result that says how to narrow it', async (version) => {
-    const { json, bytes } = await call(version, 'get_mortgage_rates_time_series', { startDate: '2000-01-01', endDate: '2100-01-01' });
-    expect(json.result.isError).toBe(true);
-    expect(json.result.structuredContent).toBeUndefined();
-    expect(json.result.content).toHaveLength(1);
-    const body = JSON.parse(json.result.content[0].text);
-    expect(body).toMatchObject({ code: 400, error: 'invalid_request', message: 'Result too large' });
-    expect(body.hint).toMatch(/over 1 MiB.*Pass institutionId for one institution, or a startDate–endDate range of about \d+ days or less\./);
-    expect(body.documentationUrl).toMatch(/\/docs\/ai#limits$/);
-    expect(bytes).toBeLessThan(2_000);
-  });
+  it.each(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])(
+    '%s: the full mortgage history is an isError result that says how to narrow it',
+    async (version) => {
+      const { json, bytes } = await call(version, 'get_mortgage_rates_time_series', {
+        startDate: '2000-01-01',
+        endDate: '2100-01-01',
+      });
+      expect(json.result.isError).toBe(true);
+      expect(json.result.structuredContent).toBeUndefined();
+      expect(json.result.content).toHaveLength(1);
+      const body = JSON.parse(json.result.content[0].text);
+      expect(body).toMatchObject({ code: 400, error: 'invalid_request', message: 'Result too large' });
+      expect(body.hint).toMatch(
+        /over 1 MiB.*Pass institutionId for one institution, or a startDate–endDate range of about \d+ days or less\./,
+      );
+      expect(body.documentationUrl).toMatch(/\/docs\/ai#limits$/);
+      expect(bytes).toBeLessThan(2_000);
+    },
+  );
 
   it('the sizes in the description are right: the range it names fits, one institution’s whole history fits, the whole history does not', async () => {
     const tool = (await tools()).find((t) => t.name === 'get_mortgage_rates_time_series')!;
-    const [, snapshotKb, count, , last, totalMb, days] = /one snapshot of every institution is about (\d+) KB, of one institution about [\d.]+ KB; there are (\d+) snapshots \((\S+) to (\S+)\), about ([\d.]+) MB in all\. .* range of about (\d+) days or less\./.exec(tool.description)!;
+    const [, snapshotKb, count, , last, totalMb, days] =
+      /one snapshot of every institution is about (\d+) KB, of one institution about [\d.]+ KB; there are (\d+) snapshots \((\S+) to (\S+)\), about ([\d.]+) MB in all\. .* range of about (\d+) days or less\./.exec(
+        tool.description,
+      )!;
     const rest = await (await fetch(`${server.url}/api/v1/mortgage-rates`)).text();
     expect(Math.abs(Number(snapshotKb) * 1024 - Buffer.byteLength(rest))).toBeLessThan(1024);
-    const full = await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2100-01-01`)).text();
+    const full = await (
+      await fetch(`${server.url}/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2100-01-01`)
+    ).text();
     expect(Number(totalMb) * 2 ** 20).toBeGreaterThan(Buffer.byteLength(full) * 0.8);
     expect(Number(totalMb) * 2 ** 20).toBeLessThan(Buffer.byteLength(full) * 1.25);
     expect(Object.keys(JSON.parse(full).timeSeries)).toHaveLength(Number(count));
@@ -80,7 +103,11 @@ describe('one tool result holds at most 1 MiB', () => {
       expect(fits.json.result.isError, `${days} days to ${end}`).toBeUndefined();
       expect(Buffer.byteLength(fits.json.result.content[0].text)).toBeLessThanOrEqual(LIMITS.resultBytes);
     }
-    const one = await call('2026-07-28', 'get_mortgage_rates_time_series', { startDate: '2000-01-01', endDate: '2100-01-01', institutionId: 'institution:asb' });
+    const one = await call('2026-07-28', 'get_mortgage_rates_time_series', {
+      startDate: '2000-01-01',
+      endDate: '2100-01-01',
+      institutionId: 'institution:asb',
+    });
     expect(one.json.result.isError).toBeUndefined();
     expect(JSON.parse(one.json.result.content[0].text)).toEqual(one.json.result.structuredContent);
   });
@@ -95,7 +122,12 @@ describe('one tool result holds at most 1 MiB', () => {
 
 describe('a header-less batch does bounded work', () => {
   it(`past ${LIMITS.batchToolCalls} tools/call requests, each further call gets a -32000 error naming the limit`, async () => {
-    const batch = Array.from({ length: LIMITS.batchToolCalls + 5 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'list_car_loan_rates', arguments: {} } }));
+    const batch = Array.from({ length: LIMITS.batchToolCalls + 5 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'list_car_loan_rates', arguments: {} },
+    }));
     const { status, json } = await post([{ jsonrpc: '2.0', id: 'p', method: 'ping' }, ...batch]);
     expect(status).toBe(200);
     expect(json).toHaveLength(batch.length + 1);
@@ -104,15 +136,25 @@ describe('a header-less batch does bounded work', () => {
       const reply = byId.get(i) as any;
       if (i < LIMITS.batchToolCalls) expect(reply.result.content[0].type).toBe('text');
       else {
-        expect(reply.error).toMatchObject({ code: -32000, data: { limit: 'batchToolCalls', max: LIMITS.batchToolCalls } });
-        expect(reply.error.message).toMatch(/at most 20 tools\/call requests.*Send the remaining calls in another request/);
+        expect(reply.error).toMatchObject({
+          code: -32000,
+          data: { limit: 'batchToolCalls', max: LIMITS.batchToolCalls },
+        });
+        expect(reply.error.message).toMatch(
+          /at most 20 tools\/call requests.*Send the remaining calls in another request/,
+        );
       }
     }
   });
 
   it(`past ${LIMITS.responseBytes / 2 ** 20} MiB of answers, each further call gets a -32000 error saying how to narrow it`, async () => {
-    const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json()).availableDates;
-    const days = Number(/range of about (\d+) days/.exec((await tools()).find((t) => t.name === 'get_mortgage_rates_time_series')!.description)![1]);
+    const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json())
+      .availableDates;
+    const days = Number(
+      /range of about (\d+) days/.exec(
+        (await tools()).find((t) => t.name === 'get_mortgage_rates_time_series')!.description,
+      )![1],
+    );
     const batch = Array.from({ length: 12 }, (_, i) => rangeCall(i, days, dates.at(-1)!));
     const { json, bytes } = await post(batch);
     expect(json.map((r: any) => r.id).sort((a: number, b: number) => a - b)).toEqual(batch.map((m) => m.id));
@@ -128,7 +170,9 @@ describe('a header-less batch does bounded work', () => {
   });
 
   it(`a batch of more than ${LIMITS.batchMessages} messages is refused whole: 400 -32600 naming the limit`, async () => {
-    const { status, json } = await post(Array.from({ length: LIMITS.batchMessages + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })));
+    const { status, json } = await post(
+      Array.from({ length: LIMITS.batchMessages + 1 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
+    );
     expect(status).toBe(400);
     expect(json.error).toMatchObject({ code: -32600, data: { limit: 'batchMessages', max: LIMITS.batchMessages } });
   });
@@ -136,14 +180,20 @@ describe('a header-less batch does bounded work', () => {
 
 describe('outputSchema', () => {
   it('every tool declares one from 2025-06-18 on, none before', async () => {
-    for (const version of ['2026-07-28', '2025-11-25', '2025-06-18']) for (const tool of await tools(version)) expect(tool.outputSchema, `${version} ${tool.name}`).toMatchObject({ type: 'object' });
-    for (const version of ['2025-03-26', '2024-11-05']) for (const tool of await tools(version)) expect(tool.outputSchema).toBeUndefined();
+    for (const version of ['2026-07-28', '2025-11-25', '2025-06-18'])
+      for (const tool of await tools(version))
+        expect(tool.outputSchema, `${version} ${tool.name}`).toMatchObject({ type: 'object' });
+    for (const version of ['2025-03-26', '2024-11-05'])
+      for (const tool of await tools(version)) expect(tool.outputSchema).toBeUndefined();
   });
 
   const CALLS: [string, Record<string, string>][] = [
     ['list_mortgage_rates', { termInMonths: '12' }],
     ['get_mortgage_rates_by_institution', { institutionId: 'asb' }],
-    ['get_mortgage_rates_time_series', { startDate: '2025-02-01', endDate: '2025-03-05', institutionId: 'institution:anz' }],
+    [
+      'get_mortgage_rates_time_series',
+      { startDate: '2025-02-01', endDate: '2025-03-05', institutionId: 'institution:anz' },
+    ],
     ['get_mortgage_rates_time_series', {}],
     ['list_personal_loan_rates', {}],
     ['get_personal_loan_rates_by_institution', { institutionId: 'institution:asb' }],
@@ -165,7 +215,10 @@ describe('outputSchema', () => {
       const { json } = await call('2026-07-28', name, args);
       expect(json.result.isError, name).toBeUndefined();
       const validate = schemas.get(name)!;
-      expect(validate(json.result.structuredContent), `${name}: ${JSON.stringify(validate.errors)?.slice(0, 500)}`).toBe(true);
+      expect(
+        validate(json.result.structuredContent),
+        `${name}: ${JSON.stringify(validate.errors)?.slice(0, 500)}`,
+      ).toBe(true);
       expect(JSON.parse(json.result.content[0].text)).toEqual(json.result.structuredContent);
     }
   });

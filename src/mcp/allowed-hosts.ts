@@ -10,7 +10,13 @@ export const LOOPBACK_HOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
  */
 export function mcpAllowedHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
   const explicit = env.MCP_ALLOWED_HOSTS?.trim();
-  if (explicit) return explicit === '*' ? undefined : explicit.split(',').map((h) => h.trim()).filter(Boolean);
+  if (explicit)
+    return explicit === '*'
+      ? undefined
+      : explicit
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean);
   if (env.VERCEL || !LOOPBACK.has(env.HOST ?? '127.0.0.1')) return undefined;
   return LOOPBACK_HOST_NAMES;
 }

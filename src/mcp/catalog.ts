@@ -8,7 +8,15 @@ import type { Handler } from '../api/app.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { INSTRUCTIONS, SERVER_INFO } from './instructions.ts';
-import { atLeast, LEGACY_VERSIONS, LIMITS, mib, MODERN_VERSION, SERVER_INFO_KEY, SUPPORTED_VERSIONS } from './protocol.ts';
+import {
+  atLeast,
+  LEGACY_VERSIONS,
+  LIMITS,
+  mib,
+  MODERN_VERSION,
+  SERVER_INFO_KEY,
+  SUPPORTED_VERSIONS,
+} from './protocol.ts';
 import { TOOLS, type ToolDefinition } from './tools.ts';
 
 export interface DatasetSizes {
@@ -29,7 +37,8 @@ const ONE_HOUR = { ttlMs: 60 * 60 * 1000, cacheScope: 'public' } as const;
 /** What every 2026-07-28 result carries. */
 export const MODERN_RESULT_FIELDS = `"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_KEY]: SERVER_INFO })}`;
 
-const kb = (bytes: number) => (bytes < 1024 ? `${Math.max(1, Math.round(bytes / 100) / 10)} KB` : `${Math.round(bytes / 1024)} KB`);
+const kb = (bytes: number) =>
+  bytes < 1024 ? `${Math.max(1, Math.round(bytes / 100) / 10)} KB` : `${Math.round(bytes / 1024)} KB`;
 const mb = (bytes: number) => (bytes < 1024 * 1024 ? kb(bytes) : `${Math.round((bytes / 2 ** 20) * 10) / 10} MB`);
 const dayNumber = (date: string) => Math.round(Date.parse(date) / 86_400_000);
 
@@ -61,20 +70,26 @@ function sizeNote(tool: ToolDefinition, sizes: DatasetSizes | undefined): string
   if (!sizes) return '';
   const { kind } = tool.endpoint.dataset.entity;
   const one = sizes.snapshotBytes / Math.max(1, sizes.entities);
-  if (tool.kind === 'list') return ` Size: about ${kb(sizes.snapshotBytes)} (${sizes.entities} ${kind === 'issuer' ? 'issuers' : 'institutions'}).`;
+  if (tool.kind === 'list')
+    return ` Size: about ${kb(sizes.snapshotBytes)} (${sizes.entities} ${kind === 'issuer' ? 'issuers' : 'institutions'}).`;
   if (tool.kind === 'detail') return ` Size: about ${kb(one)}.`;
   const whole = sizes.snapshots * sizes.snapshotBytes;
   return (
     ` Sizes: one snapshot of every ${kind} is about ${kb(sizes.snapshotBytes)}, of one ${kind} about ${kb(one)}; ` +
     `there are ${sizes.snapshots} snapshots (${sizes.firstDate} to ${sizes.lastDate}), about ${mb(whole)} in all. ` +
     `One result may hold at most ${mib(LIMITS.resultBytes)}` +
-    (Number.isFinite(sizes.safeDays) ? `: for a longer period, ${narrowing(tool.endpoint.dataset, sizes)}.` : '; the whole history fits.')
+    (Number.isFinite(sizes.safeDays)
+      ? `: for a longer period, ${narrowing(tool.endpoint.dataset, sizes)}.`
+      : '; the whole history fits.')
   );
 }
 
 async function measure(api: Handler, site: string, dataset: Dataset): Promise<DatasetSizes | undefined> {
   const endpoints = endpointsOf(dataset);
-  const [list, series] = await Promise.all([api(new Request(new URL(endpoints.list.path, site))), api(new Request(new URL(endpoints.timeSeries.path, site)))]);
+  const [list, series] = await Promise.all([
+    api(new Request(new URL(endpoints.list.path, site))),
+    api(new Request(new URL(endpoints.timeSeries.path, site))),
+  ]);
   if (!list.ok || !series.ok) return undefined;
   const listText = await list.text();
   const { availableDates } = (await series.json()) as { availableDates: string[] };
@@ -111,22 +126,41 @@ export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined
       inputSchema: tool.inputSchema,
       // structuredContent exists from 2025-06-18, and with it outputSchema.
       ...(atLeast(version, '2025-06-18') ? { outputSchema: tool.outputSchema } : {}),
-      annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        title: tool.title,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     }));
   const lists = new Map<string, string>();
   const initializes = new Map<string, string>();
   for (const version of LEGACY_VERSIONS) {
     lists.set(version, JSON.stringify({ tools: toolsOf(version) }));
-    initializes.set(version, JSON.stringify({ protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS }));
+    initializes.set(
+      version,
+      JSON.stringify({
+        protocolVersion: version,
+        capabilities: CAPABILITIES,
+        serverInfo: SERVER_INFO,
+        instructions: INSTRUCTIONS,
+      }),
+    );
   }
   const modernTools = toolsOf(MODERN_VERSION);
-  const cacheable = (result: object) => `${JSON.stringify({ ...result, ...ONE_HOUR }).slice(0, -1)},${MODERN_RESULT_FIELDS}}`;
+  const cacheable = (result: object) =>
+    `${JSON.stringify({ ...result, ...ONE_HOUR }).slice(0, -1)},${MODERN_RESULT_FIELDS}}`;
   lists.set(MODERN_VERSION, cacheable({ tools: modernTools }));
   return {
     sizes,
     toolsList: (version) => lists.get(version)!,
     initialize: (version) => initializes.get(version)!,
-    discover: cacheable({ supportedVersions: SUPPORTED_VERSIONS, capabilities: CAPABILITIES, instructions: INSTRUCTIONS }),
+    discover: cacheable({
+      supportedVersions: SUPPORTED_VERSIONS,
+      capabilities: CAPABILITIES,
+      instructions: INSTRUCTIONS,
+    }),
     tools: modernTools,
   };
 }
@@ -135,7 +169,9 @@ export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined
 export function catalogLoader(api: Handler, site: string): () => Promise<Catalog> {
   let catalog: Promise<Catalog> | undefined;
   return () =>
-    (catalog ??= Promise.all(DATASETS.map(async (d) => [d.slug, await measure(api, site, d).catch(() => undefined)] as const)).then((entries) => {
+    (catalog ??= Promise.all(
+      DATASETS.map(async (d) => [d.slug, await measure(api, site, d).catch(() => undefined)] as const),
+    ).then((entries) => {
       const sizes = new Map(entries);
       if ([...sizes.values()].some((s) => s === undefined)) catalog = undefined;
       return buildCatalog(sizes);

@@ -46,13 +46,18 @@ async function readBody(request: Request): Promise<string> {
 function answer(status: number, json: Json | undefined, headers: Record<string, string> = {}): Response {
   if (json === undefined) return new Response(null, { status, headers: { ...CORS, ...headers } });
   const { body, length } = bodyOf(json);
-  return new Response(body, { status, headers: { ...CORS, 'content-type': 'application/json', 'content-length': String(length), ...headers } });
+  return new Response(body, {
+    status,
+    headers: { ...CORS, 'content-type': 'application/json', 'content-length': String(length), ...headers },
+  });
 }
 
-const refusal = (status: number, code: number, message: string, headers: Record<string, string> = {}) => answer(status, errorText(null, new RpcError(code, message)), headers);
+const refusal = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  answer(status, errorText(null, new RpcError(code, message)), headers);
 
 /** The media types an Accept header lists (parameters dropped). */
-const acceptedTypes = (accept: string | null) => new Set((accept ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()));
+const acceptedTypes = (accept: string | null) =>
+  new Set((accept ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()));
 
 /** Host names from the allow-list, plus the deployment's own public name (from the site URL). */
 export function allowedHostNames(allowedHosts: string[] | undefined, site: string): Set<string> | undefined {
@@ -102,27 +107,39 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
       const name = hostNameOf(host);
       if (!name || !allowed.has(name)) {
         const names = [...allowed].join(', ');
-        return refusal(403, SERVER_ERROR, `Forbidden: Invalid Host ${JSON.stringify((host ?? '').slice(0, 100))}. This server answers MCP requests for ${names} only (DNS-rebinding protection); set MCP_ALLOWED_HOSTS to add names.`);
+        return refusal(
+          403,
+          SERVER_ERROR,
+          `Forbidden: Invalid Host ${JSON.stringify((host ?? '').slice(0, 100))}. This server answers MCP requests for ${names} only (DNS-rebinding protection); set MCP_ALLOWED_HOSTS to add names.`,
+        );
       }
     }
     if (request.method !== 'POST') {
-      return refusal(405, SERVER_ERROR, 'Method not allowed: this MCP endpoint is stateless and takes POST only', { allow: 'POST, OPTIONS' });
+      return refusal(405, SERVER_ERROR, 'Method not allowed: this MCP endpoint is stateless and takes POST only', {
+        allow: 'POST, OPTIONS',
+      });
     }
     let text: string;
     try {
       text = await readBody(request);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
+      if (error instanceof BodyTooLarge)
+        return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
       throw error;
     }
     const accepts = acceptedTypes(request.headers.get('accept'));
     const json = accepts.has('application/json') || accepts.has('application/*') || accepts.has('*/*');
     const stream = accepts.has('text/event-stream') || accepts.has('text/*') || accepts.has('*/*');
     if (!json || !stream) {
-      return refusal(406, SERVER_ERROR, 'Not Acceptable: the Accept header must list both application/json and text/event-stream (this server answers application/json)');
+      return refusal(
+        406,
+        SERVER_ERROR,
+        'Not Acceptable: the Accept header must list both application/json and text/event-stream (this server answers application/json)',
+      );
     }
-    const type = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return refusal(415, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
+    const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/json')
+      return refusal(415, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
 
     let value: unknown;
     try {

@@ -111,7 +111,12 @@ export const mcpHeaders = (headers: Headers): McpHeaders => ({
 
 const mismatch = (message: string) => new RpcError(HEADER_MISMATCH, `Header mismatch: ${message}`, undefined, 400);
 const unsupported = (requested: string) =>
-  new RpcError(UNSUPPORTED_VERSION, `Unsupported protocol version: ${requested}. This server supports ${SUPPORTED_VERSIONS.join(', ')}.`, { supported: SUPPORTED_VERSIONS, requested }, 400);
+  new RpcError(
+    UNSUPPORTED_VERSION,
+    `Unsupported protocol version: ${requested}. This server supports ${SUPPORTED_VERSIONS.join(', ')}.`,
+    { supported: SUPPORTED_VERSIONS, requested },
+    400,
+  );
 
 /**
  * The protocol version one request or notification is served in, or why it is refused.
@@ -129,21 +134,37 @@ export function versionOf(message: Exclude<Message, { kind: 'response' }>, heade
   const claimed = meta && Object.hasOwn(meta, PROTOCOL_VERSION_KEY) ? meta[PROTOCOL_VERSION_KEY] : undefined;
 
   if (message.method === 'initialize' && claimed !== MODERN_VERSION) {
-    if (headers.version === MODERN_VERSION) return mismatch(`initialize is the legacy handshake, but MCP-Protocol-Version names ${MODERN_VERSION}`);
+    if (headers.version === MODERN_VERSION)
+      return mismatch(`initialize is the legacy handshake, but MCP-Protocol-Version names ${MODERN_VERSION}`);
     return FALLBACK_LEGACY_VERSION; // the handshake negotiates its own version
   }
 
   let version: string;
   if (claimed !== undefined) {
-    if (typeof claimed !== 'string') return new RpcError(INVALID_PARAMS, `Invalid params: _meta["${PROTOCOL_VERSION_KEY}"] must be a protocol version string`, { missing: [PROTOCOL_VERSION_KEY] }, 400);
+    if (typeof claimed !== 'string')
+      return new RpcError(
+        INVALID_PARAMS,
+        `Invalid params: _meta["${PROTOCOL_VERSION_KEY}"] must be a protocol version string`,
+        { missing: [PROTOCOL_VERSION_KEY] },
+        400,
+      );
     if (headers.version !== undefined && headers.version !== claimed) {
-      return mismatch(`the body's _meta names protocol version ${claimed}, the MCP-Protocol-Version header ${headers.version}`);
+      return mismatch(
+        `the body's _meta names protocol version ${claimed}, the MCP-Protocol-Version header ${headers.version}`,
+      );
     }
     if (!SUPPORTED_VERSIONS.includes(claimed)) return unsupported(claimed);
     version = claimed;
   } else if (headers.version === MODERN_VERSION) {
-    const missing = meta ? [PROTOCOL_VERSION_KEY, ...(isPlainObject(meta[CLIENT_CAPABILITIES_KEY]) ? [] : [CLIENT_CAPABILITIES_KEY])] : ['_meta'];
-    return new RpcError(INVALID_PARAMS, `Invalid params: protocol ${MODERN_VERSION} needs params._meta with "${PROTOCOL_VERSION_KEY}" and "${CLIENT_CAPABILITIES_KEY}"; missing: ${missing.join(', ')}`, { missing }, 400);
+    const missing = meta
+      ? [PROTOCOL_VERSION_KEY, ...(isPlainObject(meta[CLIENT_CAPABILITIES_KEY]) ? [] : [CLIENT_CAPABILITIES_KEY])]
+      : ['_meta'];
+    return new RpcError(
+      INVALID_PARAMS,
+      `Invalid params: protocol ${MODERN_VERSION} needs params._meta with "${PROTOCOL_VERSION_KEY}" and "${CLIENT_CAPABILITIES_KEY}"; missing: ${missing.join(', ')}`,
+      { missing },
+      400,
+    );
   } else if (headers.version !== undefined) {
     if (!SUPPORTED_VERSIONS.includes(headers.version)) return unsupported(headers.version);
     version = headers.version;
@@ -153,14 +174,26 @@ export function versionOf(message: Exclude<Message, { kind: 'response' }>, heade
 
   if (version !== MODERN_VERSION) return version;
   if (message.kind === 'request' && !isPlainObject(meta![CLIENT_CAPABILITIES_KEY])) {
-    return new RpcError(INVALID_PARAMS, `Invalid params: _meta["${CLIENT_CAPABILITIES_KEY}"] must be an object (the client's capabilities, {} for none)`, { missing: [CLIENT_CAPABILITIES_KEY] }, 400);
+    return new RpcError(
+      INVALID_PARAMS,
+      `Invalid params: _meta["${CLIENT_CAPABILITIES_KEY}"] must be an object (the client's capabilities, {} for none)`,
+      { missing: [CLIENT_CAPABILITIES_KEY] },
+      400,
+    );
   }
-  if (headers.version === undefined) return mismatch(`protocol ${MODERN_VERSION} needs the MCP-Protocol-Version header, equal to the _meta version`);
-  if (headers.method === undefined) return mismatch(`protocol ${MODERN_VERSION} needs the Mcp-Method header, equal to the body's method (${message.method})`);
-  if (headers.method !== message.method) return mismatch(`the body's method is ${message.method}, the Mcp-Method header ${headers.method}`);
+  if (headers.version === undefined)
+    return mismatch(`protocol ${MODERN_VERSION} needs the MCP-Protocol-Version header, equal to the _meta version`);
+  if (headers.method === undefined)
+    return mismatch(
+      `protocol ${MODERN_VERSION} needs the Mcp-Method header, equal to the body's method (${message.method})`,
+    );
+  if (headers.method !== message.method)
+    return mismatch(`the body's method is ${message.method}, the Mcp-Method header ${headers.method}`);
   if (message.method === 'tools/call' && typeof params?.name === 'string') {
-    if (headers.name === undefined) return mismatch(`tools/call needs the Mcp-Name header, equal to params.name (${params.name})`);
-    if (headers.name !== params.name) return mismatch(`params.name is ${params.name}, the Mcp-Name header ${headers.name}`);
+    if (headers.name === undefined)
+      return mismatch(`tools/call needs the Mcp-Name header, equal to params.name (${params.name})`);
+    if (headers.name !== params.name)
+      return mismatch(`params.name is ${params.name}, the Mcp-Name header ${headers.name}`);
   }
   return version;
 }
@@ -172,7 +205,11 @@ export function resultText<T extends string | (string | Uint8Array)[]>(id: JsonR
 }
 
 export function errorText(id: JsonRpcId | null, error: RpcError): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
+  });
 }
 
 /** The id a refusal of this message answers with: its own when that id is valid (even if the rest is not), else null. */

@@ -39,7 +39,8 @@ export { HEADERLESS_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from './protocol.
 export type Json = string | (string | Uint8Array)[];
 
 const piecesOf = (json: Json) => (typeof json === 'string' ? [json] : json);
-export const byteLength = (json: Json) => piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
+export const byteLength = (json: Json) =>
+  piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
 const encoder = new TextEncoder();
 /**
  * The body to send and its length. The pieces go out as they are (adjacent strings encoded
@@ -76,7 +77,8 @@ type Request = Extract<Message, { kind: 'request' }>;
 /** A result as JSON, or a JSON-RPC error. */
 type Outcome = Json | RpcError;
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const documentationUrl = (site: string, anchor: string) => `${site}/docs/ai#${anchor}`;
 
@@ -166,7 +168,11 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
 
   /** A bad argument: an isError result from 2025-11-25 on (the model reads it and corrects the call), -32602 before. */
   function badArguments(version: string, message: string, hint: string): Outcome {
-    if (!atLeast(version, '2025-11-25')) return new RpcError(INVALID_PARAMS, `Invalid params: ${message === 'Invalid arguments' ? '' : `${message}. `}${hint}`);
+    if (!atLeast(version, '2025-11-25'))
+      return new RpcError(
+        INVALID_PARAMS,
+        `Invalid params: ${message === 'Invalid arguments' ? '' : `${message}. `}${hint}`,
+      );
     return toolResult(version, JSON.stringify(new ApiError('invalid_request', message, hint).body(site)), true);
   }
 
@@ -195,16 +201,25 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
         await new Promise((turn) => setImmediate(turn));
       }
     }
-    return chunks.length === 1 ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength) : Buffer.concat(chunks);
+    return chunks.length === 1
+      ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength)
+      : Buffer.concat(chunks);
   }
 
   async function callTool(version: string, params: Record<string, unknown>): Promise<Outcome> {
     const { name } = params;
-    if (typeof name !== 'string') return new RpcError(INVALID_PARAMS, 'Invalid params: tools/call needs params.name, the name of a tool (tools/list lists them)');
+    if (typeof name !== 'string')
+      return new RpcError(
+        INVALID_PARAMS,
+        'Invalid params: tools/call needs params.name, the name of a tool (tools/list lists them)',
+      );
     const tool = TOOL_BY_NAME.get(name);
     if (!tool) {
       if (!atLeast(version, '2025-11-25')) return new RpcError(METHOD_NOT_FOUND, 'Tool not found');
-      return new RpcError(INVALID_PARAMS, `Invalid params: there is no tool named ${JSON.stringify(name.slice(0, 80))}. The tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+      return new RpcError(
+        INVALID_PARAMS,
+        `Invalid params: there is no tool named ${JSON.stringify(name.slice(0, 80))}. The tools: ${TOOLS.map((t) => t.name).join(', ')}.`,
+      );
     }
     const args = readArguments(tool, params.arguments);
     if ('problems' in args) return badArguments(version, 'Invalid arguments', args.problems);
@@ -227,15 +242,24 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     const body = JSON.parse(raw.toString('utf8')) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
     if (response.status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
-    return toolResult(version, JSON.stringify({ ...body, message: forAgents(body.message), hint: forAgents(body.hint) }), true);
+    return toolResult(
+      version,
+      JSON.stringify({ ...body, message: forAgents(body.message), hint: forAgents(body.hint) }),
+      true,
+    );
   }
 
   async function tooLarge(tool: ToolDefinition): Promise<string> {
     const dataset = tool.endpoint.dataset;
     const sizes = (await options.catalog()).sizes.get(dataset.slug);
     const narrower = narrowing(dataset, sizes);
-    const how = tool.kind === 'timeSeries' ? `${narrower[0]!.toUpperCase()}${narrower.slice(1)}.` : 'Call a narrower tool.';
-    const error = new ApiError('invalid_request', 'Result too large', `This result is over ${mib(LIMITS.resultBytes)}, the most one tool result may hold. ${how}`);
+    const how =
+      tool.kind === 'timeSeries' ? `${narrower[0]!.toUpperCase()}${narrower.slice(1)}.` : 'Call a narrower tool.';
+    const error = new ApiError(
+      'invalid_request',
+      'Result too large',
+      `This result is over ${mib(LIMITS.resultBytes)}, the most one tool result may hold. ${how}`,
+    );
     return JSON.stringify({ ...error.body(site), documentationUrl: documentationUrl(site, 'limits') });
   }
 
@@ -250,14 +274,22 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
         case 'tools/call':
           return callTool(version, params);
         default:
-          return new RpcError(METHOD_NOT_FOUND, `Method not found: ${request.method.slice(0, 80)} (protocol ${MODERN_VERSION} has server/discover, tools/list and tools/call)`, undefined, 404);
+          return new RpcError(
+            METHOD_NOT_FOUND,
+            `Method not found: ${request.method.slice(0, 80)} (protocol ${MODERN_VERSION} has server/discover, tools/list and tools/call)`,
+            undefined,
+            404,
+          );
       }
     }
     switch (request.method) {
       case 'initialize': {
         const asked = params.protocolVersion;
-        if (typeof asked !== 'string') return new RpcError(INVALID_PARAMS, 'Invalid params: initialize needs params.protocolVersion');
-        return (await options.catalog()).initialize((LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : FALLBACK_LEGACY_VERSION);
+        if (typeof asked !== 'string')
+          return new RpcError(INVALID_PARAMS, 'Invalid params: initialize needs params.protocolVersion');
+        return (await options.catalog()).initialize(
+          (LEGACY_VERSIONS as readonly string[]).includes(asked) ? asked : FALLBACK_LEGACY_VERSION,
+        );
       }
       case 'ping':
         return '{}';
@@ -270,8 +302,12 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     }
   }
 
-  const reply = (id: JsonRpcId, outcome: Outcome): Json => (outcome instanceof RpcError ? errorText(id, outcome) : resultText(id, outcome));
-  const refuse = (value: unknown, error: RpcError): Answer => ({ status: error.status === 200 ? 400 : error.status, body: errorText(idOf(value), error) });
+  const reply = (id: JsonRpcId, outcome: Outcome): Json =>
+    outcome instanceof RpcError ? errorText(id, outcome) : resultText(id, outcome);
+  const refuse = (value: unknown, error: RpcError): Answer => ({
+    status: error.status === 200 ? 400 : error.status,
+    body: errorText(idOf(value), error),
+  });
 
   async function single(value: unknown, headers: McpHeaders): Promise<Answer> {
     const message = readMessage(value);
@@ -284,26 +320,40 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     return { status: outcome instanceof RpcError ? outcome.status : 200, body: reply(message.id, outcome) };
   }
 
-  const limitError = (message: string, limit: keyof typeof LIMITS) => new RpcError(SERVER_ERROR, message, { limit, max: LIMITS[limit] });
+  const limitError = (message: string, limit: keyof typeof LIMITS) =>
+    new RpcError(SERVER_ERROR, message, { limit, max: LIMITS[limit] });
 
   /** A 2025-03-26 batch: each message answered in turn, within the batch limits. */
   async function batch(values: unknown[], headers: McpHeaders): Promise<Answer> {
     const refuseAll = (why: string, limit?: keyof typeof LIMITS): Answer => ({
       status: 400,
-      body: errorText(null, new RpcError(INVALID_REQUEST, `Invalid Request: ${why}`, limit ? { limit, max: LIMITS[limit] } : undefined)),
+      body: errorText(
+        null,
+        new RpcError(INVALID_REQUEST, `Invalid Request: ${why}`, limit ? { limit, max: LIMITS[limit] } : undefined),
+      ),
     });
     if (headers.version !== undefined && headers.version !== '2025-03-26' && headers.version !== '2024-11-05') {
-      return refuseAll(`JSON-RPC batches are not supported in protocol version ${headers.version.slice(0, 40)} (only in 2025-03-26 and earlier); send one message per request`);
+      return refuseAll(
+        `JSON-RPC batches are not supported in protocol version ${headers.version.slice(0, 40)} (only in 2025-03-26 and earlier); send one message per request`,
+      );
     }
     if (values.length === 0) return refuseAll('empty JSON-RPC batch');
-    if (values.length > LIMITS.batchMessages) return refuseAll(`a batch may hold at most ${LIMITS.batchMessages} messages (this one has ${values.length}); send the rest in further requests`, 'batchMessages');
+    if (values.length > LIMITS.batchMessages)
+      return refuseAll(
+        `a batch may hold at most ${LIMITS.batchMessages} messages (this one has ${values.length}); send the rest in further requests`,
+        'batchMessages',
+      );
     const messages: [Exclude<Message, { kind: 'response' }>, string | RpcError][] = [];
     for (const [index, value] of values.entries()) {
       const message = readMessage(value);
-      if (message instanceof RpcError) return refuseAll(`message ${index} of the batch: ${message.message.replace(/^Invalid Request: /, '')}`);
+      if (message instanceof RpcError)
+        return refuseAll(`message ${index} of the batch: ${message.message.replace(/^Invalid Request: /, '')}`);
       if (message.kind === 'response') continue;
       const version = versionOf(message, headers);
-      if (version === MODERN_VERSION) return refuseAll(`message ${index} of the batch is a ${MODERN_VERSION} message; batches are a 2025-03-26 feature`);
+      if (version === MODERN_VERSION)
+        return refuseAll(
+          `message ${index} of the batch is a ${MODERN_VERSION} message; batches are a 2025-03-26 feature`,
+        );
       messages.push([message, version]);
     }
 
@@ -315,12 +365,16 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
       let outcome: Outcome;
       if (version instanceof RpcError) outcome = version;
       else if (message.method === 'tools/call' && ++calls > LIMITS.batchToolCalls) {
-        outcome = limitError(`Limit exceeded: a batch may hold at most ${LIMITS.batchToolCalls} tools/call requests, and this is call ${calls}. Send the remaining calls in another request.`, 'batchToolCalls');
+        outcome = limitError(
+          `Limit exceeded: a batch may hold at most ${LIMITS.batchToolCalls} tools/call requests, and this is call ${calls}. Send the remaining calls in another request.`,
+          'batchToolCalls',
+        );
       } else if (bytes >= LIMITS.responseBytes) {
         outcome = limitError(budgetMessage(bytes), 'responseBytes');
       } else outcome = await dispatch(message, version);
       let answer = reply(message.id, outcome);
-      if (bytes + byteLength(answer) + 1 > LIMITS.responseBytes) answer = reply(message.id, limitError(budgetMessage(bytes), 'responseBytes'));
+      if (bytes + byteLength(answer) + 1 > LIMITS.responseBytes)
+        answer = reply(message.id, limitError(budgetMessage(bytes), 'responseBytes'));
       bytes += byteLength(answer) + 1;
       answers.push(answer);
     }

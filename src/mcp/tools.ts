@@ -6,9 +6,20 @@
  */
 import { z } from 'zod';
 import { DATASETS, type Dataset } from '../datasets.ts';
-import { endpointsOf, entityIdParam, exampleEntityId, operationName, type DataEndpoint, type EndpointKind } from '../endpoints.ts';
+import {
+  endpointsOf,
+  entityIdParam,
+  exampleEntityId,
+  operationName,
+  type DataEndpoint,
+  type EndpointKind,
+} from '../endpoints.ts';
 
-type JsonSchema = { type: 'object'; properties?: Record<string, Record<string, unknown>>; required?: string[] } & Record<string, unknown>;
+type JsonSchema = {
+  type: 'object';
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+} & Record<string, unknown>;
 
 export interface ToolDefinition {
   name: string;
@@ -65,13 +76,19 @@ function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition
 
 const jsonSchemaOf = (schema: z.ZodType): JsonSchema => {
   // No $schema: clients validate with their own draft; the keywords used here mean the same in all.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return rest as JsonSchema;
 };
 
 /** Path parameter (detail tools) plus the endpoint's query parameters. */
 function inputOf(endpoint: DataEndpoint): z.ZodObject {
-  return endpoint.pathParam ? z.strictObject({ [endpoint.pathParam]: entityIdParam(endpoint.dataset), ...endpoint.query.shape }) : endpoint.query;
+  return endpoint.pathParam
+    ? z.strictObject({ [endpoint.pathParam]: entityIdParam(endpoint.dataset), ...endpoint.query.shape })
+    : endpoint.query;
 }
 
 function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject, digits: ReadonlySet<string>): JsonSchema {
@@ -80,18 +97,28 @@ function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject, digits: Reado
   const list = listToolName(endpoint.dataset);
   for (const [name, property] of Object.entries(properties)) {
     // What REST's parameter descriptions point to (GET /api/v1/…) is a tool here.
-    if (typeof property.description === 'string') property.description = property.description.replace(/GET \/api\/v1\/[a-z-]+/, list);
-    if (digits.has(name)) property.description = `${property.description ?? ''} A string of digits such as "12"; a JSON number (12) is accepted too.`.trim();
+    if (typeof property.description === 'string')
+      property.description = property.description.replace(/GET \/api\/v1\/[a-z-]+/, list);
+    if (digits.has(name))
+      property.description =
+        `${property.description ?? ''} A string of digits such as "12"; a JSON number (12) is accepted too.`.trim();
   }
   for (const name of endpoint.ignoredQuery) {
-    properties[name] = { type: 'string', description: `Accepted and ignored, as by the REST endpoint (${endpoint.dataset.title.toLowerCase()} are by ${endpoint.dataset.entity.kind}: use ${endpoint.dataset.entity.param}).` };
+    properties[name] = {
+      type: 'string',
+      description: `Accepted and ignored, as by the REST endpoint (${endpoint.dataset.title.toLowerCase()} are by ${endpoint.dataset.entity.kind}: use ${endpoint.dataset.entity.param}).`,
+    };
   }
   return schema;
 }
 
 function digitArguments(input: z.ZodObject): Set<string> {
   const schema = jsonSchemaOf(input);
-  return new Set(Object.entries(schema.properties ?? {}).filter(([, p]) => p.pattern === '^\\d+$').map(([name]) => name));
+  return new Set(
+    Object.entries(schema.properties ?? {})
+      .filter(([, p]) => p.pattern === '^\\d+$')
+      .map(([name]) => name),
+  );
 }
 
 export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
@@ -116,7 +143,8 @@ export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
 
 export const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
-const isEmptyObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
+const isEmptyObject = (value: unknown) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /** A caller's value quoted for a message, cut short so a huge value cannot bloat the answer. */
 export function quoteValue(value: unknown): string {
@@ -124,30 +152,46 @@ export function quoteValue(value: unknown): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }
 
-const describeType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
+const describeType = (value: unknown) =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
 
 /**
  * The arguments as the REST endpoint's parameters, or what is wrong with them, said so that an
  * agent can send the call again right: the arguments the tool takes, and the exact string form.
  */
-export function readArguments(tool: ToolDefinition, args: unknown): { values: Record<string, string> } | { problems: string } {
+export function readArguments(
+  tool: ToolDefinition,
+  args: unknown,
+): { values: Record<string, string> } | { problems: string } {
   const takes = () => {
     const names = [...Object.keys(tool.input.shape), ...tool.ignored];
     return names.length ? `${tool.name} takes: ${names.join(', ')}.` : `${tool.name} takes no arguments.`;
   };
   if (args === undefined) args = {};
   if (tool.takesNothingRequired && isEmptyObject(args)) return { values: {} };
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { problems: `arguments must be an object of named strings, not ${describeType(args)}. ${takes()}` };
+  if (args === null || typeof args !== 'object' || Array.isArray(args))
+    return { problems: `arguments must be an object of named strings, not ${describeType(args)}. ${takes()}` };
 
   const problems: string[] = [];
   const values: Record<string, string> = {};
-  const unknown = Object.keys(args).filter((key) => !Object.hasOwn(tool.input.shape, key) && !tool.ignored.includes(key));
-  if (unknown.length > 0) problems.push(`${tool.name} does not take ${unknown.map((k) => quoteValue(k)).join(', ')}. ${takes()}`);
+  const unknown = Object.keys(args).filter(
+    (key) => !Object.hasOwn(tool.input.shape, key) && !tool.ignored.includes(key),
+  );
+  if (unknown.length > 0)
+    problems.push(`${tool.name} does not take ${unknown.map((k) => quoteValue(k)).join(', ')}. ${takes()}`);
   for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
     if (unknown.includes(key)) continue;
     if (typeof value === 'string') values[key] = value;
-    else if (typeof value === 'number' && tool.digits.has(key) && Number.isSafeInteger(value) && value >= 0) values[key] = String(value);
-    else if (typeof value === 'number' || typeof value === 'boolean') problems.push(`${key} must be a string: send "${key}": ${JSON.stringify(String(value))}`);
+    else if (typeof value === 'number' && tool.digits.has(key) && Number.isSafeInteger(value) && value >= 0)
+      values[key] = String(value);
+    else if (typeof value === 'number' || typeof value === 'boolean')
+      problems.push(`${key} must be a string: send "${key}": ${JSON.stringify(String(value))}`);
     else if (value !== undefined) problems.push(`${key} must be a string, not ${describeType(value)}`);
   }
   if (problems.length === 0) {
@@ -172,7 +216,9 @@ export function restUrl(tool: ToolDefinition, args: Record<string, string>, site
   const { endpoint } = tool;
   const pathParam = endpoint.pathParam;
   // toWellFormed: a lone surrogate in an argument would make encodeURIComponent throw.
-  const path = pathParam ? endpoint.path.replace(`{${pathParam}}`, encodeURIComponent(args[pathParam]!.toWellFormed())) : endpoint.path;
+  const path = pathParam
+    ? endpoint.path.replace(`{${pathParam}}`, encodeURIComponent(args[pathParam]!.toWellFormed()))
+    : endpoint.path;
   const url = new URL(path, site);
   for (const [key, value] of Object.entries(args)) if (key !== pathParam) url.searchParams.set(key, value);
   return url;

@@ -42,7 +42,11 @@ function examplesFor(list: Example[] | undefined, status: number) {
     examples: Object.fromEntries(
       matching.map((e, i) => {
         const body = e.body as { error?: string; message?: string };
-        const name = body.error ? `${body.error}${matching.filter((m) => (m.body as { error?: string }).error === body.error).length > 1 ? `_${i}` : ''}` : i === 0 ? 'example' : `example_${i}`;
+        const name = body.error
+          ? `${body.error}${matching.filter((m) => (m.body as { error?: string }).error === body.error).length > 1 ? `_${i}` : ''}`
+          : i === 0
+            ? 'example'
+            : `example_${i}`;
         return [name, { summary: `GET ${e.request}`, value: e.body }];
       }),
     ),
@@ -97,19 +101,31 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         responses: {
           200: {
             description: `${dataset.title}, with the terms of use.`,
-            content: { [JSON_TYPE]: { schema: endpoint.kind === 'timeSeries' ? series : envelope, ...examplesFor(found, 200) } },
+            content: {
+              [JSON_TYPE]: { schema: endpoint.kind === 'timeSeries' ? series : envelope, ...examplesFor(found, 200) },
+            },
           },
-          400: errorResponse('`invalid_request`: a malformed parameter, a parameter this endpoint does not use, or a date rule broken.', found, 400),
+          400: errorResponse(
+            '`invalid_request`: a malformed parameter, a parameter this endpoint does not use, or a date rule broken.',
+            found,
+            400,
+          ),
           ...(endpoint.kind === 'list'
             ? {}
             : {
                 404: errorResponse(
-                  endpoint.kind === 'detail' ? `\`${dataset.entity.notFound}\`` : `\`no_data\` or \`${dataset.entity.notFound}\``,
+                  endpoint.kind === 'detail'
+                    ? `\`${dataset.entity.notFound}\``
+                    : `\`no_data\` or \`${dataset.entity.notFound}\``,
                   found,
                   404,
                 ),
               }),
-          500: errorResponse('`server_error`: the data could not be read; retry, and read /api/v1/health if it persists.', examples.serverError, 500),
+          500: errorResponse(
+            '`server_error`: the data could not be read; retry, and read /api/v1/health if it persists.',
+            examples.serverError,
+            500,
+          ),
         },
       });
     }
@@ -129,9 +145,15 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       'It also compares what the collector last found (`lastChanged`) with what this deployment serves (`deployment`: `behind` when a change collected over 30 minutes ago is not served), ' +
       'reports the collection status store (`collection`), and lists in `problems` every reason the status is not `ok`.',
     responses: {
-      200: { description: '`ok`, or `degraded` with its reasons in `problems`.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } } },
+      200: {
+        description: '`ok`, or `degraded` with its reasons in `problems`.',
+        content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } },
+      },
       400: errorResponse('`invalid_request`: health takes no query parameters.', examples.getHealth, 400),
-      503: { description: '`error`: the snapshot store cannot be read.', content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 503) } } },
+      503: {
+        description: '`error`: the snapshot store cannot be read.',
+        content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 503) } },
+      },
     },
   });
 
@@ -143,14 +165,26 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     summary: 'Search the documentation',
     request: { query: SearchQuery },
     responses: {
-      200: { description: 'Matching documentation sections, best first.', content: { [JSON_TYPE]: { schema: COMPONENTS.search } } },
-      400: { description: '`invalid_request`: an empty query, a bad limit or an unknown parameter.', content: { [JSON_TYPE]: { schema: error } } },
+      200: {
+        description: 'Matching documentation sections, best first.',
+        content: { [JSON_TYPE]: { schema: COMPONENTS.search } },
+      },
+      400: {
+        description: '`invalid_request`: an empty query, a bad limit or an unknown parameter.',
+        content: { [JSON_TYPE]: { schema: error } },
+      },
     },
   });
 
   const JsonRpcMessage = z
-    .looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.string(), z.number(), z.null()]).optional(), method: z.string().optional() })
-    .meta({ description: 'A JSON-RPC 2.0 request, notification or (protocol 2025-03-26 without a version header) a batch.' });
+    .looseObject({
+      jsonrpc: z.literal('2.0'),
+      id: z.union([z.string(), z.number(), z.null()]).optional(),
+      method: z.string().optional(),
+    })
+    .meta({
+      description: 'A JSON-RPC 2.0 request, notification or (protocol 2025-03-26 without a version header) a batch.',
+    });
   const JsonRpcError = z
     .looseObject({
       jsonrpc: z.literal('2.0'),
@@ -172,7 +206,10 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       'Every answer but the preflight carries `x-request-id`.',
     request: { body: { content: { [JSON_TYPE]: { schema: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]) } } } },
     responses: {
-      200: { description: 'A JSON-RPC response (an array for a batch).', content: { [JSON_TYPE]: { schema: z.looseObject({ jsonrpc: z.literal('2.0') }) } } },
+      200: {
+        description: 'A JSON-RPC response (an array for a batch).',
+        content: { [JSON_TYPE]: { schema: z.looseObject({ jsonrpc: z.literal('2.0') }) } },
+      },
       202: { description: 'A notification was accepted; no body.' },
       400: {
         description:
@@ -186,11 +223,26 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
           "only `localhost`, `127.0.0.1`, `[::1]` and its site URL's host (DNS-rebinding protection; `MCP_ALLOWED_HOSTS` adds names). Carries the CORS headers.",
         content: { [JSON_TYPE]: { schema: JsonRpcError } },
       },
-      404: { description: 'Unknown method (-32601), protocol 2026-07-28.', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
-      405: { description: 'GET or DELETE: the endpoint is stateless and takes POST only (-32000).', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
-      406: { description: 'The `Accept` header does not list both application/json and text/event-stream (-32000).', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
-      413: { description: 'A body over 256 KiB (-32600), refused without reading the rest.', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
-      415: { description: 'A `Content-Type` other than application/json (-32000).', content: { [JSON_TYPE]: { schema: JsonRpcError } } },
+      404: {
+        description: 'Unknown method (-32601), protocol 2026-07-28.',
+        content: { [JSON_TYPE]: { schema: JsonRpcError } },
+      },
+      405: {
+        description: 'GET or DELETE: the endpoint is stateless and takes POST only (-32000).',
+        content: { [JSON_TYPE]: { schema: JsonRpcError } },
+      },
+      406: {
+        description: 'The `Accept` header does not list both application/json and text/event-stream (-32000).',
+        content: { [JSON_TYPE]: { schema: JsonRpcError } },
+      },
+      413: {
+        description: 'A body over 256 KiB (-32600), refused without reading the rest.',
+        content: { [JSON_TYPE]: { schema: JsonRpcError } },
+      },
+      415: {
+        description: 'A `Content-Type` other than application/json (-32000).',
+        content: { [JSON_TYPE]: { schema: JsonRpcError } },
+      },
     },
   });
 
@@ -206,7 +258,10 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     },
     servers: [{ url: options.site, description: 'This deployment' }],
     tags: [
-      ...DATASETS.map((d) => ({ name: d.title, description: `${d.title}: list, one ${d.entity.kind}, the time series and the change log.` })),
+      ...DATASETS.map((d) => ({
+        name: d.title,
+        description: `${d.title}: list, one ${d.entity.kind}, the time series and the change log.`,
+      })),
       { name: 'Service', description: 'Health and freshness.' },
       { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
       { name: 'Documentation', description: 'Search over these docs.' },
