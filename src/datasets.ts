@@ -106,7 +106,7 @@ function defineDataset<
   const S extends string,
   const T extends string,
   const K extends 'products' | 'plans',
-  E extends z.ZodType<Entity & Record<K, unknown>>,
+  E extends z.ZodObject & z.ZodType<Entity & Record<K, unknown>>,
 >(d: {
   slug: S;
   title: string;

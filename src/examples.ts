@@ -7,7 +7,7 @@ import { createApi, type Handler } from './api/app.ts';
 import type { StatusStore } from './status/status-store.ts';
 import type { ServedStore } from './store/served-store.ts';
 import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
-import { endpointsOf, operationId, type DataEndpoint } from './endpoints.ts';
+import { API_PREFIX, endpointsOf, operationId, type DataEndpoint } from './endpoints.ts';
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
 
 export interface Example {
@@ -21,14 +21,24 @@ export type ExampleSet = Record<string, Example[]>;
 
 const KEEP = 2;
 
-function trim(body: any): unknown {
-  if (body && Array.isArray(body.data)) return { ...body, data: body.data.slice(0, KEEP) };
-  if (body && body.timeSeries && typeof body.timeSeries === 'object') {
-    const dates = Object.keys(body.timeSeries).slice(-KEEP);
+/** The parts of an API answer that trim shortens: a list's data, a time series and its dates. */
+interface Trimmable {
+  data?: unknown;
+  timeSeries?: Record<string, unknown>;
+  availableDates: string[];
+}
+
+function trim(answer: unknown): unknown {
+  if (!answer || typeof answer !== 'object') return answer;
+  const body = answer as Trimmable;
+  if (Array.isArray(body.data)) return { ...body, data: body.data.slice(0, KEEP) };
+  const series = body.timeSeries;
+  if (series && typeof series === 'object') {
+    const dates = Object.keys(series).slice(-KEEP);
     return {
       ...body,
       availableDates: body.availableDates.length > 6 ? [...body.availableDates.slice(0, 3), ...body.availableDates.slice(-3)] : body.availableDates,
-      timeSeries: Object.fromEntries(dates.map((d) => [d, trim(body.timeSeries[d])])),
+      timeSeries: Object.fromEntries(dates.map((d) => [d, trim(series[d])])),
     };
   }
   return body;
@@ -37,7 +47,7 @@ function trim(body: any): unknown {
 /** The requests each endpoint is shown with: a success (when there is data) and its typical errors. */
 function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newestDate: string | undefined): string[] {
   const { dataset } = endpoint;
-  const base = `/api/v1/${dataset.slug}`;
+  const base = `${API_PREFIX}/${dataset.slug}`;
   const param = dataset.entity.param;
   const term = dataset.filters.some((f) => f.name === 'termInMonths') ? 'termInMonths=12' : '';
   switch (endpoint.kind) {
@@ -82,21 +92,21 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
     return { request, status: response.status, body: trim(await response.json()) };
   };
   for (const dataset of DATASETS) {
-    const list = await ask(`/api/v1/${dataset.slug}`);
+    const list = await ask(`${API_PREFIX}/${dataset.slug}`);
     const first = (list.body as { data?: Entity[] }).data?.[0]?.id;
-    const series = await ask(`/api/v1/${dataset.slug}/time-series`);
+    const series = await ask(`${API_PREFIX}/${dataset.slug}/time-series`);
     const newestDate = (series.body as { availableDates?: string[] }).availableDates?.at(-1);
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
     }
     examples[changesOperationId(dataset)] = await Promise.all(changesExampleRequests(dataset, first, newestDate).map(ask));
   }
-  examples.getHealth = [await ask('/api/v1/health'), await ask('/api/v1/health?verbose=1')];
+  examples.getHealth = [await ask(`${API_PREFIX}/health`), await ask(`${API_PREFIX}/health?verbose=1`)];
   // The 500 every data endpoint gives when its store cannot be read, from the same code path.
   const broken = createApi({ loadStore: () => Promise.reject(new Error('store unreadable')), status: healthyStatusStore(), log: () => {}, siteUrl: origin });
-  const failure = await broken(new Request(`${origin}/api/v1/mortgage-rates`));
-  examples.serverError = [{ request: '/api/v1/mortgage-rates', status: failure.status, body: await failure.json() }];
-  const unhealthy = await broken(new Request(`${origin}/api/v1/health`));
-  examples.getHealth.push({ request: '/api/v1/health', status: unhealthy.status, body: await unhealthy.json() });
+  const failure = await broken(new Request(`${origin}${API_PREFIX}/mortgage-rates`));
+  examples.serverError = [{ request: `${API_PREFIX}/mortgage-rates`, status: failure.status, body: await failure.json() }];
+  const unhealthy = await broken(new Request(`${origin}${API_PREFIX}/health`));
+  examples.getHealth.push({ request: `${API_PREFIX}/health`, status: unhealthy.status, body: await unhealthy.json() });
   return examples;
 }

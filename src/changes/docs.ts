@@ -12,12 +12,14 @@ import { ALL_FEED_URL, changesApiUrl, csvUrl, datasetFeedUrl, entityFeedUrl } fr
 const code = (text: string) => `\`${text}\``;
 
 /** A JSON example cut to its first two values of each kind, so it stays readable (and valid). */
-function cut(body: any): unknown {
+function cut(answer: unknown): unknown {
+  const body = answer as { changes?: unknown } | null;
   if (!body || !Array.isArray(body.changes)) return body;
+  const days: { changed: unknown[]; added: unknown[]; removed: unknown[] }[] = body.changes;
   const short = (list: unknown[]) => list.slice(0, 2);
   return {
     ...body,
-    changes: body.changes.slice(-1).map((day: any) => ({ ...day, changed: short(day.changed), added: short(day.added), removed: short(day.removed) })),
+    changes: days.slice(-1).map((day) => ({ ...day, changed: short(day.changed), added: short(day.added), removed: short(day.removed) })),
   };
 }
 

@@ -89,7 +89,7 @@ export function reservedSlugProblems(store: CompiledStore): { file: string; prob
         seen.add(id);
         found.push({
           file: `${dataset.slug}/${compiled.dates[s]}.json`,
-          problem: `${dataset.entity.kind} ${id}: the slug "${slug}" is reserved (/api/v1/${dataset.slug}/${slug} is ${slug === CHANGES_SEGMENT ? 'the change log' : 'the time series'})`,
+          problem: `${dataset.entity.kind} ${id}: the slug "${slug}" is reserved (${API_PREFIX}/${dataset.slug}/${slug} is ${slug === CHANGES_SEGMENT ? 'the change log' : 'the time series'})`,
         });
       }
     });

@@ -97,8 +97,8 @@ export function changeDay(before: SnapshotData, after: SnapshotData): ChangeDay 
   return day.changed.length + day.added.length + day.removed.length > 0 ? day : null;
 }
 
-/** Every date that changed a value, oldest first. */
-export function changeDays(dataset: Dataset, snapshots: readonly SnapshotData[]): ChangeDay[] {
+/** Every date that changed a value, oldest first (the dataset names what the snapshots are; the diff needs no more). */
+export function changeDays(_dataset: Dataset, snapshots: readonly SnapshotData[]): ChangeDay[] {
   const days: ChangeDay[] = [];
   for (let s = 1; s < snapshots.length; s++) {
     const day = changeDay(snapshots[s - 1]!, snapshots[s]!);

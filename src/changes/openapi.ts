@@ -1,6 +1,7 @@
 /** The change log endpoints in the OpenAPI document (src/openapi/document.ts calls this per dataset). */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
 import type { Dataset } from '../datasets.ts';
+import { API_PREFIX } from '../endpoints.ts';
 import type { Example } from '../examples.ts';
 import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from './endpoint.ts';
 import { changesSchemaOf } from './schema.ts';
@@ -38,7 +39,7 @@ export function registerChangesPath(
       },
       400: helpers.errorResponse('`invalid_request`: a malformed date, `since` after `until`, or a parameter this endpoint does not use.', found, 400),
       404: helpers.errorResponse(`\`${notFound}\`: no ${kind} with that id was ever listed.`, found, 404),
-      500: helpers.errorResponse('`server_error`: the data could not be read; retry, and read /api/v1/health if it persists.', examples.serverError, 500),
+      500: helpers.errorResponse(`\`server_error\`: the data could not be read; retry, and read ${API_PREFIX}/health if it persists.`, examples.serverError, 500),
     },
   });
 }

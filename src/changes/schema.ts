@@ -11,7 +11,7 @@ import type { ChangeKind } from './model.ts';
 
 /** The item (product or plan) schema, and the schema of one rate where items list rates. */
 export function recordSchemas(dataset: Dataset): { item: z.ZodObject; rate: z.ZodObject | undefined } {
-  const entity = dataset.entitySchema as unknown as z.ZodObject;
+  const entity: z.ZodObject = dataset.entitySchema;
   const item = (entity.shape[dataset.itemsKey] as z.ZodArray<z.ZodObject>).element;
   const rates = item.shape.rates as z.ZodArray<z.ZodObject> | undefined;
   return { item, rate: rates?.element };

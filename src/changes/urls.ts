@@ -10,6 +10,7 @@
  *   /api/v1/<dataset>/changes?since=…           the change log as JSON
  */
 import type { Dataset } from '../datasets.ts';
+import { API_PREFIX } from '../endpoints.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { CHANGES_SEGMENT } from './endpoint.ts';
 
@@ -37,7 +38,7 @@ export function changesApiUrl(dataset: Dataset, options: { since?: string; until
   if (options.until) query.set('until', options.until);
   if (options.entityId) query.set(dataset.entity.param, options.entityId);
   const text = query.toString().replaceAll('%3A', ':');
-  return `/api/v1/${dataset.slug}/${CHANGES_SEGMENT}${text ? `?${text}` : ''}`;
+  return `${API_PREFIX}/${dataset.slug}/${CHANGES_SEGMENT}${text ? `?${text}` : ''}`;
 }
 
 /** The follow and download links of an explorer page (Rates.astro shows them; Atom ones also go into <head>). */

@@ -44,5 +44,5 @@ export function parseNumber(text: string): number | null {
 export function entityName(cell: Cheerio<AnyNode> | undefined): string {
   if (!cell || cell.length === 0) return '';
   const alt = cell.find('img[alt]').not('[class*="indicator"]').first().attr('alt');
-  return alt && alt.trim() ? plainText(alt) : cellText(cell);
+  return alt?.trim() ? plainText(alt) : cellText(cell);
 }

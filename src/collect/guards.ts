@@ -10,7 +10,7 @@ export const RATE_RANGE = { min: 0, max: 40 } as const;
 export function rateValues(data: readonly Entity[]): { path: string; value: number }[] {
   const found: { path: string; value: number }[] = [];
   const walk = (value: unknown, path: string) => {
-    if (Array.isArray(value)) value.forEach((v) => walk(v, path));
+    if (Array.isArray(value)) for (const v of value) walk(v, path);
     else if (value && typeof value === 'object') {
       const record = value as Record<string, unknown>;
       const here = typeof record.id === 'string' ? record.id : path;

@@ -1,5 +1,6 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
 import { DATASETS } from '../datasets.ts';
+import { API_PREFIX } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
 import { changesLlmsLines } from '../changes/docs.ts';
 
@@ -11,7 +12,7 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '',
     '> New Zealand lending rates (mortgage, personal loan, car loan and credit card), collected hourly from interest.co.nz, as a public read-only JSON API and an MCP server. No authentication. The data may be incorrect: the institution is the authority for its rates.',
     '',
-    'All endpoints are GET under /api/v1 and answer JSON; institution ids look like `institution:anz`, credit card issuer ids like `issuer:amex`. The docs pages below are plain Markdown.',
+    `All endpoints are GET under ${API_PREFIX} and answer JSON; institution ids look like \`institution:anz\`, credit card issuer ids like \`issuer:amex\`. The docs pages below are plain Markdown.`,
     '',
     '## Docs',
     '',
@@ -26,12 +27,12 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '## API',
     '',
     ...DATASETS.flatMap((d) => [
-      link(`${d.title}`, `/api/v1/${d.slug}`, `the newest ${d.label} of every ${d.entity.kind}`),
-      link(`${d.title} time series`, `/api/v1/${d.slug}/time-series`, 'earlier snapshots; without a date it lists availableDates'),
+      link(`${d.title}`, `${API_PREFIX}/${d.slug}`, `the newest ${d.label} of every ${d.entity.kind}`),
+      link(`${d.title} time series`, `${API_PREFIX}/${d.slug}/time-series`, 'earlier snapshots; without a date it lists availableDates'),
     ]),
-    link('Health', '/api/v1/health', 'data freshness per dataset'),
+    link('Health', `${API_PREFIX}/health`, 'data freshness per dataset'),
     // The endpoint itself takes POST only, so the link goes to its page; the address is in the text.
-    link('MCP endpoint', '/docs/ai.md', `Model Context Protocol server at POST ${site}/api/v1/mcp (Streamable HTTP, stateless), twelve read-only tools`),
+    link('MCP endpoint', '/docs/ai.md', `Model Context Protocol server at POST ${site}${API_PREFIX}/mcp (Streamable HTTP, stateless), twelve read-only tools`),
     '',
     '## Changes, feeds and downloads',
     '',

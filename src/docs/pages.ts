@@ -6,6 +6,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DATASETS } from '../datasets.ts';
+import { API_PREFIX } from '../endpoints.ts';
+import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
 import type { ExampleSet } from '../examples.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { parseFrontmatter } from './frontmatter.ts';
@@ -32,6 +34,8 @@ export interface DocPage {
 function substitutions(site: string): Record<string, string> {
   return {
     site,
+    /** "6, 12, 18, 24, 36, 48 or 60": the mortgage terms `termInMonths` takes. */
+    fixedTermMonths: FIXED_TERM_MONTHS_PROSE,
     timeSeriesRules: timeSeriesRules('`institutionId` (credit cards: `issuerId`)', '`institution_not_found` (`issuer_not_found`)'),
     tools: [
       '| tool | what it returns | arguments |',
@@ -43,7 +47,7 @@ function substitutions(site: string): Record<string, string> {
       '| --- | --- | --- | --- | --- |',
       ...DATASETS.map(
         (d) =>
-          `| ${d.title} | \`/api/v1/${d.slug}\` | \`/api/v1/${d.slug}/{${d.entity.param}}\` | \`/api/v1/${d.slug}/time-series\` | [${d.title}](/docs/reference/${d.slug}) |`,
+          `| ${d.title} | \`${API_PREFIX}/${d.slug}\` | \`${API_PREFIX}/${d.slug}/{${d.entity.param}}\` | \`${API_PREFIX}/${d.slug}/time-series\` | [${d.title}](/docs/reference/${d.slug}) |`,
       ),
     ].join('\n'),
   };

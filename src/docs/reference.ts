@@ -36,7 +36,8 @@ function parameterTable(endpoint: DataEndpoint): string {
   }
   for (const name of endpoint.ignoredQuery) rows.push(`| \`${name}\` | query | no | string | Accepted and ignored: data of every ${endpoint.dataset.entity.kind} is returned. |`);
   if (rows.length === 0) return 'No parameters. Any query parameter is a `400 invalid_request`.';
-  return ['| name | in | required | format | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n') + '\n\nAny other query parameter is a `400 invalid_request`.';
+  const table = ['| name | in | required | format | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return `${table}\n\nAny other query parameter is a \`400 invalid_request\`.`;
 }
 
 function fieldTables(dataset: Dataset): string {
@@ -73,7 +74,7 @@ function errorRows(list: Example[] | undefined): string {
   return `\n\n**Errors**, as this deployment answers them:\n\n| request | status | error | message |\n| --- | --- | --- | --- |\n${rows.join('\n')}`;
 }
 
-/** The time-series rules of spec §4.5 as a table: on every reference page and on the concepts page. */
+/** The time-series date rules as a table: on every reference page and on the concepts page. */
 export function timeSeriesRules(idParam: string, notFound: string): string {
   return `| request | result |
 | --- | --- |

@@ -16,7 +16,7 @@ const W = 640;
 const H = 280;
 const M = { left: 46, right: 14, top: 34, bottom: 30 };
 const LEGEND_ROW = 18;
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const day = (date: string) => Date.parse(`${date}T00:00:00Z`);
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -48,7 +48,7 @@ const dateLabel = (t: number) => `${MONTHS[new Date(t).getUTCMonth()]} ${new Dat
 
 /** The svg element; `extraTop` makes room above the plot for a legend of several rows. */
 function frame(id: string, title: string, description: string, body: string, extraTop = 0): string {
-  return `<svg class="chart" viewBox="0 ${-extraTop} ${W} ${H + extraTop}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg"><title id="${id}-title">${escape(title)}</title><desc id="${id}-desc">${escape(description)}</desc>${body}</svg>`;
+  return `<svg class="chart" viewBox="0 ${-extraTop} ${W} ${H + extraTop}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg"><title id="${id}-title">${escapeXml(title)}</title><desc id="${id}-desc">${escapeXml(description)}</desc>${body}</svg>`;
 }
 
 /** Legend entries laid out in rows that fit the width, upwards from just above the plot. */
@@ -68,7 +68,7 @@ function legend(series: LineSeries[]): { svg: string; extraTop: number } {
     .map((row, r) => {
       const y = M.top - 24 - (rows.length - 1 - r) * LEGEND_ROW;
       return row
-        .map(({ series: s, x: at }) => `<line x1="${at}" x2="${at + 18}" y1="${y}" y2="${y}" stroke="${s.color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/><text x="${at + 22}" y="${y + 4}" class="legend">${escape(s.label)}</text>`)
+        .map(({ series: s, x: at }) => `<line x1="${at}" x2="${at + 18}" y1="${y}" y2="${y}" stroke="${s.color}" stroke-width="3"${s.dashed ? ' stroke-dasharray="5 3"' : ''}/><text x="${at + 22}" y="${y + 4}" class="legend">${escapeXml(s.label)}</text>`)
         .join('');
     })
     .join('');
@@ -78,14 +78,14 @@ function legend(series: LineSeries[]): { svg: string; extraTop: number } {
 function axes(xTicks: { at: number; label: string }[], yTicks: { at: number; label: string }[], yLabel: string, xLabel?: string): string {
   const parts: string[] = [];
   for (const { at, label } of yTicks) {
-    parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${at}" y2="${at}" class="grid"/><text x="${M.left - 6}" y="${at + 4}" text-anchor="end" class="tick">${escape(label)}</text>`);
+    parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${at}" y2="${at}" class="grid"/><text x="${M.left - 6}" y="${at + 4}" text-anchor="end" class="tick">${escapeXml(label)}</text>`);
   }
   for (const { at, label } of xTicks) {
-    parts.push(`<line x1="${at}" x2="${at}" y1="${H - M.bottom}" y2="${H - M.bottom + 4}" class="axis"/><text x="${at}" y="${H - M.bottom + 16}" text-anchor="middle" class="tick">${escape(label)}</text>`);
+    parts.push(`<line x1="${at}" x2="${at}" y1="${H - M.bottom}" y2="${H - M.bottom + 4}" class="axis"/><text x="${at}" y="${H - M.bottom + 16}" text-anchor="middle" class="tick">${escapeXml(label)}</text>`);
   }
   parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${H - M.bottom}" y2="${H - M.bottom}" class="axis"/><line x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${H - M.bottom}" class="axis"/>`);
-  parts.push(`<text x="${M.left}" y="${M.top - 20}" class="unit">${escape(yLabel)}</text>`);
-  if (xLabel) parts.push(`<text x="${W - M.right}" y="${H - 2}" text-anchor="end" class="unit">${escape(xLabel)}</text>`);
+  parts.push(`<text x="${M.left}" y="${M.top - 20}" class="unit">${escapeXml(yLabel)}</text>`);
+  if (xLabel) parts.push(`<text x="${W - M.right}" y="${H - 2}" text-anchor="end" class="unit">${escapeXml(xLabel)}</text>`);
   return parts.join('');
 }
 
@@ -111,7 +111,7 @@ export function lineChart(options: { id: string; title: string; description: str
       previous = at;
     }
     if (previous) d += ` H${(W - M.right).toFixed(1)}`;
-    return `<path d="${d.trim()}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 4"' : ''}><title>${escape(s.label)}</title></path>`;
+    return `<path d="${d.trim()}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 4"' : ''}><title>${escapeXml(s.label)}</title></path>`;
   });
   const key = legend(options.series);
   const body = axes(
@@ -128,7 +128,7 @@ export function scatterChart(options: { id: string; title: string; description: 
   const yTicks = valueTicks(Math.min(...options.points.map((p) => p.y)), Math.max(...options.points.map((p) => p.y)));
   const x = (v: number) => M.left + ((v - xTicks[0]!) / (xTicks.at(-1)! - xTicks[0]!)) * (W - M.left - M.right);
   const y = (v: number) => H - M.bottom - ((v - yTicks[0]!) / (yTicks.at(-1)! - yTicks[0]!)) * (H - M.top - M.bottom);
-  const dots = options.points.map((p) => `<circle cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="4.5" fill="${PALETTE[1]}" fill-opacity="0.7"><title>${escape(p.label)}</title></circle>`);
+  const dots = options.points.map((p) => `<circle cx="${x(p.x).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="4.5" fill="${PALETTE[1]}" fill-opacity="0.7"><title>${escapeXml(p.label)}</title></circle>`);
   const body = axes(
     xTicks.map((v) => ({ at: x(v), label: `$${v}` })),
     yTicks.map((v) => ({ at: y(v), label: String(v) })),

@@ -3,6 +3,7 @@
  * from the compiled history, with the charts already drawn.
  */
 import { DATASETS, type Dataset, type Entity, itemsOf } from '../datasets.ts';
+import { API_PREFIX } from '../endpoints.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { lineChart, PALETTE, scatterChart } from './chart.ts';
 import { EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
@@ -80,7 +81,7 @@ export function overview(view: DatasetView) {
   });
   const groups: TableGroup[] = latest.data.map((entity) => ({ entity, url: entityUrl(definition, entity.id), rows: definition.rows(entity) }));
   const first = snapshots[0]!.date;
-  const range = `/api/v1/${dataset.slug}/time-series?startDate=${first}&endDate=${latest.date}`;
+  const range = `${API_PREFIX}/${dataset.slug}/time-series?startDate=${first}&endDate=${latest.date}`;
   const byMeasure = trends(definition, snapshots);
   const charts: Chart[] = definition.measures.flatMap((measure, i) => {
     const points = byMeasure.get(measure.key)!;
@@ -130,7 +131,7 @@ export function overview(view: DatasetView) {
       svg: scatterChart({ id, title: s.title, description, points, xLabel: s.xLabel, yLabel: s.yLabel }),
       columns: ['Card', s.xLabel, s.yLabel],
       rows: points.map((p) => [p.label.split(':')[0]!, p.x, p.y]),
-      apiUrl: `/api/v1/${dataset.slug}`,
+      apiUrl: `${API_PREFIX}/${dataset.slug}`,
     };
   }
   return { ...view, cards, groups, charts, scatter, lowestValues: new Map(cards.map((c) => [c.measure.key, c.value])) };
@@ -143,7 +144,8 @@ export function entityPage(view: DatasetView, entity: Entity) {
   const dates = series.get(definition.measures[0]!.key)!.map((p) => p.date);
   const id = `entity-${dataset.slug}-${slugOf(entity.id)}`;
   const title = `${entity.name}: its lowest ${definition.title.toLowerCase()} over time`;
-  const description = used.map((m) => `${m.label}: ${trendSummary(series.get(m.key)!)}`).join('. ') + `. Listed on ${dates.length} of ${snapshots.length} snapshots.`;
+  const summaries = used.map((m) => `${m.label}: ${trendSummary(series.get(m.key)!)}`).join('. ');
+  const description = `${summaries}. Listed on ${dates.length} of ${snapshots.length} snapshots.`;
   const chart: Chart = {
     id,
     title,
@@ -156,7 +158,7 @@ export function entityPage(view: DatasetView, entity: Entity) {
     }),
     columns: ['Date', ...used.map((m) => `${m.label} %`)],
     rows: dates.map((date, r) => [date, ...used.map((m) => series.get(m.key)![r]!.value)]),
-    apiUrl: `/api/v1/${dataset.slug}/time-series?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
+    apiUrl: `${API_PREFIX}/${dataset.slug}/time-series?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
   };
   const lowest = lowestByMeasure(definition, latest.data);
   return {
@@ -164,7 +166,7 @@ export function entityPage(view: DatasetView, entity: Entity) {
     entity,
     rows: definition.rows(entity),
     chart,
-    apiUrl: `/api/v1/${dataset.slug}/${entity.id}`,
+    apiUrl: `${API_PREFIX}/${dataset.slug}/${entity.id}`,
     lowestValues: new Map([...lowest].map(([key, best]) => [key, best.value])),
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every response that carries rates includes this text (spec §1). */
+/** Every response that carries rates includes this text (its `termsOfUse` field). */
 export const TERMS_OF_USE =
   'These rates are collected automatically from interest.co.nz and are provided for information only. ' +
   'They may be incorrect, incomplete or out of date. The institution that publishes a rate is the authority ' +

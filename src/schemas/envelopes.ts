@@ -12,7 +12,7 @@ function* idsIn(value: unknown, path: (string | number)[]): Generator<[string, (
   }
 }
 
-/** Ids in one response are unique (issue #2, item 6); a snapshot that breaks this is refused. */
+/** Ids in one response are unique (/docs/concepts#ids); a snapshot that breaks this is refused. */
 export function checkUniqueIds(data: unknown, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   for (const [id, path] of idsIn(data, ['data'])) {
@@ -27,7 +27,7 @@ export const snapshotSchema = <T extends string, E extends z.ZodType>(type: T, e
     .strictObject({ type: z.literal(type), data: z.array(entity), lastUpdated: IsoDateTime })
     .superRefine((snapshot, ctx) => checkUniqueIds(snapshot.data, ctx));
 
-/** The list and detail response (spec §2.2). */
+/** The list and detail response: `{ type, data, lastUpdated, termsOfUse, timestamp }`. */
 export const envelopeSchema = <T extends string, E extends z.ZodType>(type: T, entity: E) =>
   z.strictObject({
     type: z.literal(type),
@@ -37,7 +37,7 @@ export const envelopeSchema = <T extends string, E extends z.ZodType>(type: T, e
     timestamp: IsoDateTime,
   });
 
-/** The time-series response (spec §2.4). */
+/** The time-series response (/docs/concepts#snapshots-and-time-series). */
 export const timeSeriesSchema = <T extends string, S extends z.ZodType>(type: T, snapshot: S) =>
   z.strictObject({
     type: z.literal(type),

@@ -13,7 +13,7 @@ export const ERROR_CODES = [
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-/** The five-field error body of spec §7, used by every error the API returns. */
+/** The five-field error body (/docs/errors), used by every error the API returns. */
 export const ErrorBody = z.strictObject({
   code: z.number().int(),
   error: ErrorCode,

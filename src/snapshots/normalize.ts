@@ -1,6 +1,6 @@
 /**
  * Make a dataset fit the one-object-per-id rule (ids are unique within a response; see
- * /docs/concepts): an institution or issuer
+ * /docs/concepts#ids): an institution or issuer
  * listed in several sections becomes one object holding all its products or plans in source
  * order, and any id still repeated gets a deterministic suffix (`-2`, `-3`, … in source order).
  */
