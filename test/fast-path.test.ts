@@ -78,7 +78,7 @@ let date: string;
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
   const status = new FileStatusStore(await tempDir('rates-status-'));
-  const core = () => createApi({ loadStore: async () => store, status, now: () => NOW, siteUrl: SITE, codings: NODE_CODINGS });
+  const core = () => createApi({ loadStore: async () => store, status, now: () => NOW, siteUrl: SITE, codings: NODE_CODINGS, statusCacheMs: STATUS_CACHE_MS });
   fastCore = core();
   fast = await start(fastCore, true);
   ordinary = await start(core(), false);

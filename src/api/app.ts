@@ -62,7 +62,8 @@ function serverError(route: Route): ApiError {
 
 export function createApi(deps: ApiDeps): Core {
   const now = deps.now ?? (() => new Date());
-  const status = deps.statusCacheMs ? cachedStatusStore(deps.status, deps.statusCacheMs, deps.clock) : deps.status;
+  const clock = deps.clock ?? (() => performance.now());
+  const status = deps.statusCacheMs ? cachedStatusStore(deps.status, deps.statusCacheMs, clock) : deps.status;
   const log = deps.log ?? ((message: string, error: unknown) => console.error(message, error));
   const site = deps.siteUrl ?? siteUrl();
 
@@ -151,13 +152,22 @@ export function createApi(deps: ApiDeps): Core {
 
   const serveReady = (answer: ReadyAnswer, request: ServeRequest) => serve(answer, request, now(), deps.codings);
 
+  /** A kept answer still within its time. */
+  const current = (kept: ReadyAnswer | null | undefined) => (kept && kept.until !== undefined && clock() >= kept.until ? undefined : kept);
+
   async function readyFor(url: URL): Promise<ReadyAnswer | null | undefined> {
     const key = `${url.pathname}${url.search}`;
-    let kept = ready.get(key);
+    let kept = current(ready.get(key));
     if (kept !== undefined) return kept;
-    if (matchRoute(url.pathname)?.kind === 'health') return null; // never the same twice
+    const health = matchRoute(url.pathname)?.kind === 'health';
+    // Health changes with time and the status store: without a status window it is never kept.
+    if (health && !deps.statusCacheMs) return null;
+    const made = clock();
     kept = await makeReady(url);
     if (kept === undefined) return undefined;
+    // Health's verdict is worked out once per status window (its reads are that old at most anyway).
+    if (health && kept) kept.until = made + deps.statusCacheMs!;
+    ready.delete(key);
     if (ready.size >= READY_KEPT) ready.delete(ready.keys().next().value as string);
     ready.set(key, kept);
     return kept;
@@ -180,5 +190,5 @@ export function createApi(deps: ApiDeps): Core {
     return new Response(null, { status: response.status, headers: response.headers });
   }
 
-  return Object.assign(handle, { readyAnswer: (pathAndQuery: string) => ready.get(pathAndQuery) ?? undefined, serveReady });
+  return Object.assign(handle, { readyAnswer: (pathAndQuery: string) => current(ready.get(pathAndQuery)) ?? undefined, serveReady });
 }

@@ -9,6 +9,7 @@ import { DATASETS, type Dataset } from '../datasets.ts';
 import type { CollectionHealth, DatasetHealth, Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import type { CollectionStatus, StatusStore } from '../status/status-store.ts';
+import { READY_BODIES } from './ready.ts';
 import { json } from './responses.ts';
 
 /** No successful collection for longer than this means stale (the contract's 3 hours). */
@@ -142,8 +143,13 @@ export async function getHealth(loadStore: () => Promise<ServedStore>, status: S
   }
 
   const overall: Health['status'] = database.status === 'error' ? 'error' : problems.length > 0 ? 'degraded' : 'ok';
-  const body: Health = { status: overall, database, collection, datasets, problems, timestamp: now.toISOString() };
-  return json(body, overall === 'error' ? 503 : 200);
+  const timestamp = now.toISOString();
+  const body: Health = { status: overall, database, collection, datasets, problems, timestamp };
+  const response = json(body, overall === 'error' ? 503 : 200);
+  // The timestamp is the body's last field: what precedes it can be kept as a ready head (app.ts).
+  const text = JSON.stringify(body);
+  READY_BODIES.set(response, { head: new TextEncoder().encode(text.slice(0, text.length - timestamp.length - 2)), stamped: true });
+  return response;
 }
 
 /**

@@ -36,6 +36,8 @@ export interface ReadyAnswer {
   requestId: boolean;
   /** Compressed heads, made on first use. */
   coded: Map<Coded, object>;
+  /** Kept until this time of the core's clock (health's answer, for its status window); otherwise for good. */
+  until?: number;
 }
 
 /** One request's answer: what both writers send. */

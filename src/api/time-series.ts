@@ -2,7 +2,7 @@
 import { canonicalEntityId, filterKey } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
-import { etagFor, streamedResponse, TERMS } from './bodies.ts';
+import { cachedHead, etagFor, readyResponse, streamedResponse, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { INVALID_REQUEST } from './query.ts';
 import { ApiError, json } from './responses.ts';
@@ -77,14 +77,19 @@ export async function getTimeSeries(endpoint: DataEndpoint, query: Record<string
 
   const key = `ts/${selection.kind === 'one' ? selection.date : `${selection.start}..${selection.end}`}/${id ?? ''}?${filterKey(dataset, query)}`;
   const type = JSON.stringify(dataset.type);
-  function* pieces(): Generator<string> {
+  /** Everything up to the timestamp's value, then (when streamed) the timestamp and the close. */
+  function* pieces(streamed: boolean): Generator<string> {
     yield `{"type":${JSON.stringify(dataset.timeSeriesType)},"timeSeries":{`;
     for (const [n, s] of picked.entries()) {
       const entity = only?.[n];
       const data = history.dataJson(s, query, only ? (entity === undefined ? [] : [entity]) : undefined);
       yield `${n ? ',' : ''}${JSON.stringify(history.dates[s])}:{"type":${type},"data":${data},"lastUpdated":${JSON.stringify(history.lastUpdated(s))}}`;
     }
-    yield `},"availableDates":${history.availableDatesJson},"termsOfUse":${TERMS},"timestamp":${JSON.stringify(timestamp)}}`;
+    yield `},"availableDates":${history.availableDatesJson},"termsOfUse":${TERMS},"timestamp":"`;
+    if (streamed) yield `${timestamp}"}`;
   }
-  return streamedResponse(pieces(), etagFor(history, key));
+  // One snapshot is a list-sized body: kept per URL like the list's, and a ready answer (ready.ts).
+  // A range stays streamed, a snapshot at a time.
+  if (picked.length === 1) return readyResponse(cachedHead(history, key, () => [...pieces(false)].join('')), ctx.now);
+  return streamedResponse(pieces(true), etagFor(history, key));
 }

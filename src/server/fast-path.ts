@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../api/app.ts';
+import type { Served } from '../api/ready.ts';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
 
 /** Answer from a ready answer if there is one; false when the request must take the ordinary path. */
@@ -17,8 +18,12 @@ export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse)
   // Only a target the core would keep under the same key: its own normalized path and query.
   const kept = core.readyAnswer(req.url!);
   if (!kept) return false;
-  const ifNoneMatch = req.headers['if-none-match'];
-  const served = core.serveReady(kept, { method, acceptEncoding: req.headers['accept-encoding'], ifNoneMatch: ifNoneMatch ?? null });
+  let served: Served;
+  try {
+    served = core.serveReady(kept, { method, acceptEncoding: req.headers['accept-encoding'], ifNoneMatch: req.headers['if-none-match'] ?? null });
+  } catch {
+    return false; // nothing written yet: the ordinary path answers, and reports what failed
+  }
   const headers: string[] = [];
   for (const [name, value] of served.headers) headers.push(name, value);
   if (kept.requestId) headers.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));

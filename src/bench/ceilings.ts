@@ -1,0 +1,161 @@
+/**
+ * The bench's two ceilings (issue #16): a minimal node:http server writing our exact answer bytes
+ * from memory (what Node itself can do) and nginx sending them from disk. Each request kind is
+ * captured from our server once per coding (none, and Accept-Encoding: br), then the three
+ * servers are driven in turn, the order rotating per row, so every ratio comes from one run.
+ * nginx is Debian's package: installed with apt-get when missing and we are root, else skipped.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { freePort } from '../lib/free-port.ts';
+import { fmt, spawnServer } from './harness.ts';
+
+export interface CeilingScenario {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+interface Captured {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+function capture(url: string, s: CeilingScenario, headers: Record<string, string>): Promise<Captured> {
+  return new Promise((done, fail) => {
+    const req = request(`${url}${s.path}`, { method: s.method ?? 'GET', headers: { ...s.headers, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const kept: Record<string, string> = { 'content-type': String(res.headers['content-type'] ?? 'application/json') };
+        if (res.headers['content-encoding']) kept['content-encoding'] = String(res.headers['content-encoding']);
+        done({ status: res.statusCode!, headers: kept, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', fail).end(s.body);
+  });
+}
+
+const NGINX = '/usr/sbin/nginx';
+
+async function nginxBinary(): Promise<string | string> {
+  if (existsSync(NGINX)) return NGINX;
+  if (process.getuid?.() !== 0) return 'nginx is not installed and this is not root: its column is skipped';
+  try {
+    await promisify(execFile)('apt-get', ['install', '-y', 'nginx'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch (error) {
+    return `apt-get install -y nginx failed (${(error as Error).message.split('\n')[0]}): its column is skipped`;
+  }
+  return existsSync(NGINX) ? NGINX : 'nginx was not found after installing it: its column is skipped';
+}
+
+/** nginx in the foreground, one worker (the Node servers are one thread each), files from `dir`. */
+async function startNginx(dir: string): Promise<{ url: string; stop(): void } | string> {
+  const binary = await nginxBinary();
+  if (binary !== NGINX) return binary;
+  const port = await freePort();
+  const conf = join(dir, 'nginx.conf');
+  await writeFile(
+    conf,
+    `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; etag off;
+  client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp; uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;
+  types { } default_type "application/json; charset=utf-8";
+  server {
+    listen 127.0.0.1:${port}; root ${dir};
+    location ~ -br$ { add_header Content-Encoding br; }
+  }
+}
+`,
+  );
+  await mkdir(join(dir, 'tmp'), { recursive: true });
+  const child: ChildProcess = spawn(binary, ['-c', conf, '-p', dir], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 500; i++) {
+    if (child.exitCode !== null) return `nginx exited ${child.exitCode}: its column is skipped`;
+    try {
+      await fetch(`${url}/0-plain`);
+      return { url, stop: () => child.kill('SIGQUIT') };
+    } catch {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  child.kill();
+  return 'nginx did not start: its column is skipped';
+}
+
+async function rps(url: string, path: string, s: CeilingScenario, headers: Record<string, string>, connections: number, duration: number) {
+  const options = { url: `${url}${path}`, method: s.method ?? 'GET', body: s.body, headers: { ...s.headers, ...headers }, connections };
+  await autocannon({ ...options, duration: 1 });
+  return (await autocannon({ ...options, duration })).requests.average;
+}
+
+/** The table rows: ours, the Node ceiling and nginx, per request kind, without and with br. */
+export async function ceilingTable(ours: string, scenarios: CeilingScenario[], work: string, connections: number, duration: number): Promise<string[]> {
+  const dir = join(work, 'ceilings');
+  await mkdir(dir, { recursive: true });
+  const codings = [
+    { label: 'none', headers: {} as Record<string, string>, suffix: 'plain' },
+    { label: 'br', headers: { 'accept-encoding': 'br' }, suffix: 'br' },
+  ];
+  const manifest: Record<string, { status: number; headers: Record<string, string> }> = {};
+  const sizes = new Map<string, number>();
+  for (const [i, s] of scenarios.entries()) {
+    for (const c of codings) {
+      const got = await capture(ours, s, c.headers);
+      const name = `${i}-${c.suffix}`;
+      await writeFile(join(dir, name), got.body);
+      manifest[name] = { status: got.status, headers: got.headers };
+      sizes.set(name, got.body.length);
+    }
+  }
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  const node = await spawnServer((port) => ['scripts/ceiling-server.mjs', dir, String(port)], {}, (url) => `${url}/0-plain`);
+  const nginx = await startNginx(dir);
+  const lines: string[] = [];
+  try {
+    lines.push('| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx |');
+    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    let turn = 0;
+    for (const [i, s] of scenarios.entries()) {
+      for (const c of codings) {
+        const name = `${i}-${c.suffix}`;
+        const nginxServes = typeof nginx !== 'string' && (s.method ?? 'GET') === 'GET';
+        const runs: [string, () => Promise<number>][] = [
+          ['ours', () => rps(ours, s.path, s, c.headers, connections, duration)],
+          ['node', () => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, duration)],
+        ];
+        if (nginxServes) runs.push(['nginx', () => rps((nginx as { url: string }).url, `/${name}`, { name: s.name, path: '' }, {}, connections, duration)]);
+        const result = new Map<string, number>();
+        // Interleaved: the order rotates, so no server always runs first (or last) on a warm machine.
+        for (let k = 0; k < runs.length; k++) {
+          const [who, run] = runs[(k + turn) % runs.length]!;
+          console.error(`ceilings: ${s.name} (${c.label}) — ${who}…`);
+          result.set(who, await run());
+        }
+        turn++;
+        const o = result.get('ours')!;
+        const n = result.get('node')!;
+        const x = result.get('nginx');
+        lines.push(
+          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(n)} | ${x === undefined ? '—' : fmt(x)} | **${fmt(o / n, 2)}** | ${x === undefined ? '—' : fmt(o / x, 2)} |`,
+        );
+      }
+    }
+  } finally {
+    node.stop();
+    if (typeof nginx !== 'string') nginx.stop();
+  }
+  if (typeof nginx === 'string') lines.push('', `nginx: ${nginx}.`);
+  return lines;
+}
