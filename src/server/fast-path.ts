@@ -29,9 +29,8 @@ export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse)
   if (kept.requestId) headers.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
   res.writeHead(served.status, headers);
   if (!served.body) return res.end(), true;
-  if (served.body.length === 1) return res.end(served.body[0]), true;
-  res.cork();
-  for (const part of served.body) res.write(part);
-  res.end();
+  // One buffer, one write with the head: a copy of a few KiB costs less than a writev of the parts
+  // (measured: the parts' writev took a quarter of the process's time).
+  res.end(served.body.length === 1 ? served.body[0] : Buffer.concat(served.body));
   return true;
 }
