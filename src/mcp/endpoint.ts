@@ -18,7 +18,7 @@ const CORS = {
   'access-control-expose-headers': 'mcp-protocol-version, x-request-id',
 };
 
-class BodyTooLarge extends Error {}
+export class BodyTooLarge extends Error {}
 
 /** The body as text, refusing past the limit without reading the rest. */
 async function readBody(request: Request): Promise<string> {
@@ -43,17 +43,46 @@ async function readBody(request: Request): Promise<string> {
   return chunks.length === 1 ? new TextDecoder().decode(chunks[0]) : Buffer.concat(chunks).toString('utf8');
 }
 
-function answer(status: number, json: Json | undefined, headers: Record<string, string> = {}): Response {
-  if (json === undefined) return new Response(null, { status, headers: { ...CORS, ...headers } });
-  const { body, length } = bodyOf(json);
-  return new Response(body, {
-    status,
-    headers: { ...CORS, 'content-type': 'application/json', 'content-length': String(length), ...headers },
-  });
+/** One MCP request as the endpoint reads it, whatever carried it (a web Request, Node's request). */
+export interface McpInput {
+  method: string;
+  /** A request header by its lower-case name. */
+  header(name: string): string | null;
+  /** The body as text; throws BodyTooLarge past LIMITS.bodyBytes without reading the rest. */
+  body(): Promise<string>;
 }
 
-const refusal = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  answer(status, errorText(null, new RpcError(code, message)), headers);
+/** One answer: status, headers (without x-request-id, which the outermost layer stamps) and the body in pieces. */
+export interface McpOutput {
+  status: number;
+  headers: [string, string][];
+  body?: Uint8Array[];
+}
+
+function output(status: number, json: Json | undefined, headers: [string, string][] = []): McpOutput {
+  const cors = Object.entries(CORS);
+  if (json === undefined) return { status, headers: [...cors, ...headers] };
+  const body = bodyOf(json);
+  const length = body.reduce((n, part) => n + part.byteLength, 0);
+  return {
+    status,
+    headers: [...cors, ['content-type', 'application/json'], ['content-length', String(length)], ...headers],
+    body,
+  };
+}
+
+const refusal = (status: number, code: number, message: string, headers: [string, string][] = []) =>
+  output(status, errorText(null, new RpcError(code, message)), headers);
+
+const PREFLIGHT: McpOutput = {
+  status: 204,
+  headers: [
+    ['access-control-allow-origin', '*'],
+    ['access-control-allow-methods', 'POST, OPTIONS'],
+    ['access-control-allow-headers', MCP_HEADERS],
+    ['access-control-max-age', '600'],
+  ],
+};
 
 /** The media types an Accept header lists (parameters dropped). */
 const acceptedTypes = (accept: string | null) =>
@@ -85,25 +114,18 @@ export interface McpEndpointOptions {
   siteUrl?: string;
 }
 
-export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {
+/** The endpoint with no web objects: the HTTP rules here, the JSON-RPC rules in server.ts. */
+export type McpCore = (input: McpInput) => Promise<McpOutput>;
+
+export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): McpCore {
   const site = options.siteUrl ?? siteUrl();
   const allowed = allowedHostNames(options.allowedHosts, site);
   const rpc = createRpc({ api, site, catalog: catalogLoader(api, site) });
 
-  return async function handleMcp(request: Request): Promise<Response> {
-    if (request.method === 'OPTIONS') {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'access-control-allow-origin': '*',
-          'access-control-allow-methods': 'POST, OPTIONS',
-          'access-control-allow-headers': MCP_HEADERS,
-          'access-control-max-age': '600',
-        },
-      });
-    }
+  return async function serveMcp(input: McpInput): Promise<McpOutput> {
+    if (input.method === 'OPTIONS') return PREFLIGHT;
     if (allowed) {
-      const host = request.headers.get('host');
+      const host = input.header('host');
       const name = hostNameOf(host);
       if (!name || !allowed.has(name)) {
         const names = [...allowed].join(', ');
@@ -114,20 +136,20 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
         );
       }
     }
-    if (request.method !== 'POST') {
-      return refusal(405, SERVER_ERROR, 'Method not allowed: this MCP endpoint is stateless and takes POST only', {
-        allow: 'POST, OPTIONS',
-      });
+    if (input.method !== 'POST') {
+      return refusal(405, SERVER_ERROR, 'Method not allowed: this MCP endpoint is stateless and takes POST only', [
+        ['allow', 'POST, OPTIONS'],
+      ]);
     }
     let text: string;
     try {
-      text = await readBody(request);
+      text = await input.body();
     } catch (error) {
       if (error instanceof BodyTooLarge)
         return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
       throw error;
     }
-    const accepts = acceptedTypes(request.headers.get('accept'));
+    const accepts = acceptedTypes(input.header('accept'));
     const json = accepts.has('application/json') || accepts.has('application/*') || accepts.has('*/*');
     const stream = accepts.has('text/event-stream') || accepts.has('text/*') || accepts.has('*/*');
     if (!json || !stream) {
@@ -137,7 +159,7 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
         'Not Acceptable: the Accept header must list both application/json and text/event-stream (this server answers application/json)',
       );
     }
-    const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = (input.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json')
       return refusal(415, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
 
@@ -148,11 +170,36 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
       return refusal(400, PARSE_ERROR, 'Parse error: the body is not JSON');
     }
     try {
-      const { status, body } = await rpc.handle(value, mcpHeaders(request.headers));
-      return answer(status, body);
+      const { status, body } = await rpc.handle(value, mcpHeaders(input.header));
+      return output(status, body);
     } catch (error) {
       console.error('mcp: request failed:', error);
       return refusal(500, -32603, 'Internal error');
     }
+  };
+}
+
+/** The endpoint as a web handler (the Astro route, Vercel, tests). */
+export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}): Handler {
+  return webHandler(createMcpCore(api, options));
+}
+
+/** A core behind a web handler: the Request read as input, the output as a Response. */
+export function webHandler(core: McpCore): Handler {
+  return async (request: Request) => {
+    const { status, headers, body } = await core({
+      method: request.method,
+      header: (name) => request.headers.get(name),
+      body: () => readBody(request),
+    });
+    if (!body) return new Response(null, { status, headers });
+    const parts = body;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    });
+    return new Response(stream, { status, headers });
   };
 }

@@ -101,13 +101,11 @@ export interface McpHeaders {
   name?: string;
 }
 
-/** A header's value with optional whitespace removed; absent or empty is undefined. */
-const header = (headers: Headers, name: string) => headers.get(name)?.trim() || undefined;
-export const mcpHeaders = (headers: Headers): McpHeaders => ({
-  version: header(headers, 'mcp-protocol-version'),
-  method: header(headers, 'mcp-method'),
-  name: header(headers, 'mcp-name'),
-});
+/** The MCP headers, each with optional whitespace removed; absent or empty is undefined. */
+export function mcpHeaders(header: (name: string) => string | null): McpHeaders {
+  const read = (name: string) => header(name)?.trim() || undefined;
+  return { version: read('mcp-protocol-version'), method: read('mcp-method'), name: read('mcp-name') };
+}
 
 const mismatch = (message: string) => new RpcError(HEADER_MISMATCH, `Header mismatch: ${message}`, undefined, 400);
 const unsupported = (requested: string) =>

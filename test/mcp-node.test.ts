@@ -1,0 +1,150 @@
+/**
+ * The MCP endpoint on Node's own request and response (src/mcp/node.ts) answers exactly as the
+ * web handler does: the same statuses, bodies and headers, request for request, over real sockets.
+ */
+import { createServer, request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withRequestIds } from '../src/api/request-id.ts';
+import { serveMcpNode } from '../src/mcp/node.ts';
+import { LIMITS } from '../src/mcp/protocol.ts';
+import { createService } from '../src/service.ts';
+import { compileSnapshotTree } from '../src/store/compile.ts';
+import { ServedStore } from '../src/store/served-store.ts';
+import { FileStatusStore } from '../src/status/status-store.ts';
+import { serveHandler } from './fixtures/http-adapter.ts';
+import { historyDir, NOW, SITE, tempDir } from './helpers.ts';
+
+let web: Awaited<ReturnType<typeof serveHandler>>;
+let node: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+  const service = createService(
+    { loadStore: async () => store, status: new FileStatusStore(await tempDir()), now: () => NOW, siteUrl: SITE },
+    { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },
+  );
+  web = await serveHandler(withRequestIds(service));
+  const core = await service.mcpCore();
+  const server = createServer((req, res) => void serveMcpNode(core, req, res));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  node = {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+});
+afterAll(async () => {
+  await web.close();
+  await node.close();
+});
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const modern = (method: string, params: Record<string, unknown> = {}) => ({
+  method: 'POST',
+  headers: {
+    ...JSON_HEADERS,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
+  },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: { ...params, _meta: META } }),
+});
+
+const CASES: [string, { method: string; headers: Record<string, string>; body?: string }][] = [
+  ['server/discover', modern('server/discover')],
+  ['tools/list', modern('tools/list')],
+  ['tools/call list', modern('tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: '12' } })],
+  [
+    'tools/call, a too large result',
+    modern('tools/call', {
+      name: 'get_mortgage_rates_time_series',
+      arguments: { startDate: '2000-01-01', endDate: '2100-01-01' },
+    }),
+  ],
+  ['an unknown method', modern('no/such')],
+  [
+    'a header-less batch',
+    {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_car_loan_rates', arguments: {} } },
+      ]),
+    },
+  ],
+  [
+    'a notification',
+    {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    },
+  ],
+  ['a foreign Host', { method: 'POST', headers: { ...JSON_HEADERS, host: 'evil.example' }, body: '{}' }],
+  ['GET', { method: 'GET', headers: {} }],
+  [
+    'a preflight',
+    { method: 'OPTIONS', headers: { origin: 'https://a.example', 'access-control-request-method': 'POST' } },
+  ],
+  ['bad JSON', { method: 'POST', headers: JSON_HEADERS, body: '{"jsonrpc":' }],
+  [
+    'a body over the limit',
+    {
+      method: 'POST',
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(LIMITS.bodyBytes) } }),
+    },
+  ],
+];
+
+function send(base: string, init: { method: string; headers: Record<string, string>; body?: string }) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+    (done, fail) => {
+      const { port } = new URL(base);
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/api/v1/mcp',
+          method: init.method,
+          headers: { 'x-request-id': 'same-id', ...init.headers },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res
+            .on('data', (c: string) => (body += c))
+            .on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
+        },
+      );
+      req.on('error', fail);
+      req.end(init.body);
+    },
+  );
+}
+
+const WIRE = [
+  'content-type',
+  'content-length',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+  'allow',
+  'x-request-id',
+];
+const timeless = (body: string) => body.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'T');
+
+describe('the MCP endpoint on Node directly', () => {
+  it.each(CASES)('%s: the same answer as the web handler', async (_, init) => {
+    const [a, b] = [await send(web.url, init), await send(node.url, init)];
+    expect(b.status).toBe(a.status);
+    expect(timeless(b.body)).toBe(timeless(a.body));
+    for (const name of WIRE) expect(b.headers[name], name).toEqual(a.headers[name]);
+  });
+});
