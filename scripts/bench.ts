@@ -12,6 +12,8 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { ceilingScenarios } from '../src/bench/ceiling-scenarios.ts';
+import { ceilingTable } from '../src/bench/ceilings.ts';
 import { buildSite, fmt, mb, prependResults, ROOT, spawnServer, startProductionServer } from '../src/bench/harness.ts';
 import { generateHistory } from '../src/bench/synthetic-history.ts';
 
@@ -195,6 +197,8 @@ async function main() {
     }
     console.error('load: REST list and MCP tools/call, back to back…');
     const paired = await pairedRatio(server.url, scenarios[0]!, scenarios[1]!);
+    console.error('load: ours against the Node ceiling and nginx (issue #16)…');
+    const ceilings = await ceilingTable(server.url, ceilingScenarios(dates.at(-1)!), work, CONNECTIONS, DURATION);
     const realRss = await server.peakRssMb();
     const staticRss = await floorRss();
     server.stop();
@@ -222,6 +226,12 @@ async function main() {
         `**${fmt(paired.ratio, 2)}** as the median of ${paired.rounds} back-to-back pairs of ${PAIR_SECONDS} s runs ` +
         `(REST ${fmt(paired.rest)} req/s, MCP ${fmt(paired.mcp)} req/s, medians), which a busy machine skews less. Target ≥ 0.6.`,
     );
+    say();
+    say(
+      'Against the ceilings (issue #16): the Node ceiling is a minimal node:http server writing our exact status, type, coding and bytes from memory; nginx (one worker) sends the same bytes from disk, with status 200. The three run in turn per row, the order rotating; "br" rows send Accept-Encoding: br. Targets: ≥ 0.7 of the Node ceiling for list, detail, filtered list, one-date time series and 404; health ≥ 0.5.',
+    );
+    say();
+    for (const line of ceilings) say(line);
     say();
     say(
       '| history | snapshots | build time | bundled data (compiled store) | cold start: spawn to first 200, median of 5 | peak RSS |',
