@@ -15,6 +15,9 @@ import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
 export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse): boolean {
   const method = req.method;
   if (method !== 'GET' && method !== 'HEAD') return false;
+  // A request with a body takes the ordinary path: answering at once would come before Node has
+  // parsed that body, and a malformed one must still get its 400 (test/attack-edge.test.ts).
+  if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') return false;
   // Only a target the core would keep under the same key: its own normalized path and query.
   const kept = core.readyAnswer(req.url!);
   if (!kept) return false;
