@@ -103,10 +103,10 @@ describe('the stamp, by the contract', () => {
     expect(response.headers.get('x-request-id')).toBeNull();
   });
 
-  it('the MCP endpoint carries none', async () => {
+  it('the MCP endpoint, a data endpoint under /api/v1, carries one too', async () => {
     const service = await serviceOver(historyDir());
     const response = await get(service, '/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'trace-9', 'content-type': 'application/json' }, body: '{}' });
-    expect(response.headers.get('x-request-id')).toBeNull();
+    expect(response.headers.get('x-request-id')).toBe('trace-9');
   });
 });
 
@@ -126,7 +126,8 @@ describe('the Vercel routing middleware', () => {
     expect(run('/api/v1/health', { headers: { 'x-request-id': 'abc:1/2' } }).headers.get('x-request-id')).toBe('abc:1/2');
     expect(run('/api/v1/health', { headers: { 'x-request-id': 'a b' } }).headers.get('x-request-id')).toMatch(UUID);
     expect(run('/api/v1/mortgage-rates', { method: 'POST' }).headers.get('x-request-id')).toMatch(UUID);
-    for (const path of ['/api/v1/nothing-here', '/api/v1/mortgage-rates?termInMonths=abc', '/api/v1/mcp']) {
+    expect(run('/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'r' } }).headers.get('x-request-id')).toBe('r');
+    for (const path of ['/api/v1/nothing-here', '/api/v1/mortgage-rates?termInMonths=abc']) {
       const response = run(path, { headers: { 'x-request-id': 'r' } });
       expect(response.headers.get('x-middleware-next'), path).toBe('1');
       expect(response.headers.get('x-request-id'), path).toBeNull();
@@ -176,7 +177,7 @@ describe('one site URL', () => {
         await send(service.url, 'GET', '/api/v1/mortgage-rates/institution:nobody'),
         await send(service.url, 'GET', '/api/v1/mortgage-rates?termInMonths=abc'),
         await send(service.url, 'POST', '/api/v1/mortgage-rates', 'x'),
-        await mcp('list_mortgage_rates', { termInMonths: 12 }),
+        await mcp('list_mortgage_rates', { termInMonths: 'twelve' }),
         await mcp('get_mortgage_rates_by_institution', { institutionId: 'institution:nobody' }),
         await send(search.url, 'GET', '/api/search?query='),
       ];
