@@ -7,7 +7,8 @@ import { siteUrl } from './src/site.ts';
 
 // Vercel sets VERCEL=1 during its builds; everywhere else (npm start, tests) the Node adapter
 // serves the same build locally. ASTRO_ADAPTER=vercel builds the Vercel output by hand.
-const onVercel = process.env.ASTRO_ADAPTER === 'vercel' || (process.env.VERCEL === '1' && process.env.ASTRO_ADAPTER !== 'node');
+const onVercel =
+  process.env.ASTRO_ADAPTER === 'vercel' || (process.env.VERCEL === '1' && process.env.ASTRO_ADAPTER !== 'node');
 
 // Where build:data left the compiled data (pages import it as @generated/…) and where the site
 // is built; both can move so that separate builds (tests) do not share folders.
@@ -27,5 +28,9 @@ export default defineConfig({
   server: { port: 8787, host: '127.0.0.1' },
   // Let the API answer CORS preflights itself in `astro dev` too.
   // No inlined scripts (assetsInlineLimit 0), so the Content-Security-Policy can say script-src 'self'.
-  vite: { server: { cors: false }, resolve: { alias: { '@generated': generatedDir } }, build: { assetsInlineLimit: 0 } },
+  vite: {
+    server: { cors: false },
+    resolve: { alias: { '@generated': generatedDir } },
+    build: { assetsInlineLimit: 0 },
+  },
 });

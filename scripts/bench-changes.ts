@@ -55,15 +55,25 @@ function timed<T>(work: () => T): [T, number] {
 /** The build's work for feeds and downloads, in-process, and the change log as the API serves it. */
 async function measure(tree: string, label: string): Promise<string[]> {
   const store = await compileSnapshotTree(tree);
-  const [views, snapshotsMs] = timed(() => DATASETS.map((dataset) => ({ dataset, snapshots: snapshotsOf(dataset, store.datasets[dataset.slug]!) })));
+  const [views, snapshotsMs] = timed(() =>
+    DATASETS.map((dataset) => ({ dataset, snapshots: snapshotsOf(dataset, store.datasets[dataset.slug]!) })),
+  );
   const [sources, logMs] = timed(() =>
     views.map(({ dataset, snapshots }) => ({
-      changes: { dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots.at(-1)!.lastUpdated } satisfies DatasetChanges,
+      changes: {
+        dataset,
+        days: changeDays(dataset, snapshots),
+        lastUpdated: snapshots.at(-1)!.lastUpdated,
+      } satisfies DatasetChanges,
       entities: entitiesEver(snapshots),
     })),
   );
   const [feeds, feedsMs] = timed(() => [
-    atomFeed({ kind: 'all' }, sources.map((s) => s.changes), SITE),
+    atomFeed(
+      { kind: 'all' },
+      sources.map((s) => s.changes),
+      SITE,
+    ),
     ...sources.flatMap(({ changes, entities }) => [
       atomFeed({ kind: 'dataset', dataset: changes.dataset }, [changes], SITE),
       ...entities.map((entity) => atomFeed({ kind: 'entity', dataset: changes.dataset, entity }, [changes], SITE)),
@@ -74,7 +84,12 @@ async function measure(tree: string, label: string): Promise<string[]> {
     (['latest', 'history'] as const).map((kind) => {
       const [text, took] = timed(() => datasetCsv(dataset, kind === 'latest' ? snapshots.slice(-1) : snapshots));
       csvTimes[`${dataset.slug} ${kind}`] = took;
-      return { name: `${dataset.slug}${kind === 'history' ? '-history' : ''}.csv`, text, took, rows: kind === 'latest' ? 1 : snapshots.length };
+      return {
+        name: `${dataset.slug}${kind === 'history' ? '-history' : ''}.csv`,
+        text,
+        took,
+        rows: kind === 'latest' ? 1 : snapshots.length,
+      };
     }),
   );
   const feedBytes = feeds.map((f) => Buffer.byteLength(f));
@@ -123,7 +138,14 @@ async function measure(tree: string, label: string): Promise<string[]> {
 /** `npm run build` in a project folder; wall seconds. */
 async function build(cwd: string, name: string, tree: string): Promise<{ seconds: number; buildDir: string }> {
   const buildDir = resolve(ROOT, '.builds', name);
-  const env = { ...process.env, BUILD_DIR: buildDir, GENERATED_DIR: `${buildDir}-generated`, SNAPSHOTS_DIR: tree, SITE_URL: SITE, ASTRO_TELEMETRY_DISABLED: '1' };
+  const env = {
+    ...process.env,
+    BUILD_DIR: buildDir,
+    GENERATED_DIR: `${buildDir}-generated`,
+    SNAPSHOTS_DIR: tree,
+    SITE_URL: SITE,
+    ASTRO_TELEMETRY_DISABLED: '1',
+  };
   const started = performance.now();
   await run('npm', ['run', 'build'], { cwd, env, maxBuffer: 64 * 1024 * 1024 });
   return { seconds: (performance.now() - started) / 1000, buildDir };
@@ -141,14 +163,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /** The committed tree, twice: as it is, and without the feed and CSV routes (what the build did before them). */
 async function projectCopies(): Promise<{ with: string; without: string; cleanup(): Promise<void> }> {
-  const dirs = { with: await mkdtemp(join(tmpdir(), 'rates-with-')), without: await mkdtemp(join(tmpdir(), 'rates-without-')) };
+  const dirs = {
+    with: await mkdtemp(join(tmpdir(), 'rates-with-')),
+    without: await mkdtemp(join(tmpdir(), 'rates-without-')),
+  };
   for (const dir of Object.values(dirs)) {
     await run('bash', ['-c', `git archive HEAD | tar -x -C ${dir}`], { cwd: ROOT });
     await symlink(resolve(ROOT, 'node_modules'), join(dir, 'node_modules'));
   }
-  const routes = (await readdir(join(dirs.without, 'src/pages/rates'), { recursive: true })).filter((f) => /\.(atom|csv)\.ts$/.test(f));
+  const routes = (await readdir(join(dirs.without, 'src/pages/rates'), { recursive: true })).filter((f) =>
+    /\.(atom|csv)\.ts$/.test(f),
+  );
   for (const route of routes) await rm(join(dirs.without, 'src/pages/rates', route));
-  return { ...dirs, cleanup: async () => void (await Promise.all(Object.values(dirs).map((d) => rm(d, { recursive: true, force: true })))) };
+  return {
+    ...dirs,
+    cleanup: async () =>
+      void (await Promise.all(Object.values(dirs).map((d) => rm(d, { recursive: true, force: true })))),
+  };
 }
 
 async function compareBuilds(tree: string, label: string, runs: number): Promise<string> {
@@ -179,7 +210,12 @@ async function main() {
   };
   const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const command = `npx tsx scripts/bench-changes.ts${args.years ? ` --years ${args.years}` : ''}${runs ? ` --builds ${runs}` : ''}`;
-  say(`## Changes, feeds and CSV: run of ${stamp} UTC`, '', `\`${command}\` · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} · Node ${process.version}`, '');
+  say(
+    `## Changes, feeds and CSV: run of ${stamp} UTC`,
+    '',
+    `\`${command}\` · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} · Node ${process.version}`,
+    '',
+  );
   const tree = resolve(args.history);
   say(...(await measure(tree, 'Real history')));
   let synthetic: string | undefined;

@@ -13,8 +13,14 @@ const outdir = resolve(process.env.BUILD_DIR ?? 'dist', 'api');
 const generatedRaw: Plugin = {
   name: 'generated-raw',
   setup(b) {
-    b.onResolve({ filter: /^@generated\/.*\?raw$/ }, (args) => ({ path: resolve(generatedDir, args.path.slice('@generated/'.length, -'?raw'.length)), namespace: 'raw' }));
-    b.onLoad({ filter: /.*/, namespace: 'raw' }, async (args) => ({ contents: `export default ${JSON.stringify(await readFile(args.path, 'utf8'))};`, loader: 'js' }));
+    b.onResolve({ filter: /^@generated\/.*\?raw$/ }, (args) => ({
+      path: resolve(generatedDir, args.path.slice('@generated/'.length, -'?raw'.length)),
+      namespace: 'raw',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'raw' }, async (args) => ({
+      contents: `export default ${JSON.stringify(await readFile(args.path, 'utf8'))};`,
+      loader: 'js',
+    }));
   },
 };
 

@@ -91,5 +91,7 @@ if (changed.length > 0) {
   if (args['summary-file']) await writeFile(args['summary-file'], summary);
 }
 const failed = results.filter((r) => r.outcome === 'failed' || r.statusError);
-console.log(`collect: ${changed.length} changed, ${results.filter((r) => r.outcome === 'unchanged').length} unchanged, ${failed.length} failed`);
+console.log(
+  `collect: ${changed.length} changed, ${results.filter((r) => r.outcome === 'unchanged').length} unchanged, ${failed.length} failed`,
+);
 process.exit(failed.length > 0 ? 1 : 0);

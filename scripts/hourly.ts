@@ -20,7 +20,8 @@ import { compareWithProduction } from './hourly/production.ts';
 import { commitSnapshots, pushWithRetry, type Pushed } from './hourly/publish.ts';
 import { missingSecretLines, missingSecrets, secretsRequired } from './hourly/secrets.ts';
 
-const USAGE = 'usage: npm run hourly -- [--no-push] [--no-deploy] [--require-secrets] [--repo <dir>] [--remote <name>] [--branch <name>]';
+const USAGE =
+  'usage: npm run hourly -- [--no-push] [--no-deploy] [--require-secrets] [--repo <dir>] [--remote <name>] [--branch <name>]';
 const env = process.env;
 const log = (line: string) => console.log(`hourly: ${line}`);
 
@@ -90,7 +91,10 @@ const git = gitIn(resolve(args.repo ?? '.'), { identity: BOT });
 const top = (await git.attempt('rev-parse', '--show-toplevel')).stdout.trim();
 if (!top) stop(`${git.dir} is not a git work tree`);
 const repo = gitIn(top, { identity: BOT });
-const branch = args.branch ?? ((await repo.attempt('symbolic-ref', '--quiet', '--short', 'HEAD')).stdout.trim() || stop('HEAD is detached; pass --branch <name>'));
+const branch =
+  args.branch ??
+  ((await repo.attempt('symbolic-ref', '--quiet', '--short', 'HEAD')).stdout.trim() ||
+    stop('HEAD is detached; pass --branch <name>'));
 const remote = args.remote;
 
 /** The real path of `dir`, which may not exist yet (a fresh clone has no snapshots/ folder). */
@@ -100,16 +104,27 @@ async function real(dir: string): Promise<string> {
 // A relative SNAPSHOTS_DIR is taken from the repository root here (the chain commits it there).
 const snapshotsDir = await real(resolve(top, env.SNAPSHOTS_DIR ?? 'snapshots'));
 const snapshotsPath = relative(top, snapshotsDir).split(sep).join('/');
-if (!snapshotsPath || snapshotsPath.startsWith('..') || isAbsolute(snapshotsPath)) stop(`SNAPSHOTS_DIR (${snapshotsDir}) must be a folder inside the repository ${top}`);
-if ((await repo('status', '--porcelain', '--untracked-files=no')).trim() || (await repo('status', '--porcelain', '--', snapshotsPath)).trim()) {
-  stop(`${top} has uncommitted changes (or untracked files under ${snapshotsPath}/); the chain commits ${snapshotsPath}/ and may reset the tree, so commit or stash them first`);
+if (!snapshotsPath || snapshotsPath.startsWith('..') || isAbsolute(snapshotsPath))
+  stop(`SNAPSHOTS_DIR (${snapshotsDir}) must be a folder inside the repository ${top}`);
+if (
+  (await repo('status', '--porcelain', '--untracked-files=no')).trim() ||
+  (await repo('status', '--porcelain', '--', snapshotsPath)).trim()
+) {
+  stop(
+    `${top} has uncommitted changes (or untracked files under ${snapshotsPath}/); the chain commits ${snapshotsPath}/ and may reset the tree, so commit or stash them first`,
+  );
 }
 
 log(`repository ${top}, branch ${branch} → ${remote}; snapshots in ${snapshotsPath}/`);
-log(`status store: ${env.BLOB_READ_WRITE_TOKEN ? 'Vercel Blob' : `filesystem (${env.STATUS_DIR ?? '.status'}), BLOB_READ_WRITE_TOKEN is not set`}`);
-log(`deploy: ${!args.push ? 'off (--no-push)' : !args.deploy ? 'off (--no-deploy)' : hookUrl ? 'through the deploy hook' : 'off, VERCEL_DEPLOY_HOOK_URL is not set'}`);
+log(
+  `status store: ${env.BLOB_READ_WRITE_TOKEN ? 'Vercel Blob' : `filesystem (${env.STATUS_DIR ?? '.status'}), BLOB_READ_WRITE_TOKEN is not set`}`,
+);
+log(
+  `deploy: ${!args.push ? 'off (--no-push)' : !args.deploy ? 'off (--no-deploy)' : hookUrl ? 'through the deploy hook' : 'off, VERCEL_DEPLOY_HOOK_URL is not set'}`,
+);
 if (!productionUrl) {
-  const note = 'PRODUCTION_URL is not set: a run with nothing to push cannot check that production serves the newest snapshots (self-healing is off)';
+  const note =
+    'PRODUCTION_URL is not set: a run with nothing to push cannot check that production serves the newest snapshots (self-healing is off)';
   console.log(env.GITHUB_ACTIONS === 'true' ? `::warning::${note}` : `hourly: ${note}`);
 }
 
@@ -121,7 +136,9 @@ const collection = await runCollector({
   env: env.STATUS_DIR ? { ...env, STATUS_DIR: resolve(env.STATUS_DIR) } : env,
 });
 if (collection.code === 1) {
-  problems.push('Collection failed for at least one dataset (see the collector output above); its newest good snapshot was kept.');
+  problems.push(
+    'Collection failed for at least one dataset (see the collector output above); its newest good snapshot was kept.',
+  );
 } else if (collection.code !== 0) {
   stop(`the collector crashed (exit code ${collection.code}); nothing was committed`, 1);
 }
@@ -129,7 +146,11 @@ if (collection.code === 1) {
 // 4. Commit and push.
 let pushed: Pushed | undefined;
 let pushFailed = false;
-const commit = await commitSnapshots(repo, snapshotsPath, collection.summary ?? 'Rates update\n\n(The collector wrote no change summary.)\n');
+const commit = await commitSnapshots(
+  repo,
+  snapshotsPath,
+  collection.summary ?? 'Rates update\n\n(The collector wrote no change summary.)\n',
+);
 if (!commit) {
   log('no snapshot changed: nothing to commit or push');
 } else if (!args.push) {
@@ -137,7 +158,16 @@ if (!commit) {
 } else {
   log(`committed ${commit.slice(0, 7)}: ${collection.summary?.split('\n')[0] ?? 'Rates update'}`);
   try {
-    pushed = await pushWithRetry({ git: repo, snapshotsDir, snapshotsPath, remote, branch, pushAttempts, retryDelayMs: pushRetryDelayMs, log });
+    pushed = await pushWithRetry({
+      git: repo,
+      snapshotsDir,
+      snapshotsPath,
+      remote,
+      branch,
+      pushAttempts,
+      retryDelayMs: pushRetryDelayMs,
+      log,
+    });
   } catch (error) {
     pushFailed = true;
     problems.push(`Push failed: ${(error as Error).message}`);
@@ -159,8 +189,10 @@ if (!args.push) {
     const freshness = await compareWithProduction(productionUrl, snapshotsDir);
     for (const line of [...freshness.behind, ...freshness.ahead, ...freshness.current]) log(line);
     const names = (lines: string[]) => lines.map((l) => l.split(':')[0]).join(', ');
-    if (freshness.behind.length > 0) reason = `self-healing: production is behind the repository for ${names(freshness.behind)}`;
-    else if (freshness.ahead.length > 0) reason = `self-healing: production serves newer data than the repository (a rollback not deployed yet) for ${names(freshness.ahead)}`;
+    if (freshness.behind.length > 0)
+      reason = `self-healing: production is behind the repository for ${names(freshness.behind)}`;
+    else if (freshness.ahead.length > 0)
+      reason = `self-healing: production serves newer data than the repository (a rollback not deployed yet) for ${names(freshness.ahead)}`;
     else log('nothing pushed and production serves the newest snapshots: not deploying');
   } catch (error) {
     console.log(`::warning::could not read production health (${(error as Error).message}); not deploying on a guess`);
@@ -179,12 +211,22 @@ if (reason) {
       deployed = `job ${job.id ?? '(no id)'} ${job.state ?? ''}`.trim();
       log(`deployment requested: ${deployed}`);
     } catch (error) {
-      problems.push(`Deploy failed: ${(error as Error).message}. The data is on ${branch} but production does not serve it; the next run retries (self-healing needs PRODUCTION_URL), or run the workflow by hand.`);
+      problems.push(
+        `Deploy failed: ${(error as Error).message}. The data is on ${branch} but production does not serve it; the next run retries (self-healing needs PRODUCTION_URL), or run the workflow by hand.`,
+      );
     }
   }
 }
 
-const published = !commit ? 'nothing to commit' : !pushed ? (pushFailed ? 'push failed' : 'committed locally') : pushed.outcome === 'pushed' ? `pushed ${pushed.commit.slice(0, 7)}` : 'already on the remote';
+const published = !commit
+  ? 'nothing to commit'
+  : !pushed
+    ? pushFailed
+      ? 'push failed'
+      : 'committed locally'
+    : pushed.outcome === 'pushed'
+      ? `pushed ${pushed.commit.slice(0, 7)}`
+      : 'already on the remote';
 log(`done: collection ${collection.code === 0 ? 'ok' : 'with failures'}; ${published}; deployed: ${deployed}`);
 for (const problem of problems) console.error(`::error::${problem}`);
 process.exit(problems.length > 0 ? 1 : 0);

@@ -24,7 +24,10 @@ const { values: args } = parseArgs({
   },
 });
 
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const mcpJson = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface Planned {
@@ -43,23 +46,56 @@ function mix(etag: string): Planned[] {
     { name: 'mortgage detail', path: '/api/v1/mortgage-rates/INSTITUTION:ANZ', expect: 200 },
     { name: 'card issuer', path: '/api/v1/credit-card-rates/issuer:amex', expect: 200 },
     { name: 'car loans, one date', path: '/api/v1/car-loan-rates/time-series?date=2025-02-24', expect: 200 },
-    { name: 'personal loans, a range', path: '/api/v1/personal-loan-rates/time-series?startDate=2024-01-01&endDate=2025-12-31', expect: 200 },
-    { name: 'mortgages, one institution over a year', path: '/api/v1/mortgage-rates/time-series?startDate=2024-03-01&endDate=2025-03-01&institutionId=kiwibank&termInMonths=12', expect: 200 },
+    {
+      name: 'personal loans, a range',
+      path: '/api/v1/personal-loan-rates/time-series?startDate=2024-01-01&endDate=2025-12-31',
+      expect: 200,
+    },
+    {
+      name: 'mortgages, one institution over a year',
+      path: '/api/v1/mortgage-rates/time-series?startDate=2024-03-01&endDate=2025-03-01&institutionId=kiwibank&termInMonths=12',
+      expect: 200,
+    },
     { name: 'health', path: '/api/v1/health', expect: 200 },
     { name: 'docs search', path: '/api/search?query=stale', expect: 200 },
     { name: 'conditional GET', path: '/api/v1/mortgage-rates', headers: { 'if-none-match': etag }, expect: 304 },
     { name: 'unknown institution', path: '/api/v1/mortgage-rates/institution:nobody', expect: 404 },
     { name: 'date without a snapshot', path: '/api/v1/mortgage-rates/time-series?date=2001-01-01', expect: 404 },
     { name: 'bad termInMonths', path: '/api/v1/mortgage-rates?termInMonths=abc', expect: 400 },
-    { name: 'start after end', path: '/api/v1/car-loan-rates/time-series?startDate=2025-01-02&endDate=2025-01-01', expect: 400 },
+    {
+      name: 'start after end',
+      path: '/api/v1/car-loan-rates/time-series?startDate=2025-01-02&endDate=2025-01-01',
+      expect: 400,
+    },
     { name: 'unknown path', path: '/api/v1/savings-rates', expect: 404 },
-    { name: 'POST to data', method: 'POST', path: '/api/v1/mortgage-rates', headers: { 'content-type': 'application/json' }, body: '{}', expect: 405 },
+    {
+      name: 'POST to data',
+      method: 'POST',
+      path: '/api/v1/mortgage-rates',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      expect: 405,
+    },
     {
       name: 'MCP tools/call (2026-07-28)',
       method: 'POST',
       path: '/api/v1/mcp',
-      headers: { ...mcpJson, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_mortgage_rates_by_institution' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_mortgage_rates_by_institution', arguments: { institutionId: 'anz', termInMonths: '24' }, _meta: meta } }),
+      headers: {
+        ...mcpJson,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'get_mortgage_rates_by_institution',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'get_mortgage_rates_by_institution',
+          arguments: { institutionId: 'anz', termInMonths: '24' },
+          _meta: meta,
+        },
+      }),
       expect: 200,
     },
     {
@@ -84,7 +120,8 @@ try {
   const etag = (await fetch(`${server.url}/api/v1/mortgage-rates`)).headers.get('etag')!;
   const planned = mix(etag);
   // Warm up every request once, then take the resting memory.
-  for (const p of planned) await (await fetch(`${server.url}${p.path}`, { method: p.method, headers: p.headers, body: p.body })).arrayBuffer();
+  for (const p of planned)
+    await (await fetch(`${server.url}${p.path}`, { method: p.method, headers: p.headers, body: p.body })).arrayBuffer();
   const restingRss = await server.rssMb();
 
   const tally = planned.map(() => new Map<number, number>());
@@ -105,7 +142,11 @@ try {
   const peak = await server.peakRssMb();
   server.stop();
 
-  const unexpected = planned.flatMap((p, i) => [...tally[i]!].filter(([status]) => status !== p.expect).map(([status, n]) => `${p.name}: ${n} × ${status} (expected ${p.expect})`));
+  const unexpected = planned.flatMap((p, i) =>
+    [...tally[i]!]
+      .filter(([status]) => status !== p.expect)
+      .map(([status, n]) => `${p.name}: ${n} × ${status} (expected ${p.expect})`),
+  );
   const answered = tally.reduce((n, t) => n + [...t.values()].reduce((a, b) => a + b, 0), 0);
   const fivexx = tally.reduce((n, t) => n + [...t].filter(([s]) => s >= 500).reduce((a, [, c]) => a + c, 0), 0);
   failed = unexpected.length > 0 || result.errors > 0 || result.timeouts > 0;
@@ -121,7 +162,9 @@ try {
     '',
     '| request | expected | answered |',
     '| --- | ---: | --- |',
-    ...planned.map((p, i) => `| ${p.name} | ${p.expect} | ${[...tally[i]!].map(([s, n]) => `${fmt(n)} × ${s}`).join(', ')} |`),
+    ...planned.map(
+      (p, i) => `| ${p.name} | ${p.expect} | ${[...tally[i]!].map(([s, n]) => `${fmt(n)} × ${s}`).join(', ')} |`,
+    ),
     '',
   ];
   console.log(lines.join('\n'));

@@ -21,7 +21,11 @@ const limits = limitsFromEnv();
 const server = createNodeServer({ api: apiListener, fast: fastListener, pages, limits, site });
 server.listen(port, host, () => {
   console.log(`Serving http://${host.includes(':') ? `[${host}]` : host}:${port}`);
-  console.log(`Limits: ${Object.entries(limits).map(([name, value]) => `${name} ${value}`).join(', ')}`);
+  console.log(
+    `Limits: ${Object.entries(limits)
+      .map(([name, value]) => `${name} ${value}`)
+      .join(', ')}`,
+  );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -11,7 +11,11 @@ const USAGE = 'usage: npm run snapshots:import -- <folder> --to <snapshot dir> [
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { to: { type: 'string' }, force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  options: {
+    to: { type: 'string' },
+    force: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h' },
+  },
 });
 if (values.help || positionals.length !== 1) {
   console.error(USAGE);

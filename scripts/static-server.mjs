@@ -5,4 +5,6 @@ import sirv from 'sirv';
 
 const [dir, port] = process.argv.slice(2);
 const serve = sirv(dir, { dev: false, etag: true, gzip: false, brotli: false });
-createServer((req, res) => serve(req, res, () => void res.writeHead(404).end())).listen(Number(port), '127.0.0.1', () => console.log('ready'));
+createServer((req, res) => serve(req, res, () => void res.writeHead(404).end())).listen(Number(port), '127.0.0.1', () =>
+  console.log('ready'),
+);

@@ -222,7 +222,11 @@ export function filterItem(dataset: Dataset, item: Item, values: Record<string, 
 }
 
 /** The dataset's filters applied to whole entities (the object form of what the served store does with strings). */
-export function filterEntities(dataset: Dataset, entities: readonly Entity[], values: Record<string, string | undefined>): Entity[] {
+export function filterEntities(
+  dataset: Dataset,
+  entities: readonly Entity[],
+  values: Record<string, string | undefined>,
+): Entity[] {
   if (!filterKey(dataset, values)) return [...entities];
   return entities.map((entity) =>
     withItems(

@@ -37,7 +37,10 @@ function trim(answer: unknown): unknown {
     const dates = Object.keys(series).slice(-KEEP);
     return {
       ...body,
-      availableDates: body.availableDates.length > 6 ? [...body.availableDates.slice(0, 3), ...body.availableDates.slice(-3)] : body.availableDates,
+      availableDates:
+        body.availableDates.length > 6
+          ? [...body.availableDates.slice(0, 3), ...body.availableDates.slice(-3)]
+          : body.availableDates,
       timeSeries: Object.fromEntries(dates.map((d) => [d, trim(series[d])])),
     };
   }
@@ -54,15 +57,22 @@ function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newest
     case 'list':
       return [term ? `${base}?${term}` : base, `${base}?colour=blue`, ...(term ? [`${base}?termInMonths=one`] : [])];
     case 'detail':
-      return [...(firstId ? [`${base}/${firstId}${term ? `?${term}` : ''}`] : []), `${base}/${dataset.entity.prefix}:no-such-lender`];
+      return [
+        ...(firstId ? [`${base}/${firstId}${term ? `?${term}` : ''}`] : []),
+        `${base}/${dataset.entity.prefix}:no-such-lender`,
+      ];
     case 'timeSeries':
       return [
-        ...(firstId && newestDate ? [`${base}/time-series?date=${newestDate}&${param}=${firstId}${term ? `&${term}` : ''}`] : []),
+        ...(firstId && newestDate
+          ? [`${base}/time-series?date=${newestDate}&${param}=${firstId}${term ? `&${term}` : ''}`]
+          : []),
         `${base}/time-series`,
         `${base}/time-series?startDate=2024-06-01`,
         `${base}/time-series?startDate=2024-06-30&endDate=2024-06-01`,
         `${base}/time-series?date=2000-01-01`,
-        ...(newestDate ? [`${base}/time-series?date=${newestDate}&${param}=${dataset.entity.prefix}:no-such-lender`] : []),
+        ...(newestDate
+          ? [`${base}/time-series?date=${newestDate}&${param}=${dataset.entity.prefix}:no-such-lender`]
+          : []),
         `${base}/time-series?date=yesterday`,
       ];
   }
@@ -79,7 +89,12 @@ export function healthyStatusStore(served?: ServedStore, now = () => new Date())
     async read(slug) {
       const history = served?.newest(slug as DatasetSlug);
       const lastChanged = history && history.size > 0 ? history.lastUpdated(history.latest) : null;
-      return { lastChecked: new Date(now().getTime() - 17 * 60_000).toISOString(), lastChanged, lastError: null, lastErrorAt: null };
+      return {
+        lastChecked: new Date(now().getTime() - 17 * 60_000).toISOString(),
+        lastChanged,
+        lastError: null,
+        lastErrorAt: null,
+      };
     },
     async write() {},
   };
@@ -99,13 +114,22 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
     }
-    examples[changesOperationId(dataset)] = await Promise.all(changesExampleRequests(dataset, first, newestDate).map(ask));
+    examples[changesOperationId(dataset)] = await Promise.all(
+      changesExampleRequests(dataset, first, newestDate).map(ask),
+    );
   }
   examples.getHealth = [await ask(`${API_PREFIX}/health`), await ask(`${API_PREFIX}/health?verbose=1`)];
   // The 500 every data endpoint gives when its store cannot be read, from the same code path.
-  const broken = createApi({ loadStore: () => Promise.reject(new Error('store unreadable')), status: healthyStatusStore(), log: () => {}, siteUrl: origin });
+  const broken = createApi({
+    loadStore: () => Promise.reject(new Error('store unreadable')),
+    status: healthyStatusStore(),
+    log: () => {},
+    siteUrl: origin,
+  });
   const failure = await broken(new Request(`${origin}${API_PREFIX}/mortgage-rates`));
-  examples.serverError = [{ request: `${API_PREFIX}/mortgage-rates`, status: failure.status, body: await failure.json() }];
+  examples.serverError = [
+    { request: `${API_PREFIX}/mortgage-rates`, status: failure.status, body: await failure.json() },
+  ];
   const unhealthy = await broken(new Request(`${origin}${API_PREFIX}/health`));
   examples.getHealth.push({ request: `${API_PREFIX}/health`, status: unhealthy.status, body: await unhealthy.json() });
   return examples;

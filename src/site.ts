@@ -8,6 +8,8 @@
 export function siteUrl(env: Record<string, string | undefined> = process.env): string {
   const url =
     env.SITE_URL ||
-    (env.VERCEL_PROJECT_PRODUCTION_URL ? `https://${env.VERCEL_PROJECT_PRODUCTION_URL}` : `http://127.0.0.1:${env.PORT || 8787}`);
+    (env.VERCEL_PROJECT_PRODUCTION_URL
+      ? `https://${env.VERCEL_PROJECT_PRODUCTION_URL}`
+      : `http://127.0.0.1:${env.PORT || 8787}`);
   return url.replace(/\/+$/, '');
 }

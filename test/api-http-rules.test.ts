@@ -33,20 +33,29 @@ describe('x-request-id', () => {
 
   it('replaces a value that is too long or has unsafe characters', async () => {
     for (const sent of ['x'.repeat(500), 'a b', '<script>']) {
-      const got = (await get(api, '/api/v1/mortgage-rates', { headers: { 'x-request-id': sent } })).headers.get('x-request-id');
+      const got = (await get(api, '/api/v1/mortgage-rates', { headers: { 'x-request-id': sent } })).headers.get(
+        'x-request-id',
+      );
       expect(got).not.toBe(sent);
       expect(got).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 
   it('is carried by 404s of existing endpoints', async () => {
-    const response = await get(api, '/api/v1/mortgage-rates/time-series?date=2001-01-01', { headers: { 'x-request-id': 'r1' } });
+    const response = await get(api, '/api/v1/mortgage-rates/time-series?date=2001-01-01', {
+      headers: { 'x-request-id': 'r1' },
+    });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toBe('r1');
   });
 
   it('is absent on unknown paths and on wrong-format 400s', async () => {
-    for (const path of ['/api/v1/nothing-here', '/api/v1/mortgage-rates/a/b', '/api/v1/mortgage-rates?termInMonths=abc', '/api/v1/mortgage-rates/time-series?date=5-5-5']) {
+    for (const path of [
+      '/api/v1/nothing-here',
+      '/api/v1/mortgage-rates/a/b',
+      '/api/v1/mortgage-rates?termInMonths=abc',
+      '/api/v1/mortgage-rates/time-series?date=5-5-5',
+    ]) {
       const response = await get(api, path, { headers: { 'x-request-id': 'r2' } });
       expect([400, 404], path).toContain(response.status);
       expect(response.headers.get('x-request-id'), path).toBeNull();
@@ -64,7 +73,11 @@ describe('CORS', () => {
   it('answers a preflight with 204 and access-control-max-age: 600', async () => {
     const response = await get(api, '/api/v1/mortgage-rates/time-series', {
       method: 'OPTIONS',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-request-id' },
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-request-id',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
@@ -97,17 +110,19 @@ describe('methods', () => {
 });
 
 describe('unknown paths', () => {
-  it.each(['/api/v1/nothing-here', '/api/v1/mortgage-rates/institution:anz/products', '/api/v1/time-series/mortgage-rates', '/api/v1'])(
-    '%s is a JSON 404 not_found',
-    async (path) => {
-      const { response, body } = await getJson(api, path);
-      expect(response.status).toBe(404);
-      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(ErrorBody.parse(body)).toEqual(body);
-      expect(body).toMatchObject({ code: 404, error: 'not_found' });
-      expect(body.documentationUrl).toBe(`${SITE}/docs/errors#not_found`);
-    },
-  );
+  it.each([
+    '/api/v1/nothing-here',
+    '/api/v1/mortgage-rates/institution:anz/products',
+    '/api/v1/time-series/mortgage-rates',
+    '/api/v1',
+  ])('%s is a JSON 404 not_found', async (path) => {
+    const { response, body } = await getJson(api, path);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(ErrorBody.parse(body)).toEqual(body);
+    expect(body).toMatchObject({ code: 404, error: 'not_found' });
+    expect(body.documentationUrl).toBe(`${SITE}/docs/errors#not_found`);
+  });
 
   it('never answers a client mistake with a 5xx or a stack trace', async () => {
     const paths = [

@@ -13,7 +13,12 @@ const newest: Record<string, any> = {};
 
 beforeAll(async () => {
   api = await apiOver(historyDir());
-  const last = { 'mortgage-rates': '2025-03-05', 'personal-loan-rates': '2025-02-04', 'car-loan-rates': '2025-02-24', 'credit-card-rates': '2025-01-07' };
+  const last = {
+    'mortgage-rates': '2025-03-05',
+    'personal-loan-rates': '2025-02-04',
+    'car-loan-rates': '2025-02-24',
+    'credit-card-rates': '2025-01-07',
+  };
   for (const [slug, date] of Object.entries(last)) {
     newest[slug] = JSON.parse(await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'));
   }
@@ -73,7 +78,14 @@ describe('credit cards', () => {
     expect(body.data).toHaveLength(1);
     const plan = body.data[0].plans[0];
     expect(Object.keys(plan)).toEqual([
-      'id', 'name', 'purchaseRate', 'cashAdvanceRate', 'balanceTransferRate', 'balanceTransferPeriod', 'interestFreeDays', 'annualFeeNZD',
+      'id',
+      'name',
+      'purchaseRate',
+      'cashAdvanceRate',
+      'balanceTransferRate',
+      'balanceTransferPeriod',
+      'interestFreeDays',
+      'annualFeeNZD',
     ]);
     expect(plan.interestFreeDays).toBe(55);
     const planIds = body.data[0].plans.map((p: { id: string }) => p.id);
@@ -119,14 +131,17 @@ describe('mortgage termInMonths', () => {
     expect(allRates(body).map((r: any) => r.id)).toEqual(['rate:anz:standard:18-months', 'rate:anz:special:18-months']);
   });
 
-  it.each(['abc', '12.5', '-12', '', '1e2', '12 '])('answers termInMonths=%j with 400 and no x-request-id', async (value) => {
-    const response = await get(api, `/api/v1/mortgage-rates?termInMonths=${encodeURIComponent(value)}`);
-    expect(response.status).toBe(400);
-    const body = await response.json();
-    expect(ErrorBody.parse(body)).toEqual(body);
-    expect(body.error).toBe('invalid_request');
-    expect(response.headers.get('x-request-id')).toBeNull();
-  });
+  it.each(['abc', '12.5', '-12', '', '1e2', '12 '])(
+    'answers termInMonths=%j with 400 and no x-request-id',
+    async (value) => {
+      const response = await get(api, `/api/v1/mortgage-rates?termInMonths=${encodeURIComponent(value)}`);
+      expect(response.status).toBe(400);
+      const body = await response.json();
+      expect(ErrorBody.parse(body)).toEqual(body);
+      expect(body.error).toBe('invalid_request');
+      expect(response.headers.get('x-request-id')).toBeNull();
+    },
+  );
 
   it('is not a parameter of the other datasets', async () => {
     for (const slug of ['personal-loan-rates', 'car-loan-rates', 'credit-card-rates']) {

@@ -8,11 +8,13 @@ import { apiOver, get, getJson, historyDir, SITE } from './helpers.ts';
 
 let api: Handler;
 const dates: Record<string, string[]> = {};
-const snapshot = async (slug: string, date: string) => JSON.parse(await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'));
+const snapshot = async (slug: string, date: string) =>
+  JSON.parse(await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'));
 
 beforeAll(async () => {
   api = await apiOver(historyDir());
-  for (const d of DATASETS) dates[d.slug] = (await readdir(join(historyDir(), d.slug))).map((f) => f.slice(0, 10)).sort();
+  for (const d of DATASETS)
+    dates[d.slug] = (await readdir(join(historyDir(), d.slug))).map((f) => f.slice(0, 10)).sort();
 });
 
 async function expectError(path: string, status: number, error: string, message: string, requestId = true) {
@@ -63,7 +65,12 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s time series', (slug
   });
 
   it('a range with no snapshot: 404 no_data', async () => {
-    await expectError(`${path}?startDate=2020-01-01&endDate=2020-12-31`, 404, 'no_data', 'No data available between 2020-01-01 and 2020-12-31');
+    await expectError(
+      `${path}?startDate=2020-01-01&endDate=2020-12-31`,
+      404,
+      'no_data',
+      'No data available between 2020-01-01 and 2020-12-31',
+    );
   });
 
   it.each([
@@ -76,13 +83,27 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s time series', (slug
   });
 
   it('startDate after endDate: 400 with its own message', async () => {
-    await expectError(`${path}?startDate=2024-06-01&endDate=2024-05-01`, 400, 'invalid_request', 'Start date cannot be after end date');
+    await expectError(
+      `${path}?startDate=2024-06-01&endDate=2024-05-01`,
+      400,
+      'invalid_request',
+      'Start date cannot be after end date',
+    );
   });
 
-  it.each(['2024-5-01', '20240501', 'yesterday', '2024-02-30', '2024-13-01'])('a date not in the format (%s): 400, no x-request-id', async (date) => {
-    await expectError(`${path}?date=${date}`, 400, 'invalid_request', 'Invalid request parameters', false);
-    await expectError(`${path}?startDate=${date}&endDate=2025-01-01`, 400, 'invalid_request', 'Invalid request parameters', false);
-  });
+  it.each(['2024-5-01', '20240501', 'yesterday', '2024-02-30', '2024-13-01'])(
+    'a date not in the format (%s): 400, no x-request-id',
+    async (date) => {
+      await expectError(`${path}?date=${date}`, 400, 'invalid_request', 'Invalid request parameters', false);
+      await expectError(
+        `${path}?startDate=${date}&endDate=2025-01-01`,
+        400,
+        'invalid_request',
+        'Invalid request parameters',
+        false,
+      );
+    },
+  );
 
   it(`filters by ${dataset.entity.param}, case-insensitively`, async () => {
     const date = dates[slug]!.at(-1)!;
@@ -119,18 +140,29 @@ describe('dataset differences', () => {
   it('credit cards ignore institutionId and return every issuer', async () => {
     const date = dates['credit-card-rates']!.at(-1)!;
     const plain = await getJson(api, `/api/v1/credit-card-rates/time-series?date=${date}`);
-    const withInstitution = await getJson(api, `/api/v1/credit-card-rates/time-series?date=${date}&institutionId=institution:nobody`);
+    const withInstitution = await getJson(
+      api,
+      `/api/v1/credit-card-rates/time-series?date=${date}&institutionId=institution:nobody`,
+    );
     expect(withInstitution.response.status).toBe(200);
     expect(withInstitution.body.timeSeries).toEqual(plain.body.timeSeries);
     expect(plain.body.timeSeries[date].data.length).toBeGreaterThan(10);
   });
 
   it('only the credit-card series takes issuerId', async () => {
-    await expectError('/api/v1/mortgage-rates/time-series?date=2025-03-05&issuerId=issuer:amex', 400, 'invalid_request', 'Invalid request parameters');
+    await expectError(
+      '/api/v1/mortgage-rates/time-series?date=2025-03-05&issuerId=issuer:amex',
+      400,
+      'invalid_request',
+      'Invalid request parameters',
+    );
   });
 
   it('the mortgage series filters by termInMonths in every snapshot', async () => {
-    const { body } = await getJson(api, '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&termInMonths=24');
+    const { body } = await getJson(
+      api,
+      '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&termInMonths=24',
+    );
     const snapshots = Object.values(body.timeSeries) as any[];
     expect(snapshots.length).toBeGreaterThan(1);
     for (const s of snapshots) {
@@ -141,7 +173,12 @@ describe('dataset differences', () => {
   });
 
   it('the personal loan series has no termInMonths parameter', async () => {
-    await expectError('/api/v1/personal-loan-rates/time-series?date=2025-02-04&termInMonths=12', 400, 'invalid_request', 'Invalid request parameters');
+    await expectError(
+      '/api/v1/personal-loan-rates/time-series?date=2025-02-04&termInMonths=12',
+      400,
+      'invalid_request',
+      'Invalid request parameters',
+    );
   });
 
   it('over a range, an institution present on some dates keeps every date, empty where it is absent', async () => {

@@ -15,7 +15,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prependResults } from '../src/bench/harness.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
-import { eventually, figures, figuresTable, openFds, probeHealth, rssMb, sampler, type HealthProbe } from './fixtures/attack-probe.ts';
+import {
+  eventually,
+  figures,
+  figuresTable,
+  openFds,
+  probeHealth,
+  rssMb,
+  sampler,
+  type HealthProbe,
+} from './fixtures/attack-probe.ts';
 import { buildAndServe, type ProductionSite } from './fixtures/production.ts';
 import { head, openSocket, parseAnswer, rawRequest, type RawAnswer } from './fixtures/raw-http.ts';
 import { historyDir } from './helpers.ts';
@@ -49,10 +58,15 @@ beforeAll(async () => {
   // its working size and RSS before an attack is the server at work, not the server at start.
   const get = (path: string, encoding: string) =>
     new Promise<void>((done, fail) =>
-      httpRequest(`${site.url}${path}`, { headers: { 'accept-encoding': encoding } }, (res) => res.resume().on('end', done)).on('error', fail).end(),
+      httpRequest(`${site.url}${path}`, { headers: { 'accept-encoding': encoding } }, (res) =>
+        res.resume().on('end', done),
+      )
+        .on('error', fail)
+        .end(),
     );
   for (const encoding of ['identity', 'br', 'gzip']) {
-    for (const path of [FULL_RANGE, '/api/v1/mortgage-rates', '/api/search?query=rates', '/docs', '/openapi/json']) await get(path, encoding);
+    for (const path of [FULL_RANGE, '/api/v1/mortgage-rates', '/api/search?query=rates', '/docs', '/openapi/json'])
+      await get(path, encoding);
   }
   await Promise.all(Array.from({ length: 30 }, (_, i) => get(FULL_RANGE, i % 3 === 0 ? 'br' : 'identity')));
 }, 180_000);
@@ -64,7 +78,9 @@ afterAll(async () => {
   console.log(`\n${table}\n`);
   if (process.env.ATTACK_RESULTS) {
     const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-    const limits = Object.entries(LIMITS).map(([name, value]) => `${name}=${value}`).join(' ');
+    const limits = Object.entries(LIMITS)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
     await prependResults(
       `## Attack run of ${when} UTC\n\n\`npm run attack\` · Node ${process.version} · the built server (scripts/serve.mjs) with ${limits}, warmed up first (every kind of request once per encoding, and 30 full-range time series at once); after each attack the process must be alive, health must answer within 1 s on a new connection, and RSS must come back within ${RSS_MARGIN_MB} MB of its level before the attack. Loopback, 2 cores, the suite's own client on the same machine\n\n${table}`,
       '# Benchmark results\n',
@@ -102,11 +118,22 @@ async function attack(name: string, run: (probeDuring: () => Promise<HealthProbe
   let rssAfter = alive ? rssMb(site.pid) : 0;
   if (alive) await eventually(() => (rssAfter = rssMb(site.pid)) <= rssBefore + RSS_MARGIN_MB, 20_000, 250);
   const held = alive && healthAfter.status === 200 && healthAfter.ms < 1000 && rssAfter <= rssBefore + RSS_MARGIN_MB;
-  figures.push({ attack: name, tried, held, rssBefore, rssPeak: Math.max(peak.stop().rss, rssAfter), rssAfter, healthDuring, healthAfter });
+  figures.push({
+    attack: name,
+    tried,
+    held,
+    rssBefore,
+    rssPeak: Math.max(peak.stop().rss, rssAfter),
+    rssAfter,
+    healthDuring,
+    healthAfter,
+  });
   expect(alive, `${name}: the server process is alive\n${site.output().slice(-2000)}`).toBe(true);
   expect(healthAfter.status, `${name}: health answers`).toBe(200);
   expect(healthAfter.ms, `${name}: health within 1 s`).toBeLessThan(1000);
-  expect(rssAfter, `${name}: RSS back within ${RSS_MARGIN_MB} MB of ${rssBefore.toFixed(0)} MB`).toBeLessThanOrEqual(rssBefore + RSS_MARGIN_MB);
+  expect(rssAfter, `${name}: RSS back within ${RSS_MARGIN_MB} MB of ${rssBefore.toFixed(0)} MB`).toBeLessThanOrEqual(
+    rssBefore + RSS_MARGIN_MB,
+  );
 }
 
 describe('raw request lines: every method on every kind of path', () => {
@@ -135,12 +162,16 @@ describe('raw request lines: every method on every kind of path', () => {
     switch (kind) {
       case 'api':
         if (read) return { status: 200 };
-        return method === 'OPTIONS' ? { status: 204 } : { status: 405, error: 'method_not_allowed', allow: 'GET, HEAD, OPTIONS' };
+        return method === 'OPTIONS'
+          ? { status: 204 }
+          : { status: 405, error: 'method_not_allowed', allow: 'GET, HEAD, OPTIONS' };
       case 'unknown-api':
         return method === 'OPTIONS' ? { status: 204 } : { status: 404, error: 'not_found' };
       case 'openapi':
         if (read) return { status: 200 };
-        return method === 'OPTIONS' ? { status: 204 } : { status: 405, error: 'method_not_allowed', allow: 'GET, HEAD, OPTIONS' };
+        return method === 'OPTIONS'
+          ? { status: 204 }
+          : { status: 405, error: 'method_not_allowed', allow: 'GET, HEAD, OPTIONS' };
       case 'page':
       case 'missing-page':
         if (read) return { status: kind === 'page' ? 200 : 404 };
@@ -153,7 +184,10 @@ describe('raw request lines: every method on every kind of path', () => {
       let sent = 0;
       for (const method of ['GET', 'HEAD', 'OPTIONS', ...KNOWN_OTHER, 'CONNECT', ...JUNK]) {
         for (const [path, kind] of PATHS) {
-          const answer = await rawRequest(port, head(`${method} ${path} HTTP/1.1`, { origin: 'https://elsewhere.example' }));
+          const answer = await rawRequest(
+            port,
+            head(`${method} ${path} HTTP/1.1`, { origin: 'https://elsewhere.example' }),
+          );
           sent++;
           const want = expected(method, kind);
           const what = `${JSON.stringify(method)} ${path}`;
@@ -161,8 +195,10 @@ describe('raw request lines: every method on every kind of path', () => {
           if (want.error && method !== 'HEAD') expectError(answer, want.status, want.error, what);
           if (want.allow) expect(answer.headers.allow, what).toBe(want.allow);
           if (method === 'HEAD') expect(answer.body, what).toBe('');
-          if (want.status === 204) expect(answer.headers['access-control-max-age'], `${what}: a preflight browsers may keep`).toBe('600');
-          if (method === 'GET' && kind === 'api') expect(answer.headers['cache-control'], what).toMatch(/^(no-store|public, max-age=300)/);
+          if (want.status === 204)
+            expect(answer.headers['access-control-max-age'], `${what}: a preflight browsers may keep`).toBe('600');
+          if (method === 'GET' && kind === 'api')
+            expect(answer.headers['cache-control'], what).toMatch(/^(no-store|public, max-age=300)/);
           if (kind === 'missing-page' && method === 'GET') {
             // The site's own 404 page: the layout and helpful links, and no framework's name.
             expect(answer.headers['content-type'], what).toMatch(/^text\/html/);
@@ -180,7 +216,29 @@ describe('raw request lines: every method on every kind of path', () => {
 });
 
 describe('hostile Host values', () => {
-  const BAD = ['1.2.3.256', 'a b', 'a:99999', '[', 'a%zz', 'u@h', 'x:abc', '[::1', ':80', 'h/path', 'h?q', 'h#f', 'a\\b', '*', '"x"', 'a,b', 'é.example', 'a'.repeat(3000) + ':1:2', 'h:80:80', 'h:-1', '[zz::1]'];
+  const BAD = [
+    '1.2.3.256',
+    'a b',
+    'a:99999',
+    '[',
+    'a%zz',
+    'u@h',
+    'x:abc',
+    '[::1',
+    ':80',
+    'h/path',
+    'h?q',
+    'h#f',
+    'a\\b',
+    '*',
+    '"x"',
+    'a,b',
+    'é.example',
+    'a'.repeat(3000) + ':1:2',
+    'h:80:80',
+    'h:-1',
+    '[zz::1]',
+  ];
   /** Usable but not ours: served, and (the first three, unique strings) never echoed in a body. */
   const FOREIGN = ['evil-7f3a.example', 'POISON-7f3a.example:80', 'a_b-7f3a.internal', '[::1]:1', 'localhost'];
 
@@ -198,14 +256,20 @@ describe('hostile Host values', () => {
           const answer = await rawRequest(port, head(`GET ${path} HTTP/1.1`, { host }));
           sent++;
           expect(answer.status, `Host ${host} on ${path}`).toBe(200);
-          if (host.includes('7f3a')) expect(answer.body.toLowerCase()).not.toContain(host.toLowerCase().replace(/:\d+$/, ''));
+          if (host.includes('7f3a'))
+            expect(answer.body.toLowerCase()).not.toContain(host.toLowerCase().replace(/:\d+$/, ''));
         }
         const missing = await rawRequest(port, `GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
-        const twice = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`);
+        const twice = await rawRequest(
+          port,
+          `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+        );
         const http10 = await rawRequest(port, `GET ${path} HTTP/1.0\r\n\r\n`);
         sent += 3;
         expect(expectError(missing, 400, 'invalid_request', `no Host on ${path}`).message).toBe('Missing Host header');
-        expect(expectError(twice, 400, 'invalid_request', `two Hosts on ${path}`).message).toBe('More than one Host header');
+        expect(expectError(twice, 400, 'invalid_request', `two Hosts on ${path}`).message).toBe(
+          'More than one Host header',
+        );
         expect(http10.status, `HTTP/1.0 without Host on ${path}`).toBe(200);
       }
       return `${sent} requests`;
@@ -214,19 +278,39 @@ describe('hostile Host values', () => {
 });
 
 describe('bad framing', () => {
-  const post = (headers: string, body = '') => `POST /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n${body}`;
+  const post = (headers: string, body = '') =>
+    `POST /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n${body}`;
   const CASES: [string, string, number][] = [
-    ['Content-Length and Transfer-Encoding together', post('Content-Length: 5\r\nTransfer-Encoding: chunked\r\n', '0\r\n\r\n'), 400],
+    [
+      'Content-Length and Transfer-Encoding together',
+      post('Content-Length: 5\r\nTransfer-Encoding: chunked\r\n', '0\r\n\r\n'),
+      400,
+    ],
     ['two different Content-Lengths', post('Content-Length: 5\r\nContent-Length: 6\r\n', 'hello!'), 400],
     ['Content-Length not a number', post('Content-Length: abc\r\n'), 400],
     ['Content-Length negative', post('Content-Length: -1\r\n'), 400],
-    ['a chunk size that is not hex', 'GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n', 400],
+    [
+      'a chunk size that is not hex',
+      'GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n',
+      400,
+    ],
     ['Transfer-Encoding not ending in chunked', post('Transfer-Encoding: chunked, identity\r\n'), 400],
     ['an unknown Transfer-Encoding', post('Transfer-Encoding: xchunked\r\n'), 400],
-    ['chunk extensions beyond the limit', post('Transfer-Encoding: chunked\r\n', `5;${'a'.repeat(20_000)}\r\nhello\r\n0\r\n\r\n`), 413],
+    [
+      'chunk extensions beyond the limit',
+      post('Transfer-Encoding: chunked\r\n', `5;${'a'.repeat(20_000)}\r\nhello\r\n0\r\n\r\n`),
+      413,
+    ],
     ['a 20 KB header', head('GET /api/v1/health HTTP/1.1', { 'x-big': 'a'.repeat(20_000) }), 431],
     ['a 20 KB request target', head(`GET /api/v1/health?${'a'.repeat(20_000)} HTTP/1.1`), 431],
-    ['a thousand headers', head('GET /api/v1/health HTTP/1.1', Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x-h${i}`, 'v'.repeat(20)]))), 431],
+    [
+      'a thousand headers',
+      head(
+        'GET /api/v1/health HTTP/1.1',
+        Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x-h${i}`, 'v'.repeat(20)])),
+      ),
+      431,
+    ],
     ['bare LF line endings', 'GET /api/v1/health HTTP/1.1\nHost: 127.0.0.1\n\n', 400],
     ['a NUL in a header value', 'GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\u0000b\r\n\r\n', 400],
     ['a folded header line', 'GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\r\n b\r\n\r\n', 400],
@@ -237,7 +321,11 @@ describe('bad framing', () => {
     ['a request target that is not a path', head('GET api/v1/health HTTP/1.1'), 400],
     ['OPTIONS *', head('OPTIONS * HTTP/1.1'), 400],
     ['a declared 2 GB body to the API', post('Content-Length: 2000000000\r\n'), 413],
-    ['a declared 2 GB body to a page', 'POST /docs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000000\r\n\r\n', 413],
+    [
+      'a declared 2 GB body to a page',
+      'POST /docs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000000\r\n\r\n',
+      413,
+    ],
   ];
 
   it('each is answered with the documented JSON body and the connection closed', async () => {
@@ -255,7 +343,13 @@ describe('bad framing', () => {
 
 describe('prototype keys as query parameters', () => {
   const NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
-  const PATHS = ['/api/v1/health', '/api/v1/mortgage-rates', '/api/v1/mortgage-rates/institution:anz', FULL_RANGE, '/api/search?query=rates'];
+  const PATHS = [
+    '/api/v1/health',
+    '/api/v1/mortgage-rates',
+    '/api/v1/mortgage-rates/institution:anz',
+    FULL_RANGE,
+    '/api/search?query=rates',
+  ];
 
   it('is an unknown parameter like any other: 400 invalid_request naming it, never the 5.6 MB answer', async () => {
     await attack('?__proto__=x and other prototype keys', async () => {
@@ -263,14 +357,20 @@ describe('prototype keys as query parameters', () => {
       for (const path of PATHS) {
         for (const name of NAMES) {
           for (const value of ['x', '1', `v${sent}`]) {
-            const answer = await rawRequest(port, head(`GET ${path}${path.includes('?') ? '&' : '?'}${name}=${value} HTTP/1.1`));
+            const answer = await rawRequest(
+              port,
+              head(`GET ${path}${path.includes('?') ? '&' : '?'}${name}=${value} HTTP/1.1`),
+            );
             sent++;
             const body = expectError(answer, 400, 'invalid_request', `${name}=${value} on ${path}`);
             expect(body.hint).toContain(JSON.stringify(name));
             expect(answer.body.length).toBeLessThan(1000);
           }
         }
-        const bracket = await rawRequest(port, head(`GET ${path}${path.includes('?') ? '&' : '?'}__proto__[polluted]=1 HTTP/1.1`));
+        const bracket = await rawRequest(
+          port,
+          head(`GET ${path}${path.includes('?') ? '&' : '?'}__proto__[polluted]=1 HTTP/1.1`),
+        );
         sent++;
         expectError(bracket, 400, 'invalid_request', `__proto__[polluted] on ${path}`);
       }
@@ -308,7 +408,9 @@ function trickle(first: string, next: () => string, everyMs: number, waitMs: num
 describe('slow clients', () => {
   it('slow headers (slowloris): each is cut off with 408 once the head deadline passes; silent connections are closed', async () => {
     await attack('slowloris: 100 trickled heads, 50 silent connections', async (probe) => {
-      const slow = Array.from({ length: 100 }, (_, i) => trickle(`GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, () => `x-${i}: ${i}\r\n`, 300, 20_000));
+      const slow = Array.from({ length: 100 }, (_, i) =>
+        trickle(`GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, () => `x-${i}: ${i}\r\n`, 300, 20_000),
+      );
       const silent = Array.from({ length: 50 }, () => trickle('', () => '', 60_000, 20_000));
       await new Promise((r) => setTimeout(r, 500));
       const during = await probe();
@@ -317,7 +419,8 @@ describe('slow clients', () => {
         expect(answer.closed, 'closed by the server').toBe(true);
         expectError(answer, 408, 'invalid_request', 'slow head');
       }
-      for (const answer of await Promise.all(silent)) expect(answer.closed, 'a silent connection is closed by the server').toBe(true);
+      for (const answer of await Promise.all(silent))
+        expect(answer.closed, 'a silent connection is closed by the server').toBe(true);
       return '150 connections';
     });
   }, 60_000);
@@ -332,7 +435,14 @@ describe('slow clients', () => {
           20_000,
         ),
       );
-      const rest = Array.from({ length: 30 }, () => trickle('POST /api/v1/mortgage-rates HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000\r\n\r\n', () => 'x', 300, 20_000));
+      const rest = Array.from({ length: 30 }, () =>
+        trickle(
+          'POST /api/v1/mortgage-rates HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000\r\n\r\n',
+          () => 'x',
+          300,
+          20_000,
+        ),
+      );
       await new Promise((r) => setTimeout(r, 500));
       expect((await probe()).status, 'health answers while the bodies trickle').toBe(200);
       for (const answer of await Promise.all(mcp)) {
@@ -368,14 +478,25 @@ describe('clients that stop reading', () => {
         socket.pause(); // never read
         socket.on('error', () => {});
         sockets.push(socket);
-        closedByServer.push(new Promise((done) => socket.once('end', () => done(true)).once('close', () => done(true))));
-        socket.write(head(`GET ${FULL_RANGE} HTTP/1.1`, { 'accept-encoding': i % 3 === 0 ? 'br' : 'identity', connection: 'keep-alive' }));
+        closedByServer.push(
+          new Promise((done) => socket.once('end', () => done(true)).once('close', () => done(true))),
+        );
+        socket.write(
+          head(`GET ${FULL_RANGE} HTTP/1.1`, {
+            'accept-encoding': i % 3 === 0 ? 'br' : 'identity',
+            connection: 'keep-alive',
+          }),
+        );
       }
       await new Promise((r) => setTimeout(r, 1000));
       expect((await probe()).status, 'health answers while 30 answers are stuck').toBe(200);
       const peak = sampler(site.pid);
       // The server lets go of every stalled connection (its descriptors return).
-      const released = await eventually(() => openFds(site.pid) <= fdsBefore + 2, LIMITS.STALLED_TIMEOUT_MS + 15_000, 200);
+      const released = await eventually(
+        () => openFds(site.pid) <= fdsBefore + 2,
+        LIMITS.STALLED_TIMEOUT_MS + 15_000,
+        200,
+      );
       const { rss } = peak.stop();
       expect(released, `open fds back to ${fdsBefore} (now ${openFds(site.pid)})`).toBe(true);
       // Had the answers been built or buffered whole behind the clients, 30 × 5.6 MB would show here.
@@ -424,7 +545,8 @@ describe('a connection flood', () => {
       const peak = sampler(site.pid, 50);
       const answers: Promise<RawAnswer>[] = [];
       for (let batch = 0; batch < 8; batch++) {
-        for (let i = 0; i < 250; i++) answers.push(trickle('', () => '', 60_000, 1500).catch(() => parseAnswer('', true)));
+        for (let i = 0; i < 250; i++)
+          answers.push(trickle('', () => '', 60_000, 1500).catch(() => parseAnswer('', true)));
         await new Promise((r) => setImmediate(r));
       }
       await new Promise((r) => setTimeout(r, 300));

@@ -64,7 +64,11 @@ async function startProcess(command: string, args: string[], env: NodeJS.Process
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  await listening(port, () => child.exitCode !== null, () => output);
+  await listening(
+    port,
+    () => child.exitCode !== null,
+    () => output,
+  );
   return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }
 
@@ -88,7 +92,12 @@ ${http(port, dir)}
 }
 `;
   await writeFile(join(dir, 'nginx.conf'), config);
-  const running = await startProcess(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], process.env, port);
+  const running = await startProcess(
+    NGINX,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')],
+    process.env,
+    port,
+  );
   return {
     url: running.url,
     stop: async () => {
@@ -189,16 +198,31 @@ beforeAll(async () => {
   const newestMortgage = (await readdir(join(older, 'mortgage-rates'))).sort().at(-1)!;
   await rm(join(older, 'mortgage-rates', newestMortgage));
   const statusDir = await tempDir('rates-status-');
-  cleanup.push(() => rm(older, { recursive: true, force: true }), () => rm(statusDir, { recursive: true, force: true }));
+  cleanup.push(
+    () => rm(older, { recursive: true, force: true }),
+    () => rm(statusDir, { recursive: true, force: true }),
+  );
   [oldSite, newSite] = await Promise.all([
     buildAndServe({ name: 'cdn-old', snapshotsDir: older, statusDir }),
     buildAndServe({ name: 'cdn-new', snapshotsDir: historyDir(), statusDir }),
   ]);
-  cleanup.push(() => oldSite.stop(), () => newSite.stop());
+  cleanup.push(
+    () => oldSite.stop(),
+    () => newSite.stop(),
+  );
   // The function Vercel runs: the built Astro server of the same build, with no layer in front.
-  for (const [key, site] of [['old', oldSite], ['new', newSite]] as const) {
+  for (const [key, site] of [
+    ['old', oldSite],
+    ['new', newSite],
+  ] as const) {
     const port = await freePort();
-    const env = { ...process.env, HOST: '127.0.0.1', PORT: String(port), SITE_URL: site.url, ASTRO_TELEMETRY_DISABLED: '1' };
+    const env = {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SITE_URL: site.url,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    };
     functions[key] = await startProcess(process.execPath, [join(site.buildDir, 'server', 'entry.mjs')], env, port);
     cleanup.push(() => functions[key].stop());
   }
@@ -241,7 +265,7 @@ describe.each([
     expect(second.headers.get('cache-control')).toContain('max-age=300');
   });
 
-  it('never hands one caller\'s id to another, on a HIT too; a sent id comes back', async () => {
+  it("never hands one caller's id to another, on a HIT too; a sent id comes back", async () => {
     const path = '/api/v1/credit-card-rates/issuer:amex';
     const a = await through(edge.url, path);
     const b = await through(edge.url, path);
@@ -261,7 +285,9 @@ describe.each([
     const head = await through(edge.url, path, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('x-request-id')).toMatch(idPattern);
-    const revalidated = await through(edge.url, path, { headers: { 'if-none-match': etag, 'x-request-id': 'revalidate-1' } });
+    const revalidated = await through(edge.url, path, {
+      headers: { 'if-none-match': etag, 'x-request-id': 'revalidate-1' },
+    });
     expect(revalidated.status).toBe(304);
     expect(status(revalidated)).toBe('HIT');
     expect(revalidated.headers.get('x-request-id')).toBe('revalidate-1');
@@ -271,7 +297,10 @@ describe.each([
   });
 
   it('adds no id where the contract has none: unknown paths and wrong-format 400s, cached or not', async () => {
-    for (const [path, code] of [['/api/v1/savings-rates', 404], ['/api/v1/mortgage-rates?termInMonths=abc', 400]] as const) {
+    for (const [path, code] of [
+      ['/api/v1/savings-rates', 404],
+      ['/api/v1/mortgage-rates?termInMonths=abc', 400],
+    ] as const) {
       for (let i = 0; i < 2; i++) {
         const response = await through(edge.url, path, { headers: { 'x-request-id': 'should-not-come-back' } });
         expect(response.status, path).toBe(code);
@@ -279,7 +308,9 @@ describe.each([
         expect(ErrorBody.parse(await response.json()).code).toBe(code);
       }
     }
-    const unknownParam = await through(edge.url, '/api/v1/mortgage-rates?colour=blue', { headers: { 'x-request-id': 'kept' } });
+    const unknownParam = await through(edge.url, '/api/v1/mortgage-rates?colour=blue', {
+      headers: { 'x-request-id': 'kept' },
+    });
     expect(unknownParam.status).toBe(400);
     expect(unknownParam.headers.get('x-request-id')).toBe('kept');
   });
@@ -296,7 +327,9 @@ describe.each([
     await edge.stop();
     edge = await edgeFor('new');
 
-    const after = await through(edge.url, changed, { headers: { 'if-none-match': oldEtag, 'x-request-id': 'after-deploy' } });
+    const after = await through(edge.url, changed, {
+      headers: { 'if-none-match': oldEtag, 'x-request-id': 'after-deploy' },
+    });
     expect(after.status).toBe(200);
     const newEtag = after.headers.get('etag')!;
     expect(newEtag).toMatch(/^"[\w.-]+"$/);
@@ -319,8 +352,12 @@ describe.each([
 });
 
 describe('what the CDN caches: the function Vercel runs (the built Astro server), with no layer in front', () => {
-  it('its cacheable answers carry no x-request-id and no Vary, so even a CDN that stamps nothing replays no one\'s id', async () => {
-    for (const path of ['/api/v1/mortgage-rates', '/api/v1/mortgage-rates/institution:nobody', '/api/v1/car-loan-rates/time-series?date=2025-02-24']) {
+  it("its cacheable answers carry no x-request-id and no Vary, so even a CDN that stamps nothing replays no one's id", async () => {
+    for (const path of [
+      '/api/v1/mortgage-rates',
+      '/api/v1/mortgage-rates/institution:nobody',
+      '/api/v1/car-loan-rates/time-series?date=2025-02-24',
+    ]) {
       const response = await fetch(`${functions.new.url}${path}`, { headers: { 'x-request-id': 'caller-1' } });
       expect(response.status, path).toBeLessThan(500);
       expect(response.headers.get('x-request-id'), path).toBeNull();
@@ -331,13 +368,23 @@ describe('what the CDN caches: the function Vercel runs (the built Astro server)
   });
 
   it('answers every /api path with the documented JSON error, never the HTML 404 page', async () => {
-    for (const [method, path] of [['GET', '/api/nothing'], ['GET', '/api/v2/mortgage-rates'], ['POST', '/api/anything/deeper'], ['GET', '/api/v1/savings-rates'], ['GET', '/api']]) {
+    for (const [method, path] of [
+      ['GET', '/api/nothing'],
+      ['GET', '/api/v2/mortgage-rates'],
+      ['POST', '/api/anything/deeper'],
+      ['GET', '/api/v1/savings-rates'],
+      ['GET', '/api'],
+    ]) {
       const response = await fetch(`${functions.new.url}${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.headers.get('content-type'), path).toMatch(/^application\/json/);
       const body = await response.json();
       expect(ErrorBody.parse(body)).toEqual(body);
-      expect(body).toMatchObject({ code: 404, error: 'not_found', documentationUrl: `${newSite.url}/docs/errors#not_found` });
+      expect(body).toMatchObject({
+        code: 404,
+        error: 'not_found',
+        documentationUrl: `${newSite.url}/docs/errors#not_found`,
+      });
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
     }
     const search = await fetch(`${functions.new.url}/api/search?query=termInMonths&limit=1`);
@@ -353,12 +400,24 @@ describe('npm start: the stamp on the node server itself', () => {
     expect(a.headers.get('x-request-id')).toMatch(UUID);
     expect(b.headers.get('x-request-id')).toMatch(UUID);
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
-    expect((await fetch(`${newSite.url}${path}`, { headers: { 'x-request-id': 'mine-1' } })).headers.get('x-request-id')).toBe('mine-1');
-    const notModified = await fetch(`${newSite.url}${path}`, { headers: { 'if-none-match': a.headers.get('etag')!, 'x-request-id': 'mine-2' } });
+    expect(
+      (await fetch(`${newSite.url}${path}`, { headers: { 'x-request-id': 'mine-1' } })).headers.get('x-request-id'),
+    ).toBe('mine-1');
+    const notModified = await fetch(`${newSite.url}${path}`, {
+      headers: { 'if-none-match': a.headers.get('etag')!, 'x-request-id': 'mine-2' },
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get('x-request-id')).toBe('mine-2');
-    for (const none of ['/api/v1/savings-rates', '/api/v1/mortgage-rates?termInMonths=abc', '/api/search?query=rates', '/api/nothing']) {
-      expect((await fetch(`${newSite.url}${none}`, { headers: { 'x-request-id': 'r' } })).headers.get('x-request-id'), none).toBeNull();
+    for (const none of [
+      '/api/v1/savings-rates',
+      '/api/v1/mortgage-rates?termInMonths=abc',
+      '/api/search?query=rates',
+      '/api/nothing',
+    ]) {
+      expect(
+        (await fetch(`${newSite.url}${none}`, { headers: { 'x-request-id': 'r' } })).headers.get('x-request-id'),
+        none,
+      ).toBeNull();
     }
     expect(a.headers.get('vary') ?? '').not.toMatch(/x-request-id/i);
   });
@@ -366,24 +425,38 @@ describe('npm start: the stamp on the node server itself', () => {
   it('answers any other /api path with the JSON not_found, as the function does', async () => {
     const response = await fetch(`${newSite.url}/api/nothing`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ error: 'not_found', documentationUrl: `${newSite.url}/docs/errors#not_found` });
+    expect(await response.json()).toMatchObject({
+      error: 'not_found',
+      documentationUrl: `${newSite.url}/docs/errors#not_found`,
+    });
   });
 
   it('a poisoned Host never reaches a body, on npm start or on the function', async () => {
     const raw = (base: string, path: string) =>
       new Promise<string>((done, fail) => {
         const { port } = new URL(base);
-        httpRequest({ host: '127.0.0.1', port, path, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } }, (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => done(text));
-        })
+        httpRequest(
+          { host: '127.0.0.1', port, path, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => done(text));
+          },
+        )
           .on('error', fail)
           .end();
       });
-    for (const [base, site] of [[newSite.url, newSite.url], [functions.new.url, newSite.url]] as const) {
-      for (const path of ['/api/v1/savings-rates', '/api/nothing', '/api/v1/mortgage-rates/institution:nobody', '/api/search?query=']) {
+    for (const [base, site] of [
+      [newSite.url, newSite.url],
+      [functions.new.url, newSite.url],
+    ] as const) {
+      for (const path of [
+        '/api/v1/savings-rates',
+        '/api/nothing',
+        '/api/v1/mortgage-rates/institution:nobody',
+        '/api/search?query=',
+      ]) {
         const text = await raw(base, path);
         expect(text, `${base}${path}`).toContain(`${site}/docs/errors#`);
         expect(text, `${base}${path}`).not.toContain('evil.example');

@@ -34,18 +34,27 @@ beforeAll(async () => {
   api = await apiOver(historyDir());
   for (const d of DATASETS) {
     const dates: string[] = (await getJson(api, `/api/v1/${d.slug}/time-series`)).body.availableDates;
-    series[d.slug] = (await getJson(api, `/api/v1/${d.slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`)).body;
+    series[d.slug] = (
+      await getJson(api, `/api/v1/${d.slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`)
+    ).body;
   }
 }, 60_000);
 
 /** Expected changes as sorted lines per kind, comparable with linesOf. */
 function expectedLines(changes: ExpectedChange[]) {
-  const line = (c: ExpectedChange, rest: string) => `${c.entityId}|${c.entityName}|${c.itemId}|${c.itemName}|${c.id}|${rest}`;
+  const line = (c: ExpectedChange, rest: string) =>
+    `${c.entityId}|${c.entityName}|${c.itemId}|${c.itemName}|${c.id}|${rest}`;
   const of = (kind: ExpectedChange['kind']) => changes.filter((c) => c.kind === kind);
   return {
-    changed: of('changed').map((c) => line(c, `${JSON.stringify(c.from)}>${JSON.stringify(c.to)}`)).sort(),
-    added: of('added').map((c) => line(c, JSON.stringify(c.to))).sort(),
-    removed: of('removed').map((c) => line(c, JSON.stringify(c.from))).sort(),
+    changed: of('changed')
+      .map((c) => line(c, `${JSON.stringify(c.from)}>${JSON.stringify(c.to)}`))
+      .sort(),
+    added: of('added')
+      .map((c) => line(c, JSON.stringify(c.to)))
+      .sort(),
+    removed: of('removed')
+      .map((c) => line(c, JSON.stringify(c.from)))
+      .sort(),
   };
 }
 
@@ -65,7 +74,12 @@ function linesOf(dataset: Dataset, day: any) {
 
 /** Every snapshot date whose diff in scope is not empty, with that diff as lines. */
 function expectedLog(slug: string, only?: string) {
-  return expectedDays(series[slug].timeSeries, only).map((d) => ({ date: d.date, previousDate: d.previousDate, lastUpdated: d.lastUpdated, lines: expectedLines(d.changes) }));
+  return expectedDays(series[slug].timeSeries, only).map((d) => ({
+    date: d.date,
+    previousDate: d.previousDate,
+    lastUpdated: d.lastUpdated,
+    lines: expectedLines(d.changes),
+  }));
 }
 
 async function expectError(path: string, status: number, error: string, requestId: boolean) {
@@ -91,21 +105,39 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug,
     expect(expected.length).toBeGreaterThan(3);
     expect(body.changes.map((d: any) => d.date)).toEqual(expected.map((d) => d.date));
     for (const [i, day] of body.changes.entries()) {
-      expect({ date: day.date, previousDate: day.previousDate, lastUpdated: day.lastUpdated, lines: linesOf(dataset, day) }, day.date).toEqual(expected[i]);
+      expect(
+        { date: day.date, previousDate: day.previousDate, lastUpdated: day.lastUpdated, lines: linesOf(dataset, day) },
+        day.date,
+      ).toEqual(expected[i]);
     }
-    expect(body).toMatchObject({ type: `${dataset.type}Changes`, since: dates[0], until: dates.at(-1), lastUpdated: series[slug].timeSeries[dates.at(-1)!].lastUpdated });
+    expect(body).toMatchObject({
+      type: `${dataset.type}Changes`,
+      since: dates[0],
+      until: dates.at(-1),
+      lastUpdated: series[slug].timeSeries[dates.at(-1)!].lastUpdated,
+    });
     expect(body.termsOfUse).toMatch(/may be incorrect/);
   });
 
   it(`${dataset.entity.param} keeps one ${dataset.entity.kind}: the same diff, narrowed to it, for every one ever listed`, async () => {
     const dates = Object.keys(series[slug].timeSeries);
-    const ever = new Set(Object.values(series[slug].timeSeries).flatMap((s: any) => s.data.map((e: any) => e.id as string)));
+    const ever = new Set(
+      Object.values(series[slug].timeSeries).flatMap((s: any) => s.data.map((e: any) => e.id as string)),
+    );
     let withChanges = 0;
     for (const id of ever) {
       const { response, body } = await getJson(api, `${path}?since=${dates[0]}&${dataset.entity.param}=${id}`);
       expect(response.status, id).toBe(200);
       const expected = expectedLog(slug, id);
-      expect(body.changes.map((d: any) => ({ date: d.date, previousDate: d.previousDate, lastUpdated: d.lastUpdated, lines: linesOf(dataset, d) })), id).toEqual(expected);
+      expect(
+        body.changes.map((d: any) => ({
+          date: d.date,
+          previousDate: d.previousDate,
+          lastUpdated: d.lastUpdated,
+          lines: linesOf(dataset, d),
+        })),
+        id,
+      ).toEqual(expected);
       if (expected.length) withChanges++;
     }
     expect(withChanges).toBeGreaterThan(1);
@@ -135,13 +167,23 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug,
     expect(order.message).toBe('Start date cannot be after end date');
     const unknown = await expectError(`${path}?termInMonths=12`, 400, 'invalid_request', true);
     expect(unknown.hint).toContain(`It accepts: since, until, ${dataset.entity.param}.`);
-    await expectError(`${path}?${dataset.entity.param}=${dataset.entity.prefix}:no-such-lender`, 404, dataset.entity.notFound, true);
+    await expectError(
+      `${path}?${dataset.entity.param}=${dataset.entity.prefix}:no-such-lender`,
+      404,
+      dataset.entity.notFound,
+      true,
+    );
   });
 });
 
 describe('the change log as a data endpoint', () => {
   it('credit cards take issuerId: institutionId is a parameter they do not use', async () => {
-    const body = await expectError('/api/v1/credit-card-rates/changes?institutionId=issuer:amex', 400, 'invalid_request', true);
+    const body = await expectError(
+      '/api/v1/credit-card-rates/changes?institutionId=issuer:amex',
+      400,
+      'invalid_request',
+      true,
+    );
     expect(body.hint).toContain('issuerId');
   });
 
@@ -149,9 +191,14 @@ describe('the change log as a data endpoint', () => {
     const ts = series['mortgage-rates'];
     const dates = Object.keys(ts.timeSeries);
     const newest = new Set(ts.timeSeries[dates.at(-1)!].data.map((e: any) => e.id));
-    const gone = [...new Set(Object.values(ts.timeSeries).flatMap((s: any) => s.data.map((e: any) => e.id as string)))].find((id) => !newest.has(id))!;
+    const gone = [
+      ...new Set(Object.values(ts.timeSeries).flatMap((s: any) => s.data.map((e: any) => e.id as string))),
+    ].find((id) => !newest.has(id))!;
     expect(gone).toBeDefined();
-    const { response, body } = await getJson(api, `/api/v1/mortgage-rates/changes?since=${dates[0]}&institutionId=${gone}`);
+    const { response, body } = await getJson(
+      api,
+      `/api/v1/mortgage-rates/changes?since=${dates[0]}&institutionId=${gone}`,
+    );
     expect(response.status).toBe(200);
     expect(body.changes.some((d: any) => d.removed.length > 0)).toBe(true);
     expect((await get(api, `/api/v1/mortgage-rates/${gone}`)).status).toBe(404);
@@ -181,8 +228,14 @@ describe('the change log as a data endpoint', () => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
     // Same data, another spelling of the same institution: same answer and ETag (the key is the canonical id).
-    expect((await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-01&institutionId=institution:ANZ')).headers.get('etag')).toBe(etag);
-    expect((await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-02&institutionId=anz')).headers.get('etag')).not.toBe(etag);
+    expect(
+      (await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-01&institutionId=institution:ANZ')).headers.get(
+        'etag',
+      ),
+    ).toBe(etag);
+    expect(
+      (await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-02&institutionId=anz')).headers.get('etag'),
+    ).not.toBe(etag);
     const head = await get(api, path, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('etag')).toBe(etag);
@@ -226,32 +279,44 @@ describe('the change log as a data endpoint', () => {
         const media = op.responses[status].content['application/json'];
         expect(Object.keys(media.examples ?? {}).length, `${d.slug} ${status}`).toBeGreaterThan(0);
         const valid = ajv.compile(media.schema);
-        for (const example of Object.values(media.examples) as any[]) expect(valid(example.value), `${d.slug} ${status}`).toBe(true);
+        for (const example of Object.values(media.examples) as any[])
+          expect(valid(example.value), `${d.slug} ${status}`).toBe(true);
       }
     }
   }, 60_000);
 });
 
 describe('the build refuses an institution whose slug is a reserved segment', () => {
-  it.each(['changes', 'time-series'])('slug "%s": build:data fails, naming the snapshot file', async (slug) => {
-    const dir = await tempDir('rates-reserved-');
-    const dates = (await readdir(join(historyDir(), 'mortgage-rates'))).sort();
-    for (const name of dates.slice(0, 2)) await cp(join(historyDir(), 'mortgage-rates', name), join(dir, 'mortgage-rates', name));
-    const file = join(dir, 'mortgage-rates', dates[1]!);
-    const snapshot = JSON.parse(await readFile(file, 'utf8'));
-    snapshot.data.push({ id: `institution:${slug}`, name: 'A lender named like a path', products: [] });
-    await writeFile(file, JSON.stringify(snapshot, null, 2));
-    const generated = await tempDir('rates-reserved-generated-');
-    await mkdir(generated, { recursive: true });
-    const result = await promisify(execFile)(process.execPath, [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build-data.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, SNAPSHOTS_DIR: dir, GENERATED_DIR: generated },
-    }).then(
-      () => ({ code: 0, out: '' }),
-      (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
-    );
-    expect(result.code).toBe(1);
-    expect(result.out).toContain(`mortgage-rates/${dates[1]}: institution institution:${slug}: the slug "${slug}" is reserved`);
-    expect(await readdir(generated)).toEqual([]);
-  }, 60_000);
+  it.each(['changes', 'time-series'])(
+    'slug "%s": build:data fails, naming the snapshot file',
+    async (slug) => {
+      const dir = await tempDir('rates-reserved-');
+      const dates = (await readdir(join(historyDir(), 'mortgage-rates'))).sort();
+      for (const name of dates.slice(0, 2))
+        await cp(join(historyDir(), 'mortgage-rates', name), join(dir, 'mortgage-rates', name));
+      const file = join(dir, 'mortgage-rates', dates[1]!);
+      const snapshot = JSON.parse(await readFile(file, 'utf8'));
+      snapshot.data.push({ id: `institution:${slug}`, name: 'A lender named like a path', products: [] });
+      await writeFile(file, JSON.stringify(snapshot, null, 2));
+      const generated = await tempDir('rates-reserved-generated-');
+      await mkdir(generated, { recursive: true });
+      const result = await promisify(execFile)(
+        process.execPath,
+        [resolve(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/build-data.ts'],
+        {
+          cwd: ROOT,
+          env: { ...process.env, SNAPSHOTS_DIR: dir, GENERATED_DIR: generated },
+        },
+      ).then(
+        () => ({ code: 0, out: '' }),
+        (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
+      );
+      expect(result.code).toBe(1);
+      expect(result.out).toContain(
+        `mortgage-rates/${dates[1]}: institution institution:${slug}: the slug "${slug}" is reserved`,
+      );
+      expect(await readdir(generated)).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -41,10 +41,16 @@ const get = (path: string) => fetch(path.startsWith('http') ? path : `${site.url
 const slug = (id: string) => id.slice(id.indexOf(':') + 1);
 
 beforeAll(async () => {
-  site = await buildAndServe({ name: 'changes', snapshotsDir: historyDir(), statusDir: await tempDir('rates-status-') });
+  site = await buildAndServe({
+    name: 'changes',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-status-'),
+  });
   for (const d of DATASETS) {
     const dates: string[] = (await (await get(`/api/v1/${d.slug}/time-series`)).json()).availableDates;
-    series[d.slug] = (await (await get(`/api/v1/${d.slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`)).json()).timeSeries;
+    series[d.slug] = (
+      await (await get(`/api/v1/${d.slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`)).json()
+    ).timeSeries;
   }
   const earlier = await tempDir('rates-history-earlier-');
   await cp(historyDir(), earlier, { recursive: true });
@@ -53,7 +59,14 @@ beforeAll(async () => {
   earlierBuild = resolve(ROOT, '.builds', 'changes-earlier');
   await promisify(execFile)('npm', ['run', 'build'], {
     cwd: ROOT,
-    env: { ...process.env, BUILD_DIR: earlierBuild, GENERATED_DIR: `${earlierBuild}-generated`, SNAPSHOTS_DIR: earlier, SITE_URL: site.url, ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      BUILD_DIR: earlierBuild,
+      GENERATED_DIR: `${earlierBuild}-generated`,
+      SNAPSHOTS_DIR: earlier,
+      SITE_URL: site.url,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
     maxBuffer: 32 * 1024 * 1024,
   });
 }, 300_000);
@@ -74,7 +87,8 @@ function scopes(): Scope[] {
     const snapshots = Object.values(series[dataset.slug]!);
     const now = new Set(snapshots.at(-1)!.data.map((e) => e.id));
     const ever = new Set(snapshots.flatMap((s) => s.data.map((e) => e.id as string)));
-    for (const id of ever) list.push({ feed: `/rates/${path}/${slug(id)}/changes.atom`, dataset, entity: { id, listedNow: now.has(id) } });
+    for (const id of ever)
+      list.push({ feed: `/rates/${path}/${slug(id)}/changes.atom`, dataset, entity: { id, listedNow: now.has(id) } });
   }
   return list;
 }
@@ -84,13 +98,19 @@ function expectedEntries(scope: Scope) {
   const datasets = scope.dataset ? [scope.dataset] : DATASETS;
   return datasets
     .flatMap((d) => expectedDays(series[d.slug]!, scope.entity?.id).map((day) => ({ dataset: d, day })))
-    .sort((a, b) => b.day.date.localeCompare(a.day.date) || b.day.lastUpdated.localeCompare(a.day.lastUpdated) || a.dataset.slug.localeCompare(b.dataset.slug))
+    .sort(
+      (a, b) =>
+        b.day.date.localeCompare(a.day.date) ||
+        b.day.lastUpdated.localeCompare(a.day.lastUpdated) ||
+        a.dataset.slug.localeCompare(b.dataset.slug),
+    )
     .slice(0, 100);
 }
 
 const line = (c: { kind: string; entity: string; item: string; id: string; from?: unknown; to?: unknown }) =>
   `${c.kind}|${c.entity}|${c.item}|${c.id}|${JSON.stringify(c.from)}|${JSON.stringify(c.to)}`;
-const expectedLine = (c: ExpectedChange) => line({ kind: c.kind, entity: c.entityId, item: c.itemId, id: c.id, from: c.from, to: c.to });
+const expectedLine = (c: ExpectedChange) =>
+  line({ kind: c.kind, entity: c.entityId, item: c.itemId, id: c.id, from: c.from, to: c.to });
 
 /**
  * The HTML content of each entry, read with an XML parser (cheerio's): @rowanmanning/feed-parser
@@ -99,7 +119,9 @@ const expectedLine = (c: ExpectedChange) => line({ kind: c.kind, entity: c.entit
  */
 function contents(xml: string): string[] {
   const $ = cheerio.load(xml, { xml: true });
-  return $('entry').map((_, e) => $(e).children('content[type="html"]').text()).get();
+  return $('entry')
+    .map((_, e) => $(e).children('content[type="html"]').text())
+    .get();
 }
 
 /** The changes an entry's HTML content lists, from the data attributes of its list items. */
@@ -109,7 +131,15 @@ function listed(html: string) {
     .map((_, li) => {
       const attr = (name: string) => $(li).attr(`data-${name}`);
       const value = (name: string) => (attr(name) === undefined ? undefined : JSON.parse(attr(name)!));
-      return { kind: attr('kind')!, entity: attr('entity')!, item: attr('item')!, id: attr('id')!, from: value('from'), to: value('to'), text: $(li).text() };
+      return {
+        kind: attr('kind')!,
+        entity: attr('entity')!,
+        item: attr('item')!,
+        id: attr('id')!,
+        from: value('from'),
+        to: value('to'),
+        text: $(li).text(),
+      };
     })
     .get();
 }
@@ -132,17 +162,27 @@ describe('Atom feeds', () => {
       expect(feed.items.length, scope.feed).toBe(expected.length);
       // Every entry has its own rights: the terms of use.
       const $ = cheerio.load(xml, { xml: true });
-      expect($('entry > rights').map((_, r) => $(r).text().trim()).get()).toEqual(expected.map(() => TERMS_OF_USE));
+      expect(
+        $('entry > rights')
+          .map((_, r) => $(r).text().trim())
+          .get(),
+      ).toEqual(expected.map(() => TERMS_OF_USE));
       for (const [i, item] of feed.items.entries()) {
         const { dataset, day } = expected[i]!;
         const where = `${scope.feed} entry ${i} (${dataset.slug} ${day.date})`;
-        expect(item.id, where).toBe(`tag:${host},2024:${dataset.slug}/${scope.entity ? `${scope.entity.id}/` : ''}${day.date}`);
+        expect(item.id, where).toBe(
+          `tag:${host},2024:${dataset.slug}/${scope.entity ? `${scope.entity.id}/` : ''}${day.date}`,
+        );
         expect(item.updated?.toISOString(), where).toBe(day.lastUpdated);
         const shown = listed(html[i]!);
         expect(shown.map(line).sort(), where).toEqual(day.changes.map(expectedLine).sort());
         const more = shown.length > 1 ? ` and ${shown.length - 1} more` : '';
         expect(item.title, where).toBe(`${scope.entity ? '' : `${dataset.title} — `}${shown[0]!.text}${more}`);
-        const page = scope.entity ? (scope.entity.listedNow ? `/rates/${PATHS[dataset.slug]}/${slug(scope.entity.id)}` : `/rates/${PATHS[dataset.slug]}`) : `/rates/${PATHS[dataset.slug]}`;
+        const page = scope.entity
+          ? scope.entity.listedNow
+            ? `/rates/${PATHS[dataset.slug]}/${slug(scope.entity.id)}`
+            : `/rates/${PATHS[dataset.slug]}`
+          : `/rates/${PATHS[dataset.slug]}`;
         expect(item.url, where).toBe(`${site.url}${page}`);
         const json = $('entry').eq(i).find('link[rel="related"]');
         expect(json.attr('type')).toBe('application/json');
@@ -166,11 +206,16 @@ describe('Atom feeds', () => {
     expect(html).toContain(`href="${site.url}/rates/mortgages/anz"`);
     // The JSON link answers the same changes.
     const $ = cheerio.load(xml, { xml: true });
-    const href = $('entry').filter((_, e) => $(e).find('id').text().endsWith('/2025-02-19')).find('link[rel="related"]').attr('href')!;
+    const href = $('entry')
+      .filter((_, e) => $(e).find('id').text().endsWith('/2025-02-19'))
+      .find('link[rel="related"]')
+      .attr('href')!;
     const body = await (await get(href)).json();
     expect(body.changes.map((d: any) => d.date)).toEqual(['2025-02-19']);
     const fromJson = ['changed', 'added', 'removed'].flatMap((kind) =>
-      body.changes[0][kind].map((c: any) => line({ kind, entity: c.institutionId, item: c.productId, id: c.rateId, from: c.from, to: c.to })),
+      body.changes[0][kind].map((c: any) =>
+        line({ kind, entity: c.institutionId, item: c.productId, id: c.rateId, from: c.from, to: c.to }),
+      ),
     );
     expect(fromJson.sort()).toEqual(listed(html).map(line).sort());
   });
@@ -180,14 +225,24 @@ describe('Atom feeds', () => {
     const entity = (name: string, rate: number) => ({
       id: 'institution:odd',
       name,
-      products: [{ id: 'product:odd:special', name: 'Special <b>', rates: [{ id: 'rate:odd:special:1-year', rate, term: '1 year' as const, termInMonths: 12 }] }],
+      products: [
+        {
+          id: 'product:odd:special',
+          name: 'Special <b>',
+          rates: [{ id: 'rate:odd:special:1-year', rate, term: '1 year' as const, termInMonths: 12 }],
+        },
+      ],
     });
     const name = 'A & B <script>alert("x")</script> ]]> Bank';
     const snapshots: SnapshotData[] = [
       { date: '2025-01-01', lastUpdated: '2025-01-01T01:00:00.000Z', data: [entity(name, 5.5)] },
       { date: '2025-01-02', lastUpdated: '2025-01-02T01:00:00.000Z', data: [entity(name, 5.25)] },
     ];
-    const xml = atomFeed({ kind: 'dataset', dataset }, [{ dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots[1]!.lastUpdated }], 'https://rates.example');
+    const xml = atomFeed(
+      { kind: 'dataset', dataset },
+      [{ dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots[1]!.lastUpdated }],
+      'https://rates.example',
+    );
     const feed = parseFeed(xml);
     expect(feed.items).toHaveLength(1);
     expect(feed.items[0]!.title).toBe(`Mortgage rates — ${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
@@ -198,7 +253,9 @@ describe('Atom feeds', () => {
   });
 
   it('entry ids are stable across builds: a build of the history one snapshot shorter has the same entries, less the new date', async () => {
-    const files = (await readdir(join(earlierBuild, 'client', 'rates'), { recursive: true })).filter((f) => f.endsWith('.atom'));
+    const files = (await readdir(join(earlierBuild, 'client', 'rates'), { recursive: true })).filter((f) =>
+      f.endsWith('.atom'),
+    );
     expect(files.length).toBe(scopes().length);
     let compared = 0;
     for (const file of files) {
@@ -214,7 +271,10 @@ describe('Atom feeds', () => {
           expect(id, file).toMatch(new RegExp(`:mortgage-rates/(institution:[^/]+/)?${droppedDate}$`));
           continue;
         }
-        expect({ title: item.title, content: item.content, updated: item.updated, url: item.url }, `${file} ${id}`).toEqual({
+        expect(
+          { title: item.title, content: item.content, updated: item.updated, url: item.url },
+          `${file} ${id}`,
+        ).toEqual({
           title: was.title,
           content: was.content,
           updated: was.updated,
@@ -229,52 +289,73 @@ describe('Atom feeds', () => {
       if (!file.startsWith('mortgages/') && file !== 'changes.atom') expect(after, file).toBe(before);
     }
     expect(compared).toBeGreaterThan(500);
-    const mortgages = parseFeed(await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'changes.atom'), 'utf8'));
+    const mortgages = parseFeed(
+      await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'changes.atom'), 'utf8'),
+    );
     expect(mortgages.items[0]!.id).toMatch(new RegExp(`:mortgage-rates/${droppedDate}$`));
   });
 });
 
 describe('CSV downloads', () => {
-  it.each(DATASETS.map((d) => [d.slug, d] as const))('%s: the newest snapshot and the whole history, row by row as the API gives them', async (name, dataset) => {
-    const keys = dataset.itemsKey === 'products' ? ['productId', 'productName'] : ['planId', 'planName'];
-    const entityKeys = [dataset.entity.param, `${dataset.entity.kind}Name`];
-    const header = {
-      'mortgage-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'term', 'termInMonths'],
-      'personal-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
-      'car-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
-      'credit-card-rates': ['date', ...entityKeys, ...keys, 'purchaseRate', 'cashAdvanceRate', 'balanceTransferRate', 'balanceTransferPeriod', 'interestFreeDays', 'annualFeeNZD'],
-    }[name]!;
-    const dates = Object.keys(series[name]!);
-    for (const [file, wanted] of [[`${name}.csv`, dates.slice(-1)], [`${name}-history.csv`, dates]] as const) {
-      const response = await get(`/rates/${PATHS[name]}/${file}`);
-      expect(response.status, file).toBe(200);
-      expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-      const bytes = Buffer.from(await response.arrayBuffer());
-      expect([...bytes.subarray(0, 3)], 'a UTF-8 byte order mark').toEqual([0xef, 0xbb, 0xbf]);
-      const text = bytes.toString('utf8');
-      expect(text.split('\r\n')[0]).toBe(`\ufeff${header.join(',')}`);
-      expect(text.replaceAll('\r\n', '')).not.toContain('\n');
-      const rows: string[][] = parseCsv(text, { bom: true, relax_quotes: false, relax_column_count: false });
-      expect(rows[0]).toEqual(header);
-      // The API's values on each date, by row id (rate id, or plan id for cards), as the CSV writes them.
-      const expected: string[][] = [];
-      for (const date of wanted) {
-        for (const entity of series[name]![date]!.data) {
-          for (const item of entity[dataset.itemsKey]) {
-            const head = [date, entity.id, entity.name, item.id, item.name];
-            const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-            if (item.rates) for (const r of item.rates) expected.push([...head, ...header.slice(5).map((k) => cell(r[k === 'rateId' ? 'id' : k]))]);
-            else expected.push([...head, ...header.slice(5).map((k) => cell(item[k]))]);
+  it.each(DATASETS.map((d) => [d.slug, d] as const))(
+    '%s: the newest snapshot and the whole history, row by row as the API gives them',
+    async (name, dataset) => {
+      const keys = dataset.itemsKey === 'products' ? ['productId', 'productName'] : ['planId', 'planName'];
+      const entityKeys = [dataset.entity.param, `${dataset.entity.kind}Name`];
+      const header = {
+        'mortgage-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'term', 'termInMonths'],
+        'personal-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
+        'car-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
+        'credit-card-rates': [
+          'date',
+          ...entityKeys,
+          ...keys,
+          'purchaseRate',
+          'cashAdvanceRate',
+          'balanceTransferRate',
+          'balanceTransferPeriod',
+          'interestFreeDays',
+          'annualFeeNZD',
+        ],
+      }[name]!;
+      const dates = Object.keys(series[name]!);
+      for (const [file, wanted] of [
+        [`${name}.csv`, dates.slice(-1)],
+        [`${name}-history.csv`, dates],
+      ] as const) {
+        const response = await get(`/rates/${PATHS[name]}/${file}`);
+        expect(response.status, file).toBe(200);
+        expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+        const bytes = Buffer.from(await response.arrayBuffer());
+        expect([...bytes.subarray(0, 3)], 'a UTF-8 byte order mark').toEqual([0xef, 0xbb, 0xbf]);
+        const text = bytes.toString('utf8');
+        expect(text.split('\r\n')[0]).toBe(`\ufeff${header.join(',')}`);
+        expect(text.replaceAll('\r\n', '')).not.toContain('\n');
+        const rows: string[][] = parseCsv(text, { bom: true, relax_quotes: false, relax_column_count: false });
+        expect(rows[0]).toEqual(header);
+        // The API's values on each date, by row id (rate id, or plan id for cards), as the CSV writes them.
+        const expected: string[][] = [];
+        for (const date of wanted) {
+          for (const entity of series[name]![date]!.data) {
+            for (const item of entity[dataset.itemsKey]) {
+              const head = [date, entity.id, entity.name, item.id, item.name];
+              const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+              if (item.rates)
+                for (const r of item.rates)
+                  expected.push([...head, ...header.slice(5).map((k) => cell(r[k === 'rateId' ? 'id' : k]))]);
+              else expected.push([...head, ...header.slice(5).map((k) => cell(item[k]))]);
+            }
           }
         }
+        expect(rows.length - 1, file).toBe(expected.length);
+        const byKey = (row: string[]) => `${row[0]}|${row[5]?.startsWith('rate:') ? row[5] : row[3]}`;
+        const api = new Map(expected.map((row) => [byKey(row), row]));
+        expect(api.size).toBe(expected.length);
+        for (const row of rows.slice(1)) expect(row, byKey(row)).toEqual(api.get(byKey(row)));
       }
-      expect(rows.length - 1, file).toBe(expected.length);
-      const byKey = (row: string[]) => `${row[0]}|${row[5]?.startsWith('rate:') ? row[5] : row[3]}`;
-      const api = new Map(expected.map((row) => [byKey(row), row]));
-      expect(api.size).toBe(expected.length);
-      for (const row of rows.slice(1)) expect(row, byKey(row)).toEqual(api.get(byKey(row)));
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('links', () => {
@@ -282,7 +363,9 @@ describe('links', () => {
   async function ratesPages(): Promise<string[]> {
     const client = join(site.buildDir, 'client');
     const files = await readdir(join(client, 'rates'), { recursive: true });
-    return files.filter((f) => f.endsWith('index.html')).map((f) => `/${relative(client, join(client, 'rates', f)).replace(/\/?index\.html$/, '')}`);
+    return files
+      .filter((f) => f.endsWith('index.html'))
+      .map((f) => `/${relative(client, join(client, 'rates', f)).replace(/\/?index\.html$/, '')}`);
   }
 
   it('every explorer page announces its feed in <head>, and every feed and download link on it resolves with its type', async () => {
@@ -300,7 +383,9 @@ describe('links', () => {
     };
     for (const page of pages) {
       const $ = cheerio.load(await readFile(join(site.buildDir, 'client', page, 'index.html'), 'utf8'));
-      const feeds = $('head link[rel="alternate"][type="application/atom+xml"]').map((_, l) => $(l).attr('href')).get();
+      const feeds = $('head link[rel="alternate"][type="application/atom+xml"]')
+        .map((_, l) => $(l).attr('href'))
+        .get();
       expect(feeds.length, page).toBeGreaterThan(0);
       const parts = page.split('/').filter(Boolean);
       if (parts.length === 3) expect(feeds, page).toEqual([`${page}/changes.atom`]);
@@ -317,8 +402,14 @@ describe('links', () => {
         else expect(type, href).toMatch(/^application\/atom\+xml/);
       }
     }
-    const dataset = cheerio.load(await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'index.html'), 'utf8'));
-    expect(dataset('a.follow-csv').map((_, a) => dataset(a).attr('href')).get()).toEqual(['/rates/mortgages/mortgage-rates.csv', '/rates/mortgages/mortgage-rates-history.csv']);
+    const dataset = cheerio.load(
+      await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'index.html'), 'utf8'),
+    );
+    expect(
+      dataset('a.follow-csv')
+        .map((_, a) => dataset(a).attr('href'))
+        .get(),
+    ).toEqual(['/rates/mortgages/mortgage-rates.csv', '/rates/mortgages/mortgage-rates-history.csv']);
   }, 120_000);
 
   it('every link in the feeds resolves: the pages and the JSON of each entry', async () => {
@@ -353,7 +444,9 @@ describe('links', () => {
     expect(links).toContain('/rates/changes.atom');
     expect(markdown).toContain('"type": "MortgageRatesChanges"');
     const llms = await (await get('/llms.txt')).text();
-    const urls = [...llms.matchAll(/\]\((http[^)]+)\)/g)].map((m) => m[1]!).filter((u) => /\/(rates\/|api\/v1\/[^/]+\/changes)/.test(u));
+    const urls = [...llms.matchAll(/\]\((http[^)]+)\)/g)]
+      .map((m) => m[1]!)
+      .filter((u) => /\/(rates\/|api\/v1\/[^/]+\/changes)/.test(u));
     expect(urls.length).toBeGreaterThanOrEqual(13);
     for (const url of [...urls, ...links]) {
       const response = await get(url);
@@ -373,11 +466,14 @@ describe('links', () => {
         if (route.src === undefined || !route.headers) continue;
         const match = new RegExp(route.src).exec(path);
         if (!match) continue;
-        for (const [key, value] of Object.entries(route.headers)) headers[key.toLowerCase()] = value.replace(/\$(\d+)/g, (_, n: string) => match[Number(n)] ?? '');
+        for (const [key, value] of Object.entries(route.headers))
+          headers[key.toLowerCase()] = value.replace(/\$(\d+)/g, (_, n: string) => match[Number(n)] ?? '');
       }
       return headers;
     };
-    const files = (await readdir(join(site.buildDir, 'client', 'rates'), { recursive: true })).filter((f) => /\.(atom|csv)$/.test(f));
+    const files = (await readdir(join(site.buildDir, 'client', 'rates'), { recursive: true })).filter((f) =>
+      /\.(atom|csv)$/.test(f),
+    );
     expect(files.length).toBe(scopes().length + 2 * DATASETS.length);
     for (const file of files) {
       const headers = headersFor(`/rates/${file}`);

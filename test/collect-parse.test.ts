@@ -26,7 +26,10 @@ describe('pages rendered from the real history parse back to the same data', () 
     for (const file of dates) {
       const snapshot = JSON.parse(await readFile(join(historyDir(), slug, file), 'utf8'));
       for (const quirks of [false, true]) {
-        const html = renderSourcePage(slug, snapshot.data, { quirks, splitAcrossSections: [snapshot.data[0].id, snapshot.data[2].id] });
+        const html = renderSourcePage(slug, snapshot.data, {
+          quirks,
+          splitAcrossSections: [snapshot.data[0].id, snapshot.data[2].id],
+        });
         expect(collectPage(slug, html), `${file} quirks=${quirks}`).toEqual(snapshot.data);
       }
     }
@@ -34,13 +37,41 @@ describe('pages rendered from the real history parse back to the same data', () 
 });
 
 describe('mortgage page quirks', () => {
-  const row = (cells: string[], cls = 'interest_financial_row_0') => `<tr class="${cls}">${cells.map((c) => (c.startsWith('<td') ? c : `<td>${c}</td>`)).join('')}</tr>`;
+  const row = (cells: string[], cls = 'interest_financial_row_0') =>
+    `<tr class="${cls}">${cells.map((c) => (c.startsWith('<td') ? c : `<td>${c}</td>`)).join('')}</tr>`;
 
   it('reads the logo alt (not its slogan title), 18-month follow-on rows, and keeps 0 as a value', () => {
     const html = page([
-      row(['<td class="inst-name"><img alt="Heartland Bank" title="Invest in Heartland to invest in New Zealand"></td>', 'Special LVR under 80%', '', '<b>0</b>', '4.99%', '4.89', '', '', ''], 'primary_row') +
-        row(['<td class="inst-name"></td>', 'Special LVR under 80%', '<td class="special-line" colspan="7">18 months = 4.79</td>']) +
-        row(['<td class="inst-name"></td>', 'Standard', '8.64&nbsp;<img class="interest_financial_indicator-up">', 'n/a', '-', '7.25*', '', '', '1']),
+      row(
+        [
+          '<td class="inst-name"><img alt="Heartland Bank" title="Invest in Heartland to invest in New Zealand"></td>',
+          'Special LVR under 80%',
+          '',
+          '<b>0</b>',
+          '4.99%',
+          '4.89',
+          '',
+          '',
+          '',
+        ],
+        'primary_row',
+      ) +
+        row([
+          '<td class="inst-name"></td>',
+          'Special LVR under 80%',
+          '<td class="special-line" colspan="7">18 months = 4.79</td>',
+        ]) +
+        row([
+          '<td class="inst-name"></td>',
+          'Standard',
+          '8.64&nbsp;<img class="interest_financial_indicator-up">',
+          'n/a',
+          '-',
+          '7.25*',
+          '',
+          '',
+          '1',
+        ]),
     ]);
     const [bank] = collectPage('mortgage-rates', html);
     expect(bank.id).toBe('institution:heartland-bank');
@@ -55,33 +86,67 @@ describe('mortgage page quirks', () => {
       { id: 'rate:heartland-bank:special:18-months', rate: 4.79, term: '18 months', termInMonths: 18 },
       { id: 'rate:heartland-bank:special:2-years', rate: 4.89, term: '2 years', termInMonths: 24 },
     ]);
-    expect(bank.products[1].rates.map((r: any) => [r.termInMonths, r.rate])).toEqual([[null, 8.64], [24, 7.25], [60, 1]]);
+    expect(bank.products[1].rates.map((r: any) => [r.termInMonths, r.rate])).toEqual([
+      [null, 8.64],
+      [24, 7.25],
+      [60, 1],
+    ]);
   });
 
-  it.each(['Special LVR under 80%', 'Special - Classic', 'Special LVR <80%', 'Special LVR < 80%', 'Special'])('"%s" is the Special rate', (name) => {
-    expect(normalizeProductName(name)).toBe('Special');
-  });
+  it.each(['Special LVR under 80%', 'Special - Classic', 'Special LVR <80%', 'Special LVR < 80%', 'Special'])(
+    '"%s" is the Special rate',
+    (name) => {
+      expect(normalizeProductName(name)).toBe('Special');
+    },
+  );
 
-  it.each(['First Home Buyer Special', 'Special - Signature Class', 'Standard LVR < 80%'])('"%s" keeps its name', (name) => {
-    expect(normalizeProductName(name)).toBe(name);
-  });
+  it.each(['First Home Buyer Special', 'Special - Signature Class', 'Standard LVR < 80%'])(
+    '"%s" keeps its name',
+    (name) => {
+      expect(normalizeProductName(name)).toBe(name);
+    },
+  );
 
   it('merges an institution listed in several sections and folds macrons in ids', () => {
     const html = page([
-      row(['<td class="inst-name"><a title="Kāinga Ora">Kāinga Ora</a></td>', 'Residential', '6.1', '', '', '', '', '', ''], 'primary_row'),
+      row(
+        [
+          '<td class="inst-name"><a title="Kāinga Ora">Kāinga Ora</a></td>',
+          'Residential',
+          '6.1',
+          '',
+          '',
+          '',
+          '',
+          '',
+          '',
+        ],
+        'primary_row',
+      ),
       row(['<td class="inst-name"><a>Kāinga Ora</a></td>', 'First Home', '', '', '5.5', '', '', '', ''], 'primary_row'),
     ]);
     const data = collectPage('mortgage-rates', html);
     expect(data).toHaveLength(1);
     expect(data[0].id).toBe('institution:kainga-ora');
     expect(data[0].name).toBe('Kāinga Ora');
-    expect(data[0].products.map((p: any) => p.id)).toEqual(['product:kainga-ora:residential', 'product:kainga-ora:first-home']);
+    expect(data[0].products.map((p: any) => p.id)).toEqual([
+      'product:kainga-ora:residential',
+      'product:kainga-ora:first-home',
+    ]);
   });
 
   it('one odd cell never fails the dataset, and footnote marks are not read as digits', () => {
-    const html = page([row(['<td class="inst-name">ASB</td>', 'Standard', 'call us', '6.5<sup>2</sup>', '???', '5.9 %', '', '', ''], 'primary_row')]);
+    const html = page([
+      row(
+        ['<td class="inst-name">ASB</td>', 'Standard', 'call us', '6.5<sup>2</sup>', '???', '5.9 %', '', '', ''],
+        'primary_row',
+      ),
+    ]);
     const [asb] = collectPage('mortgage-rates', html);
-    expect(asb.products[0].rates.map((r: any) => [r.termInMonths, r.rate])).toEqual([[6, 6.5], [24, 5.9]]);
+    expect(asb.products[0].rates.map((r: any) => [r.termInMonths, r.rate])).toEqual([
+      [6, 6.5],
+      [24, 5.9],
+    ]);
   });
 });
 
@@ -103,13 +168,21 @@ describe('loan and card page quirks', () => {
           { id: 'rate:asb:personal-loan:secured-by-car:to', rate: 17.95, plan: 'Secured by car', condition: 'To' },
         ],
       },
-      { id: 'product:asb:green-loan', name: 'Green Loan', rates: [{ id: 'rate:asb:green-loan', rate: 9.9, plan: null, condition: null }] },
+      {
+        id: 'product:asb:green-loan',
+        name: 'Green Loan',
+        rates: [{ id: 'rate:asb:green-loan', rate: 9.9, plan: null, condition: null }],
+      },
     ]);
   });
 
   it('keeps the condition id scheme of the earlier deployment', () => {
-    const html = page(['<tr class="primary_row"><td class="inst-name">ANZ</td><td>Personal Loan</td><td>Unsecured</td><td>$3,000 to $50,000</td><td>13.9%</td></tr>']);
-    expect(collectPage('personal-loan-rates', html)[0].products[0].rates[0].id).toBe('rate:anz:personal-loan:unsecured:3000-to-50000');
+    const html = page([
+      '<tr class="primary_row"><td class="inst-name">ANZ</td><td>Personal Loan</td><td>Unsecured</td><td>$3,000 to $50,000</td><td>13.9%</td></tr>',
+    ]);
+    expect(collectPage('personal-loan-rates', html)[0].products[0].rates[0].id).toBe(
+      'rate:anz:personal-loan:unsecured:3000-to-50000',
+    );
   });
 
   it('reads card days, fees with separators, periods and rates, merging an issuer listed in two groups', () => {
@@ -123,15 +196,35 @@ describe('loan and card page quirks', () => {
         id: 'issuer:amex',
         name: 'Amex',
         plans: [
-          { id: 'plan:amex:platinum', name: 'Platinum', purchaseRate: 22.95, cashAdvanceRate: null, balanceTransferRate: 0, balanceTransferPeriod: '6 mths', interestFreeDays: 55, annualFeeNZD: 1250 },
-          { id: 'plan:amex:platinum-2', name: 'Platinum', purchaseRate: 19.95, cashAdvanceRate: 21.95, balanceTransferRate: null, balanceTransferPeriod: 'Life of bal tsfrd', interestFreeDays: null, annualFeeNZD: 0 },
+          {
+            id: 'plan:amex:platinum',
+            name: 'Platinum',
+            purchaseRate: 22.95,
+            cashAdvanceRate: null,
+            balanceTransferRate: 0,
+            balanceTransferPeriod: '6 mths',
+            interestFreeDays: 55,
+            annualFeeNZD: 1250,
+          },
+          {
+            id: 'plan:amex:platinum-2',
+            name: 'Platinum',
+            purchaseRate: 19.95,
+            cashAdvanceRate: 21.95,
+            balanceTransferRate: null,
+            balanceTransferPeriod: 'Life of bal tsfrd',
+            interestFreeDays: null,
+            annualFeeNZD: 0,
+          },
         ],
       },
     ]);
   });
 
   it('finds no table on a page whose layout changed', () => {
-    expect(PAGE_PARSERS['mortgage-rates']('<html><body><div class="rates-grid">5.99</div></body></html>').tableCount).toBe(0);
+    expect(
+      PAGE_PARSERS['mortgage-rates']('<html><body><div class="rates-grid">5.99</div></body></html>').tableCount,
+    ).toBe(0);
   });
 });
 
@@ -157,20 +250,31 @@ describe('number and name parsing (property-based)', () => {
 
   it('reads text without digits as "not offered", never as 0', () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => !/\d/.test(s)), (text) => {
-        expect(parseNumber(text)).toBeNull();
-      }),
+      fc.property(
+        fc.string().filter((s) => !/\d/.test(s)),
+        (text) => {
+          expect(parseNumber(text)).toBeNull();
+        },
+      ),
     );
   });
 
   // The earlier deployment's id function, for ASCII names (shared/docs/source-pages.md).
   const earlier = (s: string) =>
-    s.toLowerCase().replaceAll('<', 'less-than-').replaceAll('>', 'greater-than-').replace(/\s+/g, '-').replace(/[^\w-]/g, '').replace(/-+/g, '-');
+    s
+      .toLowerCase()
+      .replaceAll('<', 'less-than-')
+      .replaceAll('>', 'greater-than-')
+      .replace(/\s+/g, '-')
+      .replace(/[^\w-]/g, '')
+      .replace(/-+/g, '-');
 
   it('gives ids identical to the earlier scheme for plain ASCII names', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'abcXYZ09 <>-$,%&()._/'.split('')) }), (name) => {
-      expect(slugify(name)).toBe(earlier(name));
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'abcXYZ09 <>-$,%&()._/'.split('')) }), (name) => {
+        expect(slugify(name)).toBe(earlier(name));
+      }),
+    );
   });
 
   it('folds letters with diacritics instead of dropping them, and ids are stable under re-slugging', () => {

@@ -30,7 +30,8 @@ const readText = (slug: string, date: string) => readFile(join(snapshots, slug, 
 const filesOf = async (slug: string) => (await readdir(join(snapshots, slug)).catch(() => [])).sort();
 
 function servePages(options: RenderOptions = {}, data: Record<string, any[]> = {}) {
-  for (const d of DATASETS) server.serve(d.sourcePath, { page: renderSourcePage(d.slug, data[d.slug] ?? newest[d.slug].data, options) });
+  for (const d of DATASETS)
+    server.serve(d.sourcePath, { page: renderSourcePage(d.slug, data[d.slug] ?? newest[d.slug].data, options) });
 }
 
 function run(extra: Partial<CollectOptions> = {}) {
@@ -48,7 +49,8 @@ function mortgageWithAnzSpecial(value: number) {
 beforeAll(async () => {
   server = await startSourceServer();
   newest = {};
-  for (const [slug, date] of Object.entries(NEWEST)) newest[slug] = JSON.parse(await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'));
+  for (const [slug, date] of Object.entries(NEWEST))
+    newest[slug] = JSON.parse(await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'));
 });
 afterAll(() => server.close());
 
@@ -108,7 +110,10 @@ describe('a normal run', () => {
     const [again] = await run({ datasets: ['mortgage-rates'] });
     expect(again!.outcome).toBe('unchanged');
     const restored = JSON.parse(await readText('mortgage-rates', '2025-03-05'));
-    expect(await status.read('mortgage-rates')).toMatchObject({ lastChecked: '2026-11-21T04:00:00.000Z', lastChanged: restored.lastUpdated });
+    expect(await status.read('mortgage-rates')).toMatchObject({
+      lastChecked: '2026-11-21T04:00:00.000Z',
+      lastChanged: restored.lastUpdated,
+    });
   });
 
   it('a change makes a new file for the date; a second change that date replaces it; the next date gets its own', async () => {
@@ -127,7 +132,10 @@ describe('a normal run', () => {
     expect(await filesOf('mortgage-rates')).toEqual(['2025-03-05.json', '2026-11-21.json']);
     const replaced = JSON.parse(await readText('mortgage-rates', '2026-11-21'));
     expect(replaced.lastUpdated).toBe('2026-11-21T23:59:00.000Z');
-    expect(replaced.data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate).toBe(4.59);
+    expect(
+      replaced.data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12)
+        .rate,
+    ).toBe(4.59);
 
     clock = new Date('2026-11-22T00:00:01.000Z');
     const [same] = await run({ datasets: ['mortgage-rates'] });
@@ -136,14 +144,18 @@ describe('a normal run', () => {
     const [third] = await run({ datasets: ['mortgage-rates'] });
     expect(third!.outcome).toBe('written');
     expect(await filesOf('mortgage-rates')).toEqual(['2025-03-05.json', '2026-11-21.json', '2026-11-22.json']);
-    expect(await readText('mortgage-rates', '2025-03-05')).toBe(await readFile(join(historyDir(), 'mortgage-rates', '2025-03-05.json'), 'utf8'));
+    expect(await readText('mortgage-rates', '2025-03-05')).toBe(
+      await readFile(join(historyDir(), 'mortgage-rates', '2025-03-05.json'), 'utf8'),
+    );
   });
 });
 
 describe('faults over real sockets', () => {
   async function expectNothingWritten(slug: DatasetSlug) {
     expect(await filesOf(slug)).toEqual([`${NEWEST[slug]}.json`]);
-    expect(await readText(slug, NEWEST[slug])).toBe(await readFile(join(historyDir(), slug, `${NEWEST[slug]}.json`), 'utf8'));
+    expect(await readText(slug, NEWEST[slug])).toBe(
+      await readFile(join(historyDir(), slug, `${NEWEST[slug]}.json`), 'utf8'),
+    );
     const recorded = await status.read(slug);
     expect(recorded?.lastChecked).toBeNull();
     expect(recorded?.lastErrorAt).toBe('2026-11-21T03:00:00.000Z');
@@ -151,7 +163,11 @@ describe('faults over real sockets', () => {
   }
 
   it('a 500 then the page: retried, and collected', async () => {
-    server.serve(PATHS['car-loan-rates'], { status: 500 }, { page: renderSourcePage('car-loan-rates', newest['car-loan-rates'].data) });
+    server.serve(
+      PATHS['car-loan-rates'],
+      { status: 500 },
+      { page: renderSourcePage('car-loan-rates', newest['car-loan-rates'].data) },
+    );
     const [result] = await run({ datasets: ['car-loan-rates'] });
     expect(result!.outcome).toBe('unchanged');
     expect(server.requests.filter((r) => r.path === PATHS['car-loan-rates'])).toHaveLength(2);
@@ -173,7 +189,11 @@ describe('faults over real sockets', () => {
   });
 
   it('a reset then the page: collected', async () => {
-    server.serve(PATHS['credit-card-rates'], { reset: true }, { page: renderSourcePage('credit-card-rates', newest['credit-card-rates'].data) });
+    server.serve(
+      PATHS['credit-card-rates'],
+      { reset: true },
+      { page: renderSourcePage('credit-card-rates', newest['credit-card-rates'].data) },
+    );
     const [result] = await run({ datasets: ['credit-card-rates'] });
     expect(result!.outcome).toBe('unchanged');
   });
@@ -187,14 +207,18 @@ describe('faults over real sockets', () => {
   });
 
   it('a page whose layout changed (no rate table) is refused', async () => {
-    server.serve(PATHS['mortgage-rates'], { page: '<html><body><h1>Mortgage rates</h1><div class="new-grid">5.99</div></body></html>' });
+    server.serve(PATHS['mortgage-rates'], {
+      page: '<html><body><h1>Mortgage rates</h1><div class="new-grid">5.99</div></body></html>',
+    });
     const [result] = await run({ datasets: ['mortgage-rates'] });
     expect(result!.reason).toMatch(/no rate table/);
     await expectNothingWritten('mortgage-rates');
   });
 
   it('a page with tables but no rates is refused', async () => {
-    server.serve(PATHS['car-loan-rates'], { page: '<table class="interest_financial_datatable"><tbody><tr><td>ANZ</td><td>Loan</td><td></td><td></td><td>-</td></tr></tbody></table>' });
+    server.serve(PATHS['car-loan-rates'], {
+      page: '<table class="interest_financial_datatable"><tbody><tr><td>ANZ</td><td>Loan</td><td></td><td></td><td>-</td></tr></tbody></table>',
+    });
     const [result] = await run({ datasets: ['car-loan-rates'] });
     expect(result!.reason).toMatch(/no rates/);
     await expectNothingWritten('car-loan-rates');
@@ -243,7 +267,16 @@ describe('npm run collect', () => {
   const cli = (args: string[], env: Record<string, string> = {}) =>
     exec('npm', ['run', '--silent', 'collect', '--', ...args], {
       cwd: ROOT,
-      env: { ...process.env, INTEREST_BASE_URL: server.url, SNAPSHOTS_DIR: snapshots, STATUS_DIR: status.dir, COLLECT_TIMEOUT_MS: '400', COLLECT_RETRIES: '1', COLLECT_RETRY_DELAY_MS: '5', ...env },
+      env: {
+        ...process.env,
+        INTEREST_BASE_URL: server.url,
+        SNAPSHOTS_DIR: snapshots,
+        STATUS_DIR: status.dir,
+        COLLECT_TIMEOUT_MS: '400',
+        COLLECT_RETRIES: '1',
+        COLLECT_RETRY_DELAY_MS: '5',
+        ...env,
+      },
     }).then(
       (r) => ({ code: 0, ...r }),
       (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
@@ -254,7 +287,9 @@ describe('npm run collect', () => {
     const summaryFile = join(await tempDir(), 'summary.md');
     const { code, stdout } = await cli(['--summary-file', summaryFile]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/mortgage-rates: changed, wrote mortgage-rates\/\d{4}-\d{2}-\d{2}\.json \(34 institutions, \d+ rates\), 1 value\(s\) moved in \d+ ms/);
+    expect(stdout).toMatch(
+      /mortgage-rates: changed, wrote mortgage-rates\/\d{4}-\d{2}-\d{2}\.json \(34 institutions, \d+ rates\), 1 value\(s\) moved in \d+ ms/,
+    );
     expect(stdout).toMatch(/car-loan-rates: unchanged \(\d+ institutions, \d+ rates\) in \d+ ms/);
     expect(stdout).toContain('collect: 1 changed, 3 unchanged, 0 failed');
     const summary = await readFile(summaryFile, 'utf8');

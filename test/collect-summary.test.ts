@@ -7,17 +7,32 @@ const cards = datasetBySlug('credit-card-rates') as Dataset;
 const loans = datasetBySlug('personal-loan-rates') as Dataset;
 
 const plan = (id: string, name: string, purchaseRate: number | null, annualFeeNZD: number | null) => ({
-  id, name, purchaseRate, cashAdvanceRate: 21.95, balanceTransferRate: null, balanceTransferPeriod: null, interestFreeDays: 55, annualFeeNZD,
+  id,
+  name,
+  purchaseRate,
+  cashAdvanceRate: 21.95,
+  balanceTransferRate: null,
+  balanceTransferPeriod: null,
+  interestFreeDays: 55,
+  annualFeeNZD,
 });
 
 describe('change summary', () => {
   it('lists issuers and plans added or removed, and every value that moved', () => {
     const before = [
-      { id: 'issuer:amex', name: 'Amex', plans: [plan('plan:amex:low-rate', 'Low Rate', 12.69, 59), plan('plan:amex:gold', 'Gold', 20.95, 200)] },
+      {
+        id: 'issuer:amex',
+        name: 'Amex',
+        plans: [plan('plan:amex:low-rate', 'Low Rate', 12.69, 59), plan('plan:amex:gold', 'Gold', 20.95, 200)],
+      },
       { id: 'issuer:gem', name: 'Gem', plans: [plan('plan:gem:visa', 'Visa', 29.99, 55)] },
     ];
     const after = [
-      { id: 'issuer:amex', name: 'Amex', plans: [plan('plan:amex:low-rate', 'Low Rate', 13.95, null), plan('plan:amex:blue', 'Blue', 19.95, 0)] },
+      {
+        id: 'issuer:amex',
+        name: 'Amex',
+        plans: [plan('plan:amex:low-rate', 'Low Rate', 13.95, null), plan('plan:amex:blue', 'Blue', 19.95, 0)],
+      },
       { id: 'issuer:kiwibank', name: 'Kiwibank', plans: [plan('plan:kiwibank:zero', 'Zero', 20.95, 0)] },
     ];
     const { lines, moves } = describeChanges(cards, before, after);
@@ -34,11 +49,23 @@ describe('change summary', () => {
 
   it('labels loan rates by plan and condition, and reports new and dropped rates', () => {
     const rate = (id: string, value: number, condition: string) => ({ id, rate: value, plan: 'Unsecured', condition });
-    const product = (rates: LoanRate[]) => [{ id: 'institution:anz', name: 'ANZ', products: [{ id: 'product:anz:personal-loan', name: 'Personal Loan', rates }] }];
+    const product = (rates: LoanRate[]) => [
+      {
+        id: 'institution:anz',
+        name: 'ANZ',
+        products: [{ id: 'product:anz:personal-loan', name: 'Personal Loan', rates }],
+      },
+    ];
     const { lines } = describeChanges(
       loans,
-      product([rate('rate:anz:personal-loan:unsecured:from', 13.9, 'From'), rate('rate:anz:personal-loan:unsecured:to', 19.9, 'To')]),
-      product([rate('rate:anz:personal-loan:unsecured:from', 12.9, 'From'), rate('rate:anz:personal-loan:unsecured:3000-to-50000', 14.9, '$3,000 to $50,000')]),
+      product([
+        rate('rate:anz:personal-loan:unsecured:from', 13.9, 'From'),
+        rate('rate:anz:personal-loan:unsecured:to', 19.9, 'To'),
+      ]),
+      product([
+        rate('rate:anz:personal-loan:unsecured:from', 12.9, 'From'),
+        rate('rate:anz:personal-loan:unsecured:3000-to-50000', 14.9, '$3,000 to $50,000'),
+      ]),
     );
     expect(lines).toEqual([
       '- ANZ · Personal Loan · Unsecured From: 13.9 → 12.9',
@@ -48,7 +75,12 @@ describe('change summary', () => {
   });
 
   it('makes a commit message: subject line, blank line, a section per dataset', () => {
-    const text = summaryMarkdown([{ dataset: cards, file: 'credit-card-rates/2026-11-21.json', changes: { lines: ['- x'], moves: 3 } }], '2026-11-21');
-    expect(text).toBe('Rates 2026-11-21: credit card rates (3 moved)\n\n### Credit card rates — credit-card-rates/2026-11-21.json\n\n- x\n');
+    const text = summaryMarkdown(
+      [{ dataset: cards, file: 'credit-card-rates/2026-11-21.json', changes: { lines: ['- x'], moves: 3 } }],
+      '2026-11-21',
+    );
+    expect(text).toBe(
+      'Rates 2026-11-21: credit card rates (3 moved)\n\n### Credit card rates — credit-card-rates/2026-11-21.json\n\n- x\n',
+    );
   });
 });

@@ -26,19 +26,29 @@ beforeAll(async () => {
   api = await apiOver(historyDir());
   for (const d of DATASETS) {
     const dates = (await readdir(join(historyDir(), d.slug))).map((f) => f.slice(0, 10)).sort();
-    const snapshots = await Promise.all(dates.map(async (date) => JSON.parse(await readFile(join(historyDir(), d.slug, `${date}.json`), 'utf8'))));
+    const snapshots = await Promise.all(
+      dates.map(async (date) => JSON.parse(await readFile(join(historyDir(), d.slug, `${date}.json`), 'utf8'))),
+    );
     files[d.slug] = { dates, snapshots };
   }
 });
 
 /** The uncompiled path: the response built with JSON.stringify from the snapshot files. */
 function envelope(d: Dataset, s: SnapshotFile, data: Entity[]) {
-  return JSON.stringify({ type: d.type, data, lastUpdated: s.lastUpdated, termsOfUse: TERMS_OF_USE, timestamp: NOW.toISOString() });
+  return JSON.stringify({
+    type: d.type,
+    data,
+    lastUpdated: s.lastUpdated,
+    termsOfUse: TERMS_OF_USE,
+    timestamp: NOW.toISOString(),
+  });
 }
 function series(d: Dataset, picked: [string, SnapshotFile, Entity[]][]) {
   return JSON.stringify({
     type: d.timeSeriesType,
-    timeSeries: Object.fromEntries(picked.map(([date, s, data]) => [date, { type: s.type, data, lastUpdated: s.lastUpdated }])),
+    timeSeries: Object.fromEntries(
+      picked.map(([date, s, data]) => [date, { type: s.type, data, lastUpdated: s.lastUpdated }]),
+    ),
     availableDates: files[d.slug]!.dates,
     termsOfUse: TERMS_OF_USE,
     timestamp: NOW.toISOString(),
@@ -49,62 +59,94 @@ const text = async (path: string) => {
   expect(response.status, path).toBe(200);
   return response.text();
 };
-const FILTERS: Record<string, Record<string, string>[]> = { 'mortgage-rates': [{}, { termInMonths: '12' }, { termInMonths: '18' }, { termInMonths: '7' }] };
+const FILTERS: Record<string, Record<string, string>[]> = {
+  'mortgage-rates': [{}, { termInMonths: '12' }, { termInMonths: '18' }, { termInMonths: '7' }],
+};
 const qs = (values: Record<string, string>) => new URLSearchParams(values).toString();
 
-describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s: compiled responses equal the uncompiled path', (slug, dataset) => {
-  const filters = FILTERS[slug] ?? [{}];
+describe.each(DATASETS.map((d) => [d.slug, d] as const))(
+  '%s: compiled responses equal the uncompiled path',
+  (slug, dataset) => {
+    const filters = FILTERS[slug] ?? [{}];
 
-  it('list and every detail of the newest snapshot, with every filter', async () => {
-    const newest = files[slug]!.snapshots.at(-1)!;
-    for (const values of filters) {
-      const q = qs(values);
-      expect(await text(`/api/v1/${slug}${q ? `?${q}` : ''}`)).toBe(envelope(dataset, newest, filterEntities(dataset, newest.data, values)));
-      for (const entity of newest.data) {
-        expect(await text(`/api/v1/${slug}/${entity.id}${q ? `?${q}` : ''}`), entity.id).toBe(envelope(dataset, newest, filterEntities(dataset, [entity], values)));
-      }
-    }
-  });
-
-  it('every date of the history, whole and per entity, with every filter', async () => {
-    const { dates, snapshots } = files[slug]!;
-    for (const [i, date] of dates.entries()) {
-      const s = snapshots[i]!;
+    it('list and every detail of the newest snapshot, with every filter', async () => {
+      const newest = files[slug]!.snapshots.at(-1)!;
       for (const values of filters) {
         const q = qs(values);
-        expect(await text(`/api/v1/${slug}/time-series?date=${date}${q ? `&${q}` : ''}`), date).toBe(series(dataset, [[date, s, filterEntities(dataset, s.data, values)]]));
+        expect(await text(`/api/v1/${slug}${q ? `?${q}` : ''}`)).toBe(
+          envelope(dataset, newest, filterEntities(dataset, newest.data, values)),
+        );
+        for (const entity of newest.data) {
+          expect(await text(`/api/v1/${slug}/${entity.id}${q ? `?${q}` : ''}`), entity.id).toBe(
+            envelope(dataset, newest, filterEntities(dataset, [entity], values)),
+          );
+        }
       }
-      for (const entity of s.data) {
-        const body = await text(`/api/v1/${slug}/time-series?date=${date}&${dataset.entity.param}=${entity.id}`);
-        expect(body, `${date} ${entity.id}`).toBe(series(dataset, [[date, s, [entity]]]));
-      }
-    }
-  });
+    });
 
-  it('the full range, streamed, equals the whole body built at once', async () => {
-    const { dates, snapshots } = files[slug]!;
-    for (const values of filters) {
-      const q = qs(values);
-      const response = await get(api, `/api/v1/${slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}${q ? `&${q}` : ''}`);
-      expect(response.body).toBeInstanceOf(ReadableStream);
-      const chunks: Uint8Array[] = [];
-      for await (const chunk of response.body!) chunks.push(chunk);
-      expect(chunks.length, 'one piece per snapshot, not one string').toBeGreaterThan(dates.length);
-      const streamed = Buffer.concat(chunks).toString('utf8');
-      expect(streamed).toBe(series(dataset, dates.map((date, i) => [date, snapshots[i]!, filterEntities(dataset, snapshots[i]!.data, values)])));
-    }
-  });
-});
+    it('every date of the history, whole and per entity, with every filter', async () => {
+      const { dates, snapshots } = files[slug]!;
+      for (const [i, date] of dates.entries()) {
+        const s = snapshots[i]!;
+        for (const values of filters) {
+          const q = qs(values);
+          expect(await text(`/api/v1/${slug}/time-series?date=${date}${q ? `&${q}` : ''}`), date).toBe(
+            series(dataset, [[date, s, filterEntities(dataset, s.data, values)]]),
+          );
+        }
+        for (const entity of s.data) {
+          const body = await text(`/api/v1/${slug}/time-series?date=${date}&${dataset.entity.param}=${entity.id}`);
+          expect(body, `${date} ${entity.id}`).toBe(series(dataset, [[date, s, [entity]]]));
+        }
+      }
+    });
+
+    it('the full range, streamed, equals the whole body built at once', async () => {
+      const { dates, snapshots } = files[slug]!;
+      for (const values of filters) {
+        const q = qs(values);
+        const response = await get(
+          api,
+          `/api/v1/${slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}${q ? `&${q}` : ''}`,
+        );
+        expect(response.body).toBeInstanceOf(ReadableStream);
+        const chunks: Uint8Array[] = [];
+        for await (const chunk of response.body!) chunks.push(chunk);
+        expect(chunks.length, 'one piece per snapshot, not one string').toBeGreaterThan(dates.length);
+        const streamed = Buffer.concat(chunks).toString('utf8');
+        expect(streamed).toBe(
+          series(
+            dataset,
+            dates.map((date, i) => [date, snapshots[i]!, filterEntities(dataset, snapshots[i]!.data, values)]),
+          ),
+        );
+      }
+    });
+  },
+);
 
 it('an entity over a range: present dates hold it, absent dates are empty', async () => {
   const { dates, snapshots } = files['mortgage-rates']!;
-  const newcomer = snapshots.at(-1)!.data.map((e) => e.id).find((id) => !snapshots[0]!.data.some((e) => e.id === id))!;
-  const body = await text(`/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}&institutionId=${newcomer.toUpperCase()}&termInMonths=24`);
+  const newcomer = snapshots
+    .at(-1)!
+    .data.map((e) => e.id)
+    .find((id) => !snapshots[0]!.data.some((e) => e.id === id))!;
+  const body = await text(
+    `/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}&institutionId=${newcomer.toUpperCase()}&termInMonths=24`,
+  );
   const dataset = DATASETS[0];
   expect(body).toBe(
     series(
       dataset,
-      dates.map((date, i) => [date, snapshots[i]!, filterEntities(dataset, snapshots[i]!.data.filter((e) => e.id === newcomer), { termInMonths: '24' })]),
+      dates.map((date, i) => [
+        date,
+        snapshots[i]!,
+        filterEntities(
+          dataset,
+          snapshots[i]!.data.filter((e) => e.id === newcomer),
+          { termInMonths: '24' },
+        ),
+      ]),
     ),
   );
 });
@@ -123,7 +165,11 @@ describe('structural sharing', () => {
 
 describe('HTTP caching', () => {
   it('gives data responses a strong ETag and the CDN cache policy, and answers If-None-Match with 304', async () => {
-    for (const path of ['/api/v1/mortgage-rates', '/api/v1/credit-card-rates/issuer:amex', '/api/v1/car-loan-rates/time-series?date=2025-02-24']) {
+    for (const path of [
+      '/api/v1/mortgage-rates',
+      '/api/v1/credit-card-rates/issuer:amex',
+      '/api/v1/car-loan-rates/time-series?date=2025-02-24',
+    ]) {
       const first = await get(api, path);
       const etag = first.headers.get('etag')!;
       expect(etag, path).toMatch(/^"[\w.-]+"$/);
@@ -144,9 +190,13 @@ describe('HTTP caching', () => {
 
   it('the ETag follows the request: case of ids does not matter, a filter does', async () => {
     const etag = async (path: string) => (await get(api, path)).headers.get('etag');
-    expect(await etag('/api/v1/mortgage-rates/INSTITUTION:ANZ')).toBe(await etag('/api/v1/mortgage-rates/institution:anz'));
+    expect(await etag('/api/v1/mortgage-rates/INSTITUTION:ANZ')).toBe(
+      await etag('/api/v1/mortgage-rates/institution:anz'),
+    );
     expect(await etag('/api/v1/mortgage-rates?termInMonths=12')).not.toBe(await etag('/api/v1/mortgage-rates'));
-    expect(await etag('/api/v1/mortgage-rates/institution:anz')).not.toBe(await etag('/api/v1/mortgage-rates/institution:asb'));
+    expect(await etag('/api/v1/mortgage-rates/institution:anz')).not.toBe(
+      await etag('/api/v1/mortgage-rates/institution:asb'),
+    );
   });
 
   it('the ETag changes when the data changes', async () => {
@@ -164,9 +214,13 @@ describe('HTTP caching', () => {
     expect((await get(api, '/api/v1/mortgage-rates')).headers.get('vary')).toBeNull();
     expect((await get(api, '/api/v1/health')).headers.get('cache-control')).toBe('no-store');
     expect((await get(api, '/api/v1/health')).headers.get('etag')).toBeNull();
-    expect((await get(api, '/api/v1/mortgage-rates', { method: 'POST' })).headers.get('cache-control')).toBe('no-store');
+    expect((await get(api, '/api/v1/mortgage-rates', { method: 'POST' })).headers.get('cache-control')).toBe(
+      'no-store',
+    );
     const empty = await apiOver(await tempDir());
     expect((await get(empty, '/api/v1/mortgage-rates')).headers.get('cache-control')).toBe('no-store');
-    expect((await get(api, '/api/v1/mortgage-rates/institution:nobody')).headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
+    expect((await get(api, '/api/v1/mortgage-rates/institution:nobody')).headers.get('cache-control')).toBe(
+      DATA_CACHE_CONTROL,
+    );
   });
 });

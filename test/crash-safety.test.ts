@@ -17,7 +17,12 @@ import { startSourceServer, type SourceServer } from './fixtures/source-server.t
 import { historyDir, tempDir } from './helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const NEWEST: Record<string, string> = { 'mortgage-rates': '2025-03-05', 'personal-loan-rates': '2025-02-04', 'car-loan-rates': '2025-02-24', 'credit-card-rates': '2025-01-07' };
+const NEWEST: Record<string, string> = {
+  'mortgage-rates': '2025-03-05',
+  'personal-loan-rates': '2025-02-04',
+  'car-loan-rates': '2025-02-24',
+  'credit-card-rates': '2025-01-07',
+};
 /** Kill until this many kills have landed mid-write (a temporary file left behind), at most MAX_KILLS. */
 const MID_WRITE_KILLS = 3;
 const MAX_KILLS = 100;
@@ -29,14 +34,20 @@ let versionsFile: string;
 
 /** The newest real data with every rate of the first entity moved by `delta`. */
 function moved(data: Entity[], delta: number): Entity[] {
-  return JSON.parse(JSON.stringify(data), (key, value) => (key === 'rate' || key.endsWith('Rate')) && typeof value === 'number' && value > 1 ? Math.round((value + delta) * 100) / 100 : value);
+  return JSON.parse(JSON.stringify(data), (key, value) =>
+    (key === 'rate' || key.endsWith('Rate')) && typeof value === 'number' && value > 1
+      ? Math.round((value + delta) * 100) / 100
+      : value,
+  );
 }
 
 beforeAll(async () => {
   server = await startSourceServer();
   const written: Record<string, Entity[][]> = {};
   for (const dataset of DATASETS) {
-    const { data } = JSON.parse(await readFile(join(historyDir(), dataset.slug, `${NEWEST[dataset.slug]}.json`), 'utf8'));
+    const { data } = JSON.parse(
+      await readFile(join(historyDir(), dataset.slug, `${NEWEST[dataset.slug]}.json`), 'utf8'),
+    );
     const a = moved(data, 0.1);
     const b = moved(data, -0.1);
     versions[dataset.slug] = [data, a, b].map((d) => JSON.stringify(d));
@@ -69,7 +80,10 @@ describe('a collector killed while writing', () => {
     const status = new FileStatusStore(await tempDir('rates-crash-status-'));
     for (const dataset of DATASETS) {
       await mkdir(join(snapshots, dataset.slug), { recursive: true });
-      await copyFile(join(historyDir(), dataset.slug, `${NEWEST[dataset.slug]}.json`), join(snapshots, dataset.slug, `${NEWEST[dataset.slug]}.json`));
+      await copyFile(
+        join(historyDir(), dataset.slug, `${NEWEST[dataset.slug]}.json`),
+        join(snapshots, dataset.slug, `${NEWEST[dataset.slug]}.json`),
+      );
     }
     let leftovers = 0;
     let kills = 0;
@@ -77,7 +91,13 @@ describe('a collector killed while writing', () => {
       kills++;
       const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/collect-loop.ts'], {
         cwd: ROOT,
-        env: { ...process.env, COLLECT_URL: server.url, SNAPSHOTS_DIR: snapshots, STATUS_DIR: status.dir, VERSIONS_FILE: versionsFile },
+        env: {
+          ...process.env,
+          COLLECT_URL: server.url,
+          SNAPSHOTS_DIR: snapshots,
+          STATUS_DIR: status.dir,
+          VERSIONS_FILE: versionsFile,
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       await new Promise<void>((ready, fail) => {
@@ -87,16 +107,23 @@ describe('a collector killed while writing', () => {
       await new Promise((r) => setTimeout(r, Math.random() * 300));
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
-      for (const dataset of DATASETS) leftovers += (await readdir(join(snapshots, dataset.slug))).some((n) => n.endsWith('.tmp')) ? 1 : 0;
+      for (const dataset of DATASETS)
+        leftovers += (await readdir(join(snapshots, dataset.slug))).some((n) => n.endsWith('.tmp')) ? 1 : 0;
       await check(snapshots, status);
     }
     console.log(`crash-safety: ${kills} kills, ${leftovers} of them mid-write (a temporary file left behind)`);
     expect(leftovers, 'kills landed in the middle of writes').toBeGreaterThanOrEqual(MID_WRITE_KILLS);
 
     // The next run clears what killed runs left, and goes on from where they stopped.
-    const results = await collect({ baseUrl: server.url, snapshotsDir: snapshots, status, fetch: { timeoutMs: 2000, retries: 0, retryDelayMs: 1 } });
+    const results = await collect({
+      baseUrl: server.url,
+      snapshotsDir: snapshots,
+      status,
+      fetch: { timeoutMs: 2000, retries: 0, retryDelayMs: 1 },
+    });
     expect(results.every((r) => r.outcome !== 'failed')).toBe(true);
-    for (const dataset of DATASETS) expect((await readdir(join(snapshots, dataset.slug))).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    for (const dataset of DATASETS)
+      expect((await readdir(join(snapshots, dataset.slug))).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     await check(snapshots, status);
   }, 240_000);
 });

@@ -54,11 +54,14 @@ function mortgageWithAnzSpecial(value: number) {
   data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate = value;
   return data;
 }
-const anzSpecial = (snapshot: any) => snapshot.data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate;
-const snapshotText = (type: string, data: unknown, lastUpdated: string) => `${JSON.stringify({ type, data, lastUpdated }, null, 2)}\n`;
+const anzSpecial = (snapshot: any) =>
+  snapshot.data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate;
+const snapshotText = (type: string, data: unknown, lastUpdated: string) =>
+  `${JSON.stringify({ type, data, lastUpdated }, null, 2)}\n`;
 
 function servePages(data: Partial<Record<DatasetSlug, any[]>> = {}) {
-  for (const d of DATASETS) source.serve(d.sourcePath, { page: renderSourcePage(d.slug, data[d.slug] ?? newest[d.slug]!.data) });
+  for (const d of DATASETS)
+    source.serve(d.sourcePath, { page: renderSourcePage(d.slug, data[d.slug] ?? newest[d.slug]!.data) });
 }
 
 interface Run {
@@ -72,7 +75,12 @@ interface Run {
  * outside), so GITHUB_ACTIONS, CI, BLOB_READ_WRITE_TOKEN, SITE_URL… of the machine running the
  * suite cannot change what the chain does; `undefined` in `env` removes a default.
  */
-async function hourly(clone: string, origin: Origin, env: Record<string, string | undefined> = {}, args: string[] = []): Promise<Run> {
+async function hourly(
+  clone: string,
+  origin: Origin,
+  env: Record<string, string | undefined> = {},
+  args: string[] = [],
+): Promise<Run> {
   const merged: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -89,7 +97,10 @@ async function hourly(clone: string, origin: Origin, env: Record<string, string 
     ...env,
   };
   const clean = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
-  return promisify(execFile)('npm', ['run', '--silent', 'hourly', '--', '--repo', clone, ...args], { cwd: ROOT, env: clean }).then(
+  return promisify(execFile)('npm', ['run', '--silent', 'hourly', '--', '--repo', clone, ...args], {
+    cwd: ROOT,
+    env: clean,
+  }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
   );
@@ -151,7 +162,9 @@ describe('a normal hour', () => {
     const [ours] = log;
     expect(ours!.author).toBe(BOT);
     expect(ours!.committer).toBe(BOT);
-    expect(ours!.message).toMatch(/^Rates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)\n\n### Mortgage rates — mortgage-rates\/\d{4}-\d{2}-\d{2}\.json\n\n- ANZ · Special · 1 year: 5\.29 → 4\.69$/);
+    expect(ours!.message).toMatch(
+      /^Rates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)\n\n### Mortgage rates — mortgage-rates\/\d{4}-\d{2}-\d{2}\.json\n\n- ANZ · Special · 1 year: 5\.29 → 4\.69$/,
+    );
     const date = dateOf(ours!.files);
     expect(ours!.files).toEqual([`snapshots/mortgage-rates/${date}.json`]);
     const written = JSON.parse(await originFile(origin, `snapshots/mortgage-rates/${date}.json`));
@@ -181,7 +194,9 @@ describe('a normal hour', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(await originLog(origin)).toHaveLength(1);
     expect(vercel.deploys).toHaveLength(0);
-    expect((await git(clone, origin.gitEnv, 'log', '-1', '--format=%an <%ae>%n%s')).trim()).toMatch(/^github-actions\[bot\] .*\nRates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)$/);
+    expect((await git(clone, origin.gitEnv, 'log', '-1', '--format=%an <%ae>%n%s')).trim()).toMatch(
+      /^github-actions\[bot\] .*\nRates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)$/,
+    );
   });
 
   it('a work tree with uncommitted changes is refused before anything is fetched', async () => {
@@ -203,7 +218,11 @@ describe('racing commits', () => {
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
     const log = await originLog(origin);
-    expect(log.map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates .*: mortgage rates \(1 moved\)$/), 'Notes pushed meanwhile', 'Seed']);
+    expect(log.map((c) => c.message.split('\n')[0])).toEqual([
+      expect.stringMatching(/^Rates .*: mortgage rates \(1 moved\)$/),
+      'Notes pushed meanwhile',
+      'Seed',
+    ]);
     expect(log[0]!.author).toBe(BOT);
     expect(log[0]!.files).toEqual([`snapshots/mortgage-rates/${dateOf(log[0]!.files)}.json`]);
     expect(await originFile(origin, 'NOTES.md')).toBe('pushed by a person meanwhile\n');
@@ -218,7 +237,13 @@ describe('racing commits', () => {
     await raceOnFirstPush(
       clone,
       origin,
-      { 'snapshots/mortgage-rates/{{date}}.json': snapshotText(newest['mortgage-rates']!.type, theirs, '{{date}}T00:00:00.000Z') },
+      {
+        'snapshots/mortgage-rates/{{date}}.json': snapshotText(
+          newest['mortgage-rates']!.type,
+          theirs,
+          '{{date}}T00:00:00.000Z',
+        ),
+      },
       'Mortgage rates collected elsewhere',
     );
     servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
@@ -228,7 +253,11 @@ describe('racing commits', () => {
     expect(run.stdout).toMatch(/the rebase stopped on a conflict/);
 
     const log = await originLog(origin);
-    expect(log.map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates /), 'Mortgage rates collected elsewhere', 'Seed']);
+    expect(log.map((c) => c.message.split('\n')[0])).toEqual([
+      expect.stringMatching(/^Rates /),
+      'Mortgage rates collected elsewhere',
+      'Seed',
+    ]);
     const date = dateOf(log[0]!.files);
     const file = `snapshots/mortgage-rates/${date}.json`;
     expect(log[1]!.files).toEqual([file]);
@@ -244,7 +273,9 @@ describe('racing commits', () => {
     // The racing version is still in history.
     expect(anzSpecial(JSON.parse(await git(origin.dir, origin.gitEnv, 'show', `${log[1]!.sha}:${file}`)))).toBe(4.79);
     await expectNoConflictMarkers(origin);
-    expect(existsSync(join(clone, '.git', 'rebase-merge')) || existsSync(join(clone, '.git', 'rebase-apply'))).toBe(false);
+    expect(existsSync(join(clone, '.git', 'rebase-merge')) || existsSync(join(clone, '.git', 'rebase-apply'))).toBe(
+      false,
+    );
     expect(vercel.deploys).toHaveLength(1);
   });
 
@@ -254,7 +285,11 @@ describe('racing commits', () => {
     const msToMidnight = 86_400_000 - (Date.now() % 86_400_000);
     if (msToMidnight < 60_000) await new Promise((resolve) => setTimeout(resolve, msToMidnight + 1_000));
     const today = new Date().toISOString().slice(0, 10);
-    const existing = snapshotText(newest['mortgage-rates']!.type, newest['mortgage-rates']!.data, `${today}T00:00:00.000Z`);
+    const existing = snapshotText(
+      newest['mortgage-rates']!.type,
+      newest['mortgage-rates']!.data,
+      `${today}T00:00:00.000Z`,
+    );
     const { origin, clone } = await repository({ [`snapshots/mortgage-rates/${today}.json`]: existing });
     const edited = structuredClone(newest['mortgage-rates']!.data);
     const middle = edited[Math.floor(edited.length / 2)]!;
@@ -263,7 +298,13 @@ describe('racing commits', () => {
     await raceOnFirstPush(
       clone,
       origin,
-      { [`snapshots/mortgage-rates/${today}.json`]: snapshotText(newest['mortgage-rates']!.type, edited, `${today}T00:00:00.000Z`) },
+      {
+        [`snapshots/mortgage-rates/${today}.json`]: snapshotText(
+          newest['mortgage-rates']!.type,
+          edited,
+          `${today}T00:00:00.000Z`,
+        ),
+      },
       `Fix a rate of ${middle.name} by hand`,
     );
     servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
@@ -272,7 +313,11 @@ describe('racing commits', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/not trusting git's line merge/);
     const log = await originLog(origin);
-    expect(log.map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates /), `Fix a rate of ${middle.name} by hand`, 'Seed']);
+    expect(log.map((c) => c.message.split('\n')[0])).toEqual([
+      expect.stringMatching(/^Rates /),
+      `Fix a rate of ${middle.name} by hand`,
+      'Seed',
+    ]);
     expect(dateOf(log[0]!.files)).toBe(today);
     const final = JSON.parse(await originFile(origin, `snapshots/mortgage-rates/${today}.json`));
     // Our collection, whole: the page is what the newest snapshot of the date records.
@@ -287,14 +332,22 @@ describe('racing commits', () => {
     await raceOnFirstPush(
       clone,
       origin,
-      { 'snapshots/mortgage-rates/{{date}}.json': snapshotText(newest['mortgage-rates']!.type, mortgageWithAnzSpecial(4.79), '{{date}}T23:59:59.999Z') },
+      {
+        'snapshots/mortgage-rates/{{date}}.json': snapshotText(
+          newest['mortgage-rates']!.type,
+          mortgageWithAnzSpecial(4.79),
+          '{{date}}T23:59:59.999Z',
+        ),
+      },
       'A later collection of the same date',
     );
     servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
 
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/mortgage-rates: the remote already has a later collection \(\d{4}-\d{2}-\d{2}T23:59:59\.999Z\); ours \(.*\) is superseded/);
+    expect(run.stdout).toMatch(
+      /mortgage-rates: the remote already has a later collection \(\d{4}-\d{2}-\d{2}T23:59:59\.999Z\); ours \(.*\) is superseded/,
+    );
     expect(run.stdout).toContain('nothing left to push');
     const log = await originLog(origin);
     expect(log.map((c) => c.message.split('\n')[0])).toEqual(['A later collection of the same date', 'Seed']);
@@ -310,7 +363,9 @@ describe('racing commits', () => {
     const run = await hourly(clone, origin);
     expect(run.code).toBe(1);
     expect((await readFile(counter, 'utf8')).trim().split('\n')).toHaveLength(3);
-    expect(run.stderr).toMatch(/::error::Push failed: could not push to origin\/main after 3 attempts \(last error: .*refused by the test/);
+    expect(run.stderr).toMatch(
+      /::error::Push failed: could not push to origin\/main after 3 attempts \(last error: .*refused by the test/,
+    );
     expect(await originLog(origin)).toHaveLength(1);
     expect(vercel.deploys).toHaveLength(0);
   });
@@ -331,8 +386,12 @@ describe('failures turn the run red', () => {
     const log = await originLog(origin);
     expect(log).toHaveLength(2);
     expect(log[0]!.files).toEqual([`snapshots/mortgage-rates/${dateOf(log[0]!.files)}.json`]);
-    expect((await originFiles(origin)).filter((f) => f.startsWith('snapshots/credit-card-rates/'))).toEqual(['snapshots/credit-card-rates/2025-01-07.json']);
-    expect(await originFile(origin, 'snapshots/credit-card-rates/2025-01-07.json')).toBe(seed['snapshots/credit-card-rates/2025-01-07.json']);
+    expect((await originFiles(origin)).filter((f) => f.startsWith('snapshots/credit-card-rates/'))).toEqual([
+      'snapshots/credit-card-rates/2025-01-07.json',
+    ]);
+    expect(await originFile(origin, 'snapshots/credit-card-rates/2025-01-07.json')).toBe(
+      seed['snapshots/credit-card-rates/2025-01-07.json'],
+    );
     expect(vercel.deploys).toHaveLength(1);
   });
 
@@ -341,14 +400,23 @@ describe('failures turn the run red', () => {
     servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
     const run = await hourly(clone, origin, { GITHUB_ACTIONS: 'true', VERCEL_DEPLOY_HOOK_URL: undefined });
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/^::error title=Missing secret BLOB_READ_WRITE_TOKEN::BLOB_READ_WRITE_TOKEN is not set\. It is the Vercel Blob status store/m);
-    expect(run.stderr).toMatch(/^::error title=Missing secret VERCEL_DEPLOY_HOOK_URL::VERCEL_DEPLOY_HOOK_URL is not set\. It is the Vercel deploy hook/m);
+    expect(run.stderr).toMatch(
+      /^::error title=Missing secret BLOB_READ_WRITE_TOKEN::BLOB_READ_WRITE_TOKEN is not set\. It is the Vercel Blob status store/m,
+    );
+    expect(run.stderr).toMatch(
+      /^::error title=Missing secret VERCEL_DEPLOY_HOOK_URL::VERCEL_DEPLOY_HOOK_URL is not set\. It is the Vercel deploy hook/m,
+    );
     expect(source.requests).toHaveLength(0);
     expect(await originLog(origin)).toHaveLength(1);
     expect(vercel.deploys).toHaveLength(0);
 
     // --require-secrets does the same outside CI; an empty secret counts as missing, a set one is not named.
-    const flagged = await hourly(clone, origin, { BLOB_READ_WRITE_TOKEN: 'vercel_blob_rw_x', VERCEL_DEPLOY_HOOK_URL: '' }, ['--require-secrets']);
+    const flagged = await hourly(
+      clone,
+      origin,
+      { BLOB_READ_WRITE_TOKEN: 'vercel_blob_rw_x', VERCEL_DEPLOY_HOOK_URL: '' },
+      ['--require-secrets'],
+    );
     expect(flagged.code).not.toBe(0);
     expect(flagged.stderr).toContain('::error title=Missing secret VERCEL_DEPLOY_HOOK_URL::');
     expect(flagged.stderr).not.toContain('BLOB_READ_WRITE_TOKEN');
@@ -356,9 +424,27 @@ describe('failures turn the run red', () => {
   });
 
   it.each([
-    ['answering 500 every time: retried, then the run fails', [{ status: 500 }], {}, 4, /the deploy hook failed after 4 attempt\(s\): HTTP 500/],
-    ['never answering: each attempt times out', [{ hang: true as const }], { DEPLOY_HOOK_TIMEOUT_MS: '300' }, 4, /the deploy hook failed after 4 attempt\(s\): no answer within 300 ms/],
-    ['answering 404 (a deleted hook): not retried', [{ status: 404 }], {}, 1, /the deploy hook failed after 1 attempt\(s\): HTTP 404: the deploy hook was refused/],
+    [
+      'answering 500 every time: retried, then the run fails',
+      [{ status: 500 }],
+      {},
+      4,
+      /the deploy hook failed after 4 attempt\(s\): HTTP 500/,
+    ],
+    [
+      'never answering: each attempt times out',
+      [{ hang: true as const }],
+      { DEPLOY_HOOK_TIMEOUT_MS: '300' },
+      4,
+      /the deploy hook failed after 4 attempt\(s\): no answer within 300 ms/,
+    ],
+    [
+      'answering 404 (a deleted hook): not retried',
+      [{ status: 404 }],
+      {},
+      1,
+      /the deploy hook failed after 1 attempt\(s\): HTTP 404: the deploy hook was refused/,
+    ],
   ])('(g) a deploy hook %s, with a clear message', async (_, behaviours, env, calls, message) => {
     const { origin, clone } = await repository();
     servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
@@ -389,7 +475,13 @@ describe('(h) self-healing: nothing to push, but production does not serve what 
   /** Health as production shows it: `YYYY-MM-DD HH:MM:SS`, the milliseconds dropped. */
   const healthOf = (overrides: Partial<Record<DatasetSlug, string | null>> = {}) => ({
     datasets: Object.fromEntries(
-      DATASETS.map((d) => [d.slug, { lastUpdated: d.slug in overrides ? overrides[d.slug]! : newest[d.slug]!.lastUpdated.slice(0, 19).replace('T', ' ') }]),
+      DATASETS.map((d) => [
+        d.slug,
+        {
+          lastUpdated:
+            d.slug in overrides ? overrides[d.slug]! : newest[d.slug]!.lastUpdated.slice(0, 19).replace('T', ' '),
+        },
+      ]),
     ),
   });
 
@@ -400,8 +492,12 @@ describe('(h) self-healing: nothing to push, but production does not serve what 
     expect(run.code, run.stderr).toBe(0);
     expect(await originLog(origin)).toHaveLength(1);
     expect(vercel.deploys).toHaveLength(1);
-    expect(run.stdout).toContain(`car-loan-rates: production serves 2025-02-20 09:00:00, the repository has ${newest['car-loan-rates']!.lastUpdated}`);
-    expect(run.stdout).toContain('calling the deploy hook: self-healing: production is behind the repository for car-loan-rates');
+    expect(run.stdout).toContain(
+      `car-loan-rates: production serves 2025-02-20 09:00:00, the repository has ${newest['car-loan-rates']!.lastUpdated}`,
+    );
+    expect(run.stdout).toContain(
+      'calling the deploy hook: self-healing: production is behind the repository for car-loan-rates',
+    );
   });
 
   it('production serving nothing for a dataset the repository has gets a deploy', async () => {
@@ -419,7 +515,9 @@ describe('(h) self-healing: nothing to push, but production does not serve what 
     const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
     expect(run.code, run.stderr).toBe(0);
     expect(vercel.deploys).toHaveLength(1);
-    expect(run.stdout).toContain('calling the deploy hook: self-healing: production serves newer data than the repository (a rollback not deployed yet) for mortgage-rates');
+    expect(run.stdout).toContain(
+      'calling the deploy hook: self-healing: production serves newer data than the repository (a rollback not deployed yet) for mortgage-rates',
+    );
   });
 
   it('production serving the same lastUpdated (to the second) gets no deploy', async () => {
@@ -436,7 +534,9 @@ describe('(h) self-healing: nothing to push, but production does not serve what 
     const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
     expect(run.code, run.stderr).toBe(0);
     expect(vercel.deploys).toHaveLength(0);
-    expect(run.stdout).toMatch(/::warning::could not read production health \(.*without a datasets object\); not deploying on a guess/);
+    expect(run.stdout).toMatch(
+      /::warning::could not read production health \(.*without a datasets object\); not deploying on a guess/,
+    );
   });
 
   it('after a push, a later hour with no change does not deploy again once production caught up', async () => {
@@ -467,6 +567,10 @@ it('a commit pushed to origin by someone else before the run is simply built upo
   servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
   const run = await hourly(clone, origin);
   expect(run.code, run.stderr).toBe(0);
-  expect((await originLog(origin)).map((c) => c.message.split('\n')[0])).toEqual([expect.stringMatching(/^Rates /), 'Earlier commit', 'Seed']);
+  expect((await originLog(origin)).map((c) => c.message.split('\n')[0])).toEqual([
+    expect.stringMatching(/^Rates /),
+    'Earlier commit',
+    'Seed',
+  ]);
   expect(vercel.deploys).toHaveLength(1);
 });

@@ -55,7 +55,12 @@ function decoded({ headers, body }: Answer): string {
 /** What must be equal: date and a generated id differ per response, nothing else may. */
 function comparable(answer: Answer, sentId: boolean) {
   const { date, 'x-request-id': id, connection, 'keep-alive': _, ...headers } = answer.headers;
-  return { status: answer.status, headers, id: id === undefined ? 'none' : sentId ? id : 'generated', body: decoded(answer) };
+  return {
+    status: answer.status,
+    headers,
+    id: id === undefined ? 'none' : sentId ? id : 'generated',
+    body: decoded(answer),
+  };
 }
 
 async function start(core: Core, fast: boolean) {
@@ -78,7 +83,15 @@ let date: string;
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
   const status = new FileStatusStore(await tempDir('rates-status-'));
-  const core = () => createApi({ loadStore: async () => store, status, now: () => NOW, siteUrl: SITE, codings: NODE_CODINGS, statusCacheMs: STATUS_CACHE_MS });
+  const core = () =>
+    createApi({
+      loadStore: async () => store,
+      status,
+      now: () => NOW,
+      siteUrl: SITE,
+      codings: NODE_CODINGS,
+      statusCacheMs: STATUS_CACHE_MS,
+    });
   fastCore = core();
   fast = await start(fastCore, true);
   ordinary = await start(core(), false);
@@ -116,7 +129,18 @@ const PATHS = () => [
   '/api/v2',
   '/api/v1/mortgage-rates?a=%',
 ];
-const ENCODINGS = [undefined, 'br', 'gzip', 'deflate', 'identity', '*', 'gzip;q=1, br;q=0.5', 'br;q=0, gzip;q=0', 'gzip, deflate, br', 'identity;q=0'];
+const ENCODINGS = [
+  undefined,
+  'br',
+  'gzip',
+  'deflate',
+  'identity',
+  '*',
+  'gzip;q=1, br;q=0.5',
+  'br;q=0, gzip;q=0',
+  'gzip, deflate, br',
+  'identity;q=0',
+];
 
 async function both(path: string, method: string, headers: Record<string, string>) {
   // Twice each: the first answer makes the URL ready, the second is the fast path's.
@@ -136,7 +160,8 @@ describe('the Node fast path answers as the ordinary path does', () => {
           const { same, fast: answer } = await both(path, method, headers);
           expect(same[0], `${method} ${path} ${encoding}`).toEqual(same[1]);
           if (fastCore.readyAnswer(path)) taken++;
-          if (answer.body.length > 0 && answer.headers['content-encoding']) expect(JSON.parse(decoded(answer))).toBeTruthy();
+          if (answer.body.length > 0 && answer.headers['content-encoding'])
+            expect(JSON.parse(decoded(answer))).toBeTruthy();
         }
       }
     }
@@ -193,7 +218,14 @@ describe('health keeps its status store reads for a stated window', () => {
     };
     let clock = 0;
     const store = ServedStore.from(await compileSnapshotTree(historyDir()));
-    const core = createApi({ loadStore: async () => store, status: counting, now: () => NOW, siteUrl: SITE, statusCacheMs: STATUS_CACHE_MS, clock: () => clock });
+    const core = createApi({
+      loadStore: async () => store,
+      status: counting,
+      now: () => NOW,
+      siteUrl: SITE,
+      statusCacheMs: STATUS_CACHE_MS,
+      clock: () => clock,
+    });
     const health = () => core(new Request('http://rates.test/api/v1/health'));
     expect((await health()).status).toBe(200);
     const perRound = reads;

@@ -27,7 +27,9 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  console.log(`fuzz-api: ${seen.requests} requests; statuses ${JSON.stringify(Object.fromEntries([...seen.status].sort()))}`);
+  console.log(
+    `fuzz-api: ${seen.requests} requests; statuses ${JSON.stringify(Object.fromEntries([...seen.status].sort()))}`,
+  );
 });
 
 const slugs = DATASETS.map((d) => d.slug);
@@ -35,23 +37,69 @@ const hostile = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ minLength: 1000, maxLength: 6000 }),
-  fc.constantFrom('..', '../..', '%2e%2e', '%2E%2E%2F', '..%2F..%2Fetc%2Fpasswd', '%00', '%2500', '%252F', '%', '%%', '%E0%A4%A', '\u0000', 'institution:anz%00', 'INSTITUTION:ANZ', 'issuer:amex/../../x'),
+  fc.constantFrom(
+    '..',
+    '../..',
+    '%2e%2e',
+    '%2E%2E%2F',
+    '..%2F..%2Fetc%2Fpasswd',
+    '%00',
+    '%2500',
+    '%252F',
+    '%',
+    '%%',
+    '%E0%A4%A',
+    '\u0000',
+    'institution:anz%00',
+    'INSTITUTION:ANZ',
+    'issuer:amex/../../x',
+  ),
   fc.bigInt({ min: 0n, max: 10n ** 400n }).map(String),
-  fc.constantFrom('0000-01-01', '0001-01-01', '9999-12-31', '2024-02-30', '2024-13-01', '2025-03-05', '+002025-03-05', '2025-3-5', '-1', '1e309', 'NaN', 'Infinity'),
+  fc.constantFrom(
+    '0000-01-01',
+    '0001-01-01',
+    '9999-12-31',
+    '2024-02-30',
+    '2024-13-01',
+    '2025-03-05',
+    '+002025-03-05',
+    '2025-3-5',
+    '-1',
+    '1e309',
+    'NaN',
+    'Infinity',
+  ),
 );
 /** Text for a URL: sometimes as is, sometimes percent-encoded, sometimes encoded twice. */
-const inUrl = hostile.chain((s) => fc.constantFrom(s, encodeURIComponent(s), encodeURIComponent(encodeURIComponent(s))));
+const inUrl = hostile.chain((s) =>
+  fc.constantFrom(s, encodeURIComponent(s), encodeURIComponent(encodeURIComponent(s))),
+);
 const key = fc.oneof(
-  { arbitrary: fc.constantFrom('date', 'startDate', 'endDate', 'institutionId', 'issuerId', 'termInMonths'), weight: 4 },
+  {
+    arbitrary: fc.constantFrom('date', 'startDate', 'endDate', 'institutionId', 'issuerId', 'termInMonths'),
+    weight: 4,
+  },
   { arbitrary: fc.constantFrom('interval', 'start', 'end', 'institution'), weight: 1 },
   { arbitrary: fc.string({ maxLength: 12 }), weight: 1 },
 );
 const value = fc.oneof(
-  { arbitrary: fc.constantFrom('2025-03-05', '2024-06-30', '2025-01-07', '12', '24', 'institution:anz', 'issuer:amex'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom('2025-03-05', '2024-06-30', '2025-01-07', '12', '24', 'institution:anz', 'issuer:amex'),
+    weight: 2,
+  },
   { arbitrary: inUrl, weight: 3 },
 );
-const query = fc.array(fc.tuple(key, value), { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&'));
-const validId = fc.constantFrom('institution:anz', 'INSTITUTION:ASB', 'kiwibank', 'issuer:amex', 'institution%3Aanz', 'Issuer:Amex');
+const query = fc
+  .array(fc.tuple(key, value), { maxLength: 4 })
+  .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&'));
+const validId = fc.constantFrom(
+  'institution:anz',
+  'INSTITUTION:ASB',
+  'kiwibank',
+  'issuer:amex',
+  'institution%3Aanz',
+  'Issuer:Amex',
+);
 const path = fc.oneof(
   fc.tuple(fc.constantFrom(...slugs), fc.oneof(validId, inUrl)).map(([slug, id]) => `/api/v1/${slug}/${id}`),
   fc.constantFrom(...slugs).map((slug) => `/api/v1/${slug}/time-series`),
@@ -65,9 +113,17 @@ const method = fc.oneof(
   { arbitrary: fc.constantFrom('HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH'), weight: 3 },
   { arbitrary: fc.stringMatching(/^[A-Z]{1,10}$/), weight: 1 },
 );
-const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 });
+const headerValue = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 300,
+});
 const headers = fc.record(
-  { 'x-request-id': headerValue, 'if-none-match': headerValue, origin: headerValue, 'access-control-request-method': fc.constantFrom('GET', 'POST', 'X') },
+  {
+    'x-request-id': headerValue,
+    'if-none-match': headerValue,
+    origin: headerValue,
+    'access-control-request-method': fc.constantFrom('GET', 'POST', 'X'),
+  },
   { requiredKeys: [] },
 );
 

@@ -57,13 +57,24 @@ describe('health', () => {
     expect(body.status).toBe('degraded');
     expect(body.datasets['mortgage-rates'].stale).toBe(true);
     expect(body.datasets['car-loan-rates'].stale).toBe(false);
-    expect(body.datasets['personal-loan-rates']).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
-    expect(body.problems).toEqual(['mortgage-rates: no successful collection since 2025-03-05 08:59:24 (more than 3 hours).']);
+    expect(body.datasets['personal-loan-rates']).toMatchObject({
+      lastChecked: null,
+      stale: null,
+      deployment: 'unknown',
+    });
+    expect(body.problems).toEqual([
+      'mortgage-rates: no successful collection since 2025-03-05 08:59:24 (more than 3 hours).',
+    ]);
   });
 
   it('a stale dataset names its last collection error', async () => {
     const status = await statusWith(allChecked(hoursAgo(1)));
-    await status.write('car-loan-rates', { lastChecked: hoursAgo(5), lastChanged: null, lastError: 'HTTP 500 from the source', lastErrorAt: hoursAgo(0.5) });
+    await status.write('car-loan-rates', {
+      lastChecked: hoursAgo(5),
+      lastChanged: null,
+      lastError: 'HTTP 500 from the source',
+      lastErrorAt: hoursAgo(0.5),
+    });
     const { body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(body.status).toBe('degraded');
     expect(body.problems).toEqual([
@@ -86,7 +97,8 @@ describe('health', () => {
     expect(body.collection).toMatchObject({ status: 'unavailable', store: 'filesystem' });
     expect(body.problems).toEqual([body.collection.message]);
     expect(JSON.stringify(body)).not.toContain('EACCES');
-    for (const slug of DATASET_SLUGS) expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
+    for (const slug of DATASET_SLUGS)
+      expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
     expect(logged).toHaveBeenCalled();
   });
 
@@ -100,10 +112,18 @@ describe('health', () => {
     expect(health.body.status).toBe('degraded');
     expect(health.body.datasets['mortgage-rates'].lastUpdated).toBeNull();
     expect(health.body.datasets['personal-loan-rates'].lastUpdated).toBe('2025-02-04 20:04:55');
-    for (const path of ['/api/v1/mortgage-rates', '/api/v1/mortgage-rates/institution:anz', '/api/v1/mortgage-rates/time-series?date=2025-03-05']) {
+    for (const path of [
+      '/api/v1/mortgage-rates',
+      '/api/v1/mortgage-rates/institution:anz',
+      '/api/v1/mortgage-rates/time-series?date=2025-03-05',
+    ]) {
       const { response, body } = await getJson(api, path);
       expect(response.status, path).toBe(500);
-      expect(body).toMatchObject({ code: 500, error: 'server_error', message: 'An error occurred while retrieving mortgage rates data' });
+      expect(body).toMatchObject({
+        code: 500,
+        error: 'server_error',
+        message: 'An error occurred while retrieving mortgage rates data',
+      });
       expect(body.hint).toContain('/api/v1/health');
     }
     expect((await get(api, '/api/v1/personal-loan-rates')).status).toBe(200);
@@ -131,21 +151,37 @@ describe('health', () => {
     expect(body.database.message).not.toContain('EACCES');
     const data = await getJson(api, '/api/v1/credit-card-rates');
     expect(data.response.status).toBe(500);
-    expect(data.body).toMatchObject({ error: 'server_error', message: 'An error occurred while retrieving credit card rates data' });
+    expect(data.body).toMatchObject({
+      error: 'server_error',
+      message: 'An error occurred while retrieving credit card rates data',
+    });
     // The cause goes to the server log, not to the caller.
-    expect(logged.mock.calls.map((c) => String(c[1]))).toEqual(['Error: EACCES: permission denied', 'Error: EACCES: permission denied']);
+    expect(logged.mock.calls.map((c) => String(c[1]))).toEqual([
+      'Error: EACCES: permission denied',
+      'Error: EACCES: permission denied',
+    ]);
   });
 
   it('refuses query parameters', async () => {
-    const api = createApi({ loadStore: async () => ServedStore.from(await compileSnapshotTree(historyDir())), status: await statusWith({}) });
+    const api = createApi({
+      loadStore: async () => ServedStore.from(await compileSnapshotTree(historyDir())),
+      status: await statusWith({}),
+    });
     expect((await get(api, '/api/v1/health?verbose=1')).status).toBe(400);
   });
 });
 
 describe('health sees the whole chain: collected against deployed', () => {
-  const changedAt = (ago: number, slug = 'mortgage-rates', extra: Partial<CollectionStatus> = {}) =>
+  const changedAt =
+    (ago: number, slug = 'mortgage-rates', extra: Partial<CollectionStatus> = {}) =>
     async (status: StatusStore) =>
-      status.write(slug, { lastChecked: hoursAgo(ago), lastChanged: hoursAgo(ago), lastError: null, lastErrorAt: null, ...extra });
+      status.write(slug, {
+        lastChecked: hoursAgo(ago),
+        lastChanged: hoursAgo(ago),
+        lastError: null,
+        lastErrorAt: null,
+        ...extra,
+      });
 
   it('a change collected more than 30 minutes ago that this deployment does not serve: degraded, deployment behind, and says why', async () => {
     const status = await statusWith(allChecked(hoursAgo(0.1)));
@@ -177,10 +213,18 @@ describe('health sees the whole chain: collected against deployed', () => {
 
   it('a change the deployment serves is current, whenever it was collected', async () => {
     const status = await statusWith(allChecked(hoursAgo(0.1)));
-    await status.write('mortgage-rates', { lastChecked: hoursAgo(0.1), lastChanged: SERVED_MORTGAGES, lastError: null, lastErrorAt: null });
+    await status.write('mortgage-rates', {
+      lastChecked: hoursAgo(0.1),
+      lastChanged: SERVED_MORTGAGES,
+      lastError: null,
+      lastErrorAt: null,
+    });
     const { body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(body.status).toBe('ok');
-    expect(body.datasets['mortgage-rates']).toMatchObject({ lastChanged: '2025-03-05 01:32:05', deployment: 'current' });
+    expect(body.datasets['mortgage-rates']).toMatchObject({
+      lastChanged: '2025-03-05 01:32:05',
+      deployment: 'current',
+    });
   });
 
   it('production without a status store (no BLOB_READ_WRITE_TOKEN on Vercel): degraded, collection not_configured, naming the secret', async () => {
@@ -192,7 +236,8 @@ describe('health sees the whole chain: collected against deployed', () => {
     expect(body.collection).toMatchObject({ status: 'not_configured', store: 'none', required: true });
     expect(body.collection.message).toContain('BLOB_READ_WRITE_TOKEN');
     expect(body.problems).toEqual([body.collection.message]);
-    for (const slug of DATASET_SLUGS) expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
+    for (const slug of DATASET_SLUGS)
+      expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
   });
 
   it('a preview deployment without a store is not degraded by it, but says so', async () => {
@@ -204,8 +249,14 @@ describe('health sees the whole chain: collected against deployed', () => {
 
   it('production with its Blob store down: degraded, collection unavailable', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const down: BlobClient = { read: () => Promise.reject(new Error('fetch failed')), write: () => Promise.reject(new Error('fetch failed')) };
-    const { body } = await getJson(await apiOver(historyDir(), { status: new BlobStatusStore(down, true) }), '/api/v1/health');
+    const down: BlobClient = {
+      read: () => Promise.reject(new Error('fetch failed')),
+      write: () => Promise.reject(new Error('fetch failed')),
+    };
+    const { body } = await getJson(
+      await apiOver(historyDir(), { status: new BlobStatusStore(down, true) }),
+      '/api/v1/health',
+    );
     expect(body.status).toBe('degraded');
     expect(body.collection).toMatchObject({ status: 'unavailable', store: 'vercel-blob', required: true });
     expect(body.problems).toEqual([expect.stringContaining('Vercel Blob')]);
@@ -219,7 +270,12 @@ describe('health sees the whole chain: collected against deployed', () => {
     expect(none.body.collection.status).toBe('not_configured');
 
     const partial = await statusWith(allChecked(hoursAgo(1)), true);
-    await partial.write('credit-card-rates', { lastChecked: null, lastChanged: null, lastError: 'HTTP 500', lastErrorAt: hoursAgo(1) });
+    await partial.write('credit-card-rates', {
+      lastChecked: null,
+      lastChanged: null,
+      lastError: 'HTTP 500',
+      lastErrorAt: hoursAgo(1),
+    });
     const { body } = await getJson(await apiOver(historyDir(), { status: partial }), '/api/v1/health');
     expect(body.status).toBe('degraded');
     expect(body.collection.status).toBe('ok');
@@ -227,7 +283,10 @@ describe('health sees the whole chain: collected against deployed', () => {
   });
 
   it('locally, with no collector: ok, and the body says collection is not configured; the dataset records keep their fields', async () => {
-    const { response, body } = await getJson(await apiOver(historyDir(), { status: await statusWith({}) }), '/api/v1/health');
+    const { response, body } = await getJson(
+      await apiOver(historyDir(), { status: await statusWith({}) }),
+      '/api/v1/health',
+    );
     expect(response.status).toBe(200);
     expect(body.status).toBe('ok');
     expect(Object.keys(body.collection)).toEqual(['status', 'store', 'required', 'message']);
@@ -251,7 +310,11 @@ describe('health sees the whole chain: collected against deployed', () => {
     const dir = await tempDir('rates-status-');
     const required = statusStoreFromEnv({ STATUS_DIR: dir, STATUS_REQUIRED: 'true' });
     expect(required.required).toBe(true);
-    expect((await getJson(await apiOver(historyDir(), { status: required }), '/api/v1/health')).body.status).toBe('degraded');
-    expect(statusStoreFromEnv({ STATUS_DIR: dir, VERCEL_ENV: 'production', STATUS_REQUIRED: 'false' }).required).toBe(false);
+    expect((await getJson(await apiOver(historyDir(), { status: required }), '/api/v1/health')).body.status).toBe(
+      'degraded',
+    );
+    expect(statusStoreFromEnv({ STATUS_DIR: dir, VERCEL_ENV: 'production', STATUS_REQUIRED: 'false' }).required).toBe(
+      false,
+    );
   });
 });

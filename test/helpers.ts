@@ -24,7 +24,10 @@ export async function tempDir(prefix = 'rates-test-'): Promise<string> {
 }
 
 /** The bare core over a snapshot tree, compiled as the build does, with a fixed clock: what a CDN caches. */
-export async function coreOver(dir: string, options: { status?: StatusStore; now?: () => Date } = {}): Promise<Handler> {
+export async function coreOver(
+  dir: string,
+  options: { status?: StatusStore; now?: () => Date } = {},
+): Promise<Handler> {
   const store = ServedStore.from(await compileSnapshotTree(dir));
   return createApi({
     loadStore: async () => store,

@@ -33,18 +33,23 @@ describe('the bare core: one answer per method and URL, for any caller', () => {
     '/api/v1/nothing-here',
   ];
 
-  it.each(cacheable)('%s: no x-request-id, no Vary, kept by the browser 300 s and by Vercel\'s CDN for the deployment', async (path) => {
-    const response = await get(core, path, { headers: { 'x-request-id': 'caller-1' } });
-    expect(response.status, path).toBeLessThan(500);
-    expect(response.headers.get('x-request-id')).toBeNull();
-    expect(response.headers.get('vary')).toBeNull();
-    expect(response.headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
-    expect(response.headers.get('vercel-cdn-cache-control')).toBe(VERCEL_CDN_CACHE_CONTROL);
-  });
+  it.each(cacheable)(
+    "%s: no x-request-id, no Vary, kept by the browser 300 s and by Vercel's CDN for the deployment",
+    async (path) => {
+      const response = await get(core, path, { headers: { 'x-request-id': 'caller-1' } });
+      expect(response.status, path).toBeLessThan(500);
+      expect(response.headers.get('x-request-id')).toBeNull();
+      expect(response.headers.get('vary')).toBeNull();
+      expect(response.headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
+      expect(response.headers.get('vercel-cdn-cache-control')).toBe(VERCEL_CDN_CACHE_CONTROL);
+    },
+  );
 
   it('a 304 carries no id either, and the caching headers of the 200', async () => {
     const etag = (await get(core, '/api/v1/mortgage-rates')).headers.get('etag')!;
-    const again = await get(core, '/api/v1/mortgage-rates', { headers: { 'if-none-match': etag, 'x-request-id': 'r' } });
+    const again = await get(core, '/api/v1/mortgage-rates', {
+      headers: { 'if-none-match': etag, 'x-request-id': 'r' },
+    });
     expect(again.status).toBe(304);
     expect(again.headers.get('x-request-id')).toBeNull();
     expect(again.headers.get('vercel-cdn-cache-control')).toBe(VERCEL_CDN_CACHE_CONTROL);
@@ -52,7 +57,11 @@ describe('the bare core: one answer per method and URL, for any caller', () => {
 
   it('health, 405 and server errors stay out of every cache', async () => {
     const broken = await coreOver(await tempDir());
-    for (const response of [await get(core, '/api/v1/health'), await get(core, '/api/v1/mortgage-rates', { method: 'POST' }), await get(broken, '/api/v1/mortgage-rates')]) {
+    for (const response of [
+      await get(core, '/api/v1/health'),
+      await get(core, '/api/v1/mortgage-rates', { method: 'POST' }),
+      await get(broken, '/api/v1/mortgage-rates'),
+    ]) {
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(response.headers.get('vercel-cdn-cache-control')).toBeNull();
       expect(response.headers.get('x-request-id')).toBeNull();
@@ -98,14 +107,21 @@ describe('the stamp, by the contract', () => {
   });
 
   it.each(carriesNone)('%s %s (%i) carries none', async (method, path, status) => {
-    const response = await get(api, path, { method, headers: { 'x-request-id': 'trace-8', 'access-control-request-method': 'GET' } });
+    const response = await get(api, path, {
+      method,
+      headers: { 'x-request-id': 'trace-8', 'access-control-request-method': 'GET' },
+    });
     expect(response.status).toBe(status);
     expect(response.headers.get('x-request-id')).toBeNull();
   });
 
   it('the MCP endpoint, a data endpoint under /api/v1, carries one too', async () => {
     const service = await serviceOver(historyDir());
-    const response = await get(service, '/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'trace-9', 'content-type': 'application/json' }, body: '{}' });
+    const response = await get(service, '/api/v1/mcp', {
+      method: 'POST',
+      headers: { 'x-request-id': 'trace-9', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(response.headers.get('x-request-id')).toBe('trace-9');
   });
 });
@@ -123,10 +139,14 @@ describe('the Vercel routing middleware', () => {
   });
 
   it('echoes a safe sent id, replaces an unsafe one, and adds none where the contract says so', () => {
-    expect(run('/api/v1/health', { headers: { 'x-request-id': 'abc:1/2' } }).headers.get('x-request-id')).toBe('abc:1/2');
+    expect(run('/api/v1/health', { headers: { 'x-request-id': 'abc:1/2' } }).headers.get('x-request-id')).toBe(
+      'abc:1/2',
+    );
     expect(run('/api/v1/health', { headers: { 'x-request-id': 'a b' } }).headers.get('x-request-id')).toMatch(UUID);
     expect(run('/api/v1/mortgage-rates', { method: 'POST' }).headers.get('x-request-id')).toMatch(UUID);
-    expect(run('/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'r' } }).headers.get('x-request-id')).toBe('r');
+    expect(run('/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'r' } }).headers.get('x-request-id')).toBe(
+      'r',
+    );
     for (const path of ['/api/v1/nothing-here', '/api/v1/mortgage-rates?termInMonths=abc']) {
       const response = run(path, { headers: { 'x-request-id': 'r' } });
       expect(response.headers.get('x-middleware-next'), path).toBe('1');
@@ -137,8 +157,10 @@ describe('the Vercel routing middleware', () => {
 });
 
 describe('one site URL', () => {
-  it('SITE_URL, else Vercel\'s production domain, else the local address with PORT', () => {
-    expect(siteUrl({ SITE_URL: 'https://rates.nz/', VERCEL_PROJECT_PRODUCTION_URL: 'x.vercel.app' })).toBe('https://rates.nz');
+  it("SITE_URL, else Vercel's production domain, else the local address with PORT", () => {
+    expect(siteUrl({ SITE_URL: 'https://rates.nz/', VERCEL_PROJECT_PRODUCTION_URL: 'x.vercel.app' })).toBe(
+      'https://rates.nz',
+    );
     expect(siteUrl({ VERCEL_PROJECT_PRODUCTION_URL: 'nz-rates.vercel.app' })).toBe('https://nz-rates.vercel.app');
     expect(siteUrl({ PORT: '9000' })).toBe('http://127.0.0.1:9000');
     expect(siteUrl({})).toBe('http://127.0.0.1:8787');
@@ -152,7 +174,13 @@ describe('one site URL', () => {
       new Promise<{ status: number; text: string; head: string }>((done, fail) => {
         const { port } = new URL(base);
         const req = httpRequest(
-          { host: '127.0.0.1', port, method, path, headers: { host: poison, 'x-forwarded-host': poison, forwarded: `host=${poison}`, ...headers } },
+          {
+            host: '127.0.0.1',
+            port,
+            method,
+            path,
+            headers: { host: poison, 'x-forwarded-host': poison, forwarded: `host=${poison}`, ...headers },
+          },
           (res) => {
             let text = '';
             res.setEncoding('utf8');
@@ -169,7 +197,11 @@ describe('one site URL', () => {
         'POST',
         '/api/v1/mcp',
         JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-        { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
       );
     try {
       const answers = [

@@ -68,7 +68,13 @@ beforeAll(async () => {
   server = spawn('npm', ['start'], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, PORT: String(port), SNAPSHOTS_DIR: snapshots, STATUS_DIR: statusDir, ASTRO_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SNAPSHOTS_DIR: snapshots,
+      STATUS_DIR: statusDir,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    },
   });
   server.stdout!.on('data', (chunk) => (output += chunk));
   server.stderr!.on('data', (chunk) => (output += chunk));
@@ -132,9 +138,13 @@ describe('the production server from npm start', () => {
     const detail = await fetch(`${base}/api/v1/mortgage-rates/INSTITUTION:ANZ?termInMonths=12`);
     expect(detail.status).toBe(200);
     expect((await detail.json()).data[0].id).toBe('institution:anz');
-    const series = await (await fetch(`${base}/api/v1/credit-card-rates/time-series?date=2025-01-07&issuerId=issuer:amex`)).json();
+    const series = await (
+      await fetch(`${base}/api/v1/credit-card-rates/time-series?date=2025-01-07&issuerId=issuer:amex`)
+    ).json();
     expect(series.timeSeries['2025-01-07'].data[0].id).toBe('issuer:amex');
-    const previous = await (await fetch(`${base}/api/v1/mortgage-rates/time-series?date=2025-03-05&institutionId=anz`)).json();
+    const previous = await (
+      await fetch(`${base}/api/v1/mortgage-rates/time-series?date=2025-03-05&institutionId=anz`)
+    ).json();
     expect(previous.timeSeries['2025-03-05'].lastUpdated).toBe('2025-03-05T01:32:05.919Z');
   });
 
@@ -148,10 +158,16 @@ describe('the production server from npm start', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-max-age')).toBe('600');
-    const post = await fetch(`${base}/api/v1/car-loan-rates`, { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain', origin: 'https://example.org' } });
+    const post = await fetch(`${base}/api/v1/car-loan-rates`, {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-type': 'text/plain', origin: 'https://example.org' },
+    });
     expect(post.status).toBe(405);
     expect((await post.json()).error).toBe('method_not_allowed');
-    const wrongFormat = await fetch(`${base}/api/v1/mortgage-rates?termInMonths=abc`, { headers: { 'x-request-id': 'abc' } });
+    const wrongFormat = await fetch(`${base}/api/v1/mortgage-rates?termInMonths=abc`, {
+      headers: { 'x-request-id': 'abc' },
+    });
     expect(wrongFormat.status).toBe(400);
     expect(wrongFormat.headers.get('x-request-id')).toBeNull();
     const unknown = await fetch(`${base}/api/v1/savings-rates`);
@@ -160,7 +176,10 @@ describe('the production server from npm start', () => {
   });
 
   it('answers MCP through the same function: a 2026-07-28 tool call equals the REST response', async () => {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const response = await fetch(`${base}/api/v1/mcp`, {
       method: 'POST',
       headers: {
@@ -171,7 +190,12 @@ describe('the production server from npm start', () => {
         'mcp-name': 'get_credit_card_rates_by_issuer',
         origin: 'https://agent.example',
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' }, _meta: meta } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' }, _meta: meta },
+      }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('mcp-session-id')).toBeNull();
@@ -184,16 +208,21 @@ describe('the production server from npm start', () => {
   it('compresses for clients that accept it, caches built assets as immutable', async () => {
     const { request } = await import('node:http');
     const raw = (path: string, encoding?: string) =>
-      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; length: number }>((done, fail) => {
-        const port = new URL(base).port;
-        request({ host: '127.0.0.1', port, path, headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
-          let length = 0;
-          res.on('data', (chunk: Buffer) => (length += chunk.length));
-          res.on('end', () => done({ status: res.statusCode!, headers: res.headers, length }));
-        })
-          .on('error', fail)
-          .end();
-      });
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; length: number }>(
+        (done, fail) => {
+          const port = new URL(base).port;
+          request(
+            { host: '127.0.0.1', port, path, headers: encoding ? { 'accept-encoding': encoding } : {} },
+            (res) => {
+              let length = 0;
+              res.on('data', (chunk: Buffer) => (length += chunk.length));
+              res.on('end', () => done({ status: res.statusCode!, headers: res.headers, length }));
+            },
+          )
+            .on('error', fail)
+            .end();
+        },
+      );
     const plain = await raw('/api/v1/mortgage-rates');
     const brotli = await raw('/api/v1/mortgage-rates', 'br, gzip');
     const gzip = await raw('/api/v1/mortgage-rates', 'gzip');

@@ -80,7 +80,8 @@ describe('docs pages', () => {
     const markdown = await (await get('/docs/reference/mortgage-rates.md')).text();
     expect(markdown).toContain('"lastUpdated": "2025-03-05T01:32:05.919Z"');
     expect(markdown).toContain("curl '" + site.url + '/api/v1/mortgage-rates?termInMonths=12');
-    for (const param of ['termInMonths', 'date', 'startDate', 'endDate', 'institutionId']) expect(markdown).toContain(`| \`${param}\` |`);
+    for (const param of ['termInMonths', 'date', 'startDate', 'endDate', 'institutionId'])
+      expect(markdown).toContain(`| \`${param}\` |`);
     const cards = await (await get('/docs/reference/credit-card-rates.md')).text();
     expect(cards).toContain('`issuerId`');
     expect(cards).toContain('`interestFreeDays`');
@@ -137,7 +138,9 @@ describe('the OpenAPI document', () => {
   it('passes @redocly/cli lint (recommended rules) with no problem', async () => {
     const file = join(await tempDir(), 'openapi.json');
     await writeFile(file, JSON.stringify(openapi));
-    const result = await run(process.execPath, [resolve(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file], { cwd: ROOT }).then(
+    const result = await run(process.execPath, [resolve(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file], {
+      cwd: ROOT,
+    }).then(
       (r) => ({ code: 0, out: r.stdout + r.stderr }),
       (e) => ({ code: e.code as number, out: `${e.stdout}${e.stderr}` }),
     );
@@ -147,15 +150,30 @@ describe('the OpenAPI document', () => {
   }, 60_000);
 
   it('describes every REST path with an operationId, a dataset tag, parameter patterns and every response with examples', () => {
-    const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) => Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })));
+    const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
+      Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
+    );
     expect(operations.map((o) => o.op.operationId).sort()).toEqual(
       [
-        'listMortgageRates', 'getMortgageRatesByInstitution', 'getMortgageRatesTimeSeries',
-        'listPersonalLoanRates', 'getPersonalLoanRatesByInstitution', 'getPersonalLoanRatesTimeSeries',
-        'listCarLoanRates', 'getCarLoanRatesByInstitution', 'getCarLoanRatesTimeSeries',
-        'listCreditCardRates', 'getCreditCardRatesByIssuer', 'getCreditCardRatesTimeSeries',
-        'getMortgageRatesChanges', 'getPersonalLoanRatesChanges', 'getCarLoanRatesChanges', 'getCreditCardRatesChanges',
-        'getHealth', 'searchDocs', 'sendMcpMessage',
+        'listMortgageRates',
+        'getMortgageRatesByInstitution',
+        'getMortgageRatesTimeSeries',
+        'listPersonalLoanRates',
+        'getPersonalLoanRatesByInstitution',
+        'getPersonalLoanRatesTimeSeries',
+        'listCarLoanRates',
+        'getCarLoanRatesByInstitution',
+        'getCarLoanRatesTimeSeries',
+        'listCreditCardRates',
+        'getCreditCardRatesByIssuer',
+        'getCreditCardRatesTimeSeries',
+        'getMortgageRatesChanges',
+        'getPersonalLoanRatesChanges',
+        'getCarLoanRatesChanges',
+        'getCreditCardRatesChanges',
+        'getHealth',
+        'searchDocs',
+        'sendMcpMessage',
       ].sort(),
     );
     const series = openapi.paths['/api/v1/mortgage-rates/time-series'].get;
@@ -180,7 +198,10 @@ describe('the OpenAPI document', () => {
     const real: [string, string][] = [
       ['/api/v1/mortgage-rates', '/api/v1/mortgage-rates?termInMonths=24'],
       ['/api/v1/mortgage-rates/{institutionId}', '/api/v1/mortgage-rates/institution:anz'],
-      ['/api/v1/mortgage-rates/time-series', '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05'],
+      [
+        '/api/v1/mortgage-rates/time-series',
+        '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05',
+      ],
       ['/api/v1/mortgage-rates/time-series', '/api/v1/mortgage-rates/time-series'],
       ['/api/v1/personal-loan-rates', '/api/v1/personal-loan-rates'],
       ['/api/v1/personal-loan-rates/{institutionId}', '/api/v1/personal-loan-rates/institution:anz'],
@@ -201,7 +222,11 @@ describe('the OpenAPI document', () => {
       expect(check(body), `${request}: ${ajv.errorsText(check.errors)}`).toBe(true);
       expect(check({ ...body, extra: 1 }), `${request} with an extra top-level field`).toBe(false);
       const nested = structuredClone(body);
-      const first = nested.data?.[0] ?? (nested.results ?? [])[0] ?? (Object.values(nested.timeSeries ?? {})[0] as any)?.data?.[0] ?? nested.datasets?.['mortgage-rates'];
+      const first =
+        nested.data?.[0] ??
+        (nested.results ?? [])[0] ??
+        (Object.values(nested.timeSeries ?? {})[0] as any)?.data?.[0] ??
+        nested.datasets?.['mortgage-rates'];
       if (first) {
         first.extra = 1;
         expect(check(nested), `${request} with an extra nested field`).toBe(false);
@@ -217,7 +242,9 @@ describe('the OpenAPI document', () => {
           const check = ajv.compile(media.schema);
           for (const [name, example] of Object.entries(media.examples) as [string, any][]) {
             examples++;
-            expect(check(example.value), `${op.operationId} ${status} ${name}: ${ajv.errorsText(check.errors)}`).toBe(true);
+            expect(check(example.value), `${op.operationId} ${status} ${name}: ${ajv.errorsText(check.errors)}`).toBe(
+              true,
+            );
           }
         }
       }
@@ -230,7 +257,11 @@ describe('the OpenAPI document', () => {
     await mkdir(dir, { recursive: true });
     const specFile = join(dir, 'openapi.json');
     await writeFile(specFile, JSON.stringify(openapi));
-    await run(process.execPath, [resolve(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), specFile, '-o', join(dir, 'api.d.ts')], { cwd: ROOT });
+    await run(
+      process.execPath,
+      [resolve(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), specFile, '-o', join(dir, 'api.d.ts')],
+      { cwd: ROOT },
+    );
     const sample = async (path: string) => JSON.stringify(await (await get(path)).json());
     const client = `import type { paths } from './api';
 type Get<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
@@ -251,13 +282,33 @@ export const search: Get<'/api/search'> = ${await sample('/api/search?query=term
 export const firstRate: number | undefined = mortgages.data[0]?.products[0]?.rates[0]?.rate;
 `;
     const tsc = (file: string) =>
-      run(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler', '--lib', 'es2022,dom', file], { cwd: ROOT }).then(
+      run(
+        process.execPath,
+        [
+          resolve(ROOT, 'node_modules/typescript/bin/tsc'),
+          '--noEmit',
+          '--strict',
+          '--target',
+          'es2022',
+          '--module',
+          'esnext',
+          '--moduleResolution',
+          'bundler',
+          '--lib',
+          'es2022,dom',
+          file,
+        ],
+        { cwd: ROOT },
+      ).then(
         () => '',
         (e) => `${e.stdout}${e.stderr}`,
       );
     await writeFile(join(dir, 'client.ts'), client);
     expect(await tsc(join(dir, 'client.ts'))).toBe('');
-    await writeFile(join(dir, 'client-wrong.ts'), client.replace('"type":"MortgageRates",', '"type":"MortgageRates","colour":"blue",'));
+    await writeFile(
+      join(dir, 'client-wrong.ts'),
+      client.replace('"type":"MortgageRates",', '"type":"MortgageRates","colour":"blue",'),
+    );
     expect(await tsc(join(dir, 'client-wrong.ts'))).toMatch(/'"?colour"?' does not exist/);
   }, 60_000);
 });
@@ -278,34 +329,54 @@ describe('docs search', () => {
     expect(top.results[0].url).toBe('/docs/reference/mortgage-rates#time-series');
   });
 
-  it.each(['/api/search?query=', '/api/search?query=%20%20', '/api/search', '/api/search?query=x&limit=0', '/api/search?query=x&limit=ten', '/api/search?query=x&page=2'])(
-    '%s is a 400 invalid_request',
-    async (path) => {
-      const response = await get(path);
-      expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ code: 400, error: 'invalid_request' });
-    },
-  );
+  it.each([
+    '/api/search?query=',
+    '/api/search?query=%20%20',
+    '/api/search',
+    '/api/search?query=x&limit=0',
+    '/api/search?query=x&limit=ten',
+    '/api/search?query=x&page=2',
+  ])('%s is a 400 invalid_request', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 400, error: 'invalid_request' });
+  });
 });
 
 describe('security', () => {
   it('every kind of response carries the security headers', async () => {
-    for (const path of ['/', '/docs', '/docs/errors.md', '/openapi', '/openapi/json', '/llms.txt', '/api/v1/mortgage-rates', '/api/v1/nothing', '/api/search?query=x', '/favicon.svg']) {
+    for (const path of [
+      '/',
+      '/docs',
+      '/docs/errors.md',
+      '/openapi',
+      '/openapi/json',
+      '/llms.txt',
+      '/api/v1/mortgage-rates',
+      '/api/v1/nothing',
+      '/api/search?query=x',
+      '/favicon.svg',
+    ]) {
       const response = await get(path);
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(response.headers.get(name), `${name} on ${path}`).toBe(value);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        expect(response.headers.get(name), `${name} on ${path}`).toBe(value);
     }
   });
 
   it('vercel.json sends the same headers on Vercel', async () => {
     const vercel = JSON.parse(await readFile(resolve(ROOT, 'vercel.json'), 'utf8'));
     const all = vercel.headers.find((h: { source: string }) => h.source === '/(.*)');
-    expect(Object.fromEntries(all.headers.map((h: { key: string; value: string }) => [h.key.toLowerCase(), h.value]))).toEqual(SECURITY_HEADERS);
+    expect(
+      Object.fromEntries(all.headers.map((h: { key: string; value: string }) => [h.key.toLowerCase(), h.value])),
+    ).toEqual(SECURITY_HEADERS);
   });
 
   it('no secret from the build environment reaches the built files', async () => {
     const { readdir: list } = await import('node:fs/promises');
     const files = async (dir: string): Promise<string[]> =>
-      (await list(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+      (await list(dir, { withFileTypes: true, recursive: true }))
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name));
     const built = [...(await files(site.buildDir)), ...(await files(site.generatedDir))];
     expect(built.length).toBeGreaterThan(50);
     for (const file of built) expect((await readFile(file)).includes(CANARY), file).toBe(false);
@@ -319,7 +390,15 @@ describe('in headless Chromium', () => {
     await mkdir(shots, { recursive: true });
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
   afterAll(() => browser?.close());
@@ -341,15 +420,27 @@ describe('in headless Chromium', () => {
     }
     // The other tags start collapsed: each is in the sidebar, and opening one shows its operations.
     const reference = page.locator('#api-reference');
-    for (const tag of ['Personal loan rates', 'Car loan rates', 'Credit card rates', 'Service', 'MCP', 'Documentation']) {
+    for (const tag of [
+      'Personal loan rates',
+      'Car loan rates',
+      'Credit card rates',
+      'Service',
+      'MCP',
+      'Documentation',
+    ]) {
       expect(await reference.getByText(tag, { exact: true }).count(), tag).toBeGreaterThan(0);
     }
     await reference.getByText('MCP', { exact: true }).first().click();
     await page.getByText('Send a Model Context Protocol message').first().waitFor({ timeout: 10_000 });
     // "Try it": the bundled client sends the request to this same origin and gets the data.
     await reference.getByText('List mortgage rates').first().click();
-    await page.getByRole('button', { name: /Test Request/ }).first().click();
-    const answered = page.waitForResponse((r) => r.url() === `${site.url}/api/v1/mortgage-rates` && r.request().method() === 'GET');
+    await page
+      .getByRole('button', { name: /Test Request/ })
+      .first()
+      .click();
+    const answered = page.waitForResponse(
+      (r) => r.url() === `${site.url}/api/v1/mortgage-rates` && r.request().method() === 'GET',
+    );
     await page.getByRole('button', { name: /^Send/ }).first().click();
     expect((await answered).status()).toBe(200);
     await shot();
@@ -360,7 +451,9 @@ describe('in headless Chromium', () => {
   it('a docs page renders with its navigation and live search', async () => {
     const { page, errors, shot } = await visit('/docs/reference/mortgage-rates', 'docs.png');
     expect(await page.locator('h1').textContent()).toContain('Mortgage rates');
-    expect(await page.locator('nav[aria-label="Documentation"] a[aria-current="page"]').textContent()).toBe('Mortgage rates');
+    expect(await page.locator('nav[aria-label="Documentation"] a[aria-current="page"]').textContent()).toBe(
+      'Mortgage rates',
+    );
     await page.fill('#search', 'stale');
     await page.locator('#search-results li a').first().waitFor({ timeout: 10_000 });
     await shot();
@@ -368,11 +461,15 @@ describe('in headless Chromium', () => {
   }, 60_000);
 
   it('the landing page renders, on a phone too', async () => {
-    for (const [width, file] of [[1280, 'landing.png'], [390, 'landing-phone.png']] as const) {
+    for (const [width, file] of [
+      [1280, 'landing.png'],
+      [390, 'landing-phone.png'],
+    ] as const) {
       const { page, errors, shot } = await visit('/', file, width);
       expect(await page.locator('h1').textContent()).toBe('New Zealand lending rates, as an API');
       expect(await page.locator('pre code').first().textContent()).toContain('/api/v1/mortgage-rates');
-      for (const href of ['/docs/quickstart', '/openapi', '/docs/ai']) expect(await page.locator(`a[href="${href}"]`).count(), href).toBeGreaterThan(0);
+      for (const href of ['/docs/quickstart', '/openapi', '/docs/ai'])
+        expect(await page.locator(`a[href="${href}"]`).count(), href).toBeGreaterThan(0);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `horizontal scroll at ${width}px`).toBeLessThanOrEqual(0);
       await shot();

@@ -19,24 +19,47 @@ const rate = (id: string, value: number, months: number | null): MortgageRate =>
 describe('normalizing duplicate sections', () => {
   it('merges an institution listed in two sections and makes repeated ids unique, in source order', () => {
     const data = [
-      { id: 'institution:kiwibank', name: 'Kiwibank', products: [{ id: 'product:kiwibank:special', name: 'Special', rates: [rate('rate:kiwibank:special:1-year', 4.99, 12)] }] },
+      {
+        id: 'institution:kiwibank',
+        name: 'Kiwibank',
+        products: [
+          { id: 'product:kiwibank:special', name: 'Special', rates: [rate('rate:kiwibank:special:1-year', 4.99, 12)] },
+        ],
+      },
       { id: 'institution:anz', name: 'ANZ', products: [] },
       {
         id: 'institution:kiwibank',
         name: 'Kiwibank',
         products: [
-          { id: 'product:kiwibank:special', name: 'Special LVR < 80%', rates: [rate('rate:kiwibank:special:1-year', 4.89, 12), rate('rate:kiwibank:special:2-years', 4.79, 24)] },
-          { id: 'product:kiwibank:standard', name: 'Standard', rates: [rate('rate:kiwibank:standard:variable-floating', 6.1, null)] },
+          {
+            id: 'product:kiwibank:special',
+            name: 'Special LVR < 80%',
+            rates: [rate('rate:kiwibank:special:1-year', 4.89, 12), rate('rate:kiwibank:special:2-years', 4.79, 24)],
+          },
+          {
+            id: 'product:kiwibank:standard',
+            name: 'Standard',
+            rates: [rate('rate:kiwibank:standard:variable-floating', 6.1, null)],
+          },
         ],
       },
     ];
     const result = normalizeDataset(mortgage, data) as any[];
     expect(result.map((i) => i.id)).toEqual(['institution:kiwibank', 'institution:anz']);
-    expect(result[0].products.map((p: any) => p.id)).toEqual(['product:kiwibank:special', 'product:kiwibank:special-2', 'product:kiwibank:standard']);
-    expect(result[0].products[1].rates.map((r: any) => r.id)).toEqual(['rate:kiwibank:special-2:1-year', 'rate:kiwibank:special-2:2-years']);
+    expect(result[0].products.map((p: any) => p.id)).toEqual([
+      'product:kiwibank:special',
+      'product:kiwibank:special-2',
+      'product:kiwibank:standard',
+    ]);
+    expect(result[0].products[1].rates.map((r: any) => r.id)).toEqual([
+      'rate:kiwibank:special-2:1-year',
+      'rate:kiwibank:special-2:2-years',
+    ]);
     expect(result[0].products[1].rates[0].rate).toBe(4.89);
     expect(normalizeDataset(mortgage, data)).toEqual(result); // deterministic
-    expect(() => mortgage.schemas.snapshot.parse({ type: 'MortgageRates', data: result, lastUpdated: '2025-01-01T00:00:00.000Z' })).not.toThrow();
+    expect(() =>
+      mortgage.schemas.snapshot.parse({ type: 'MortgageRates', data: result, lastUpdated: '2025-01-01T00:00:00.000Z' }),
+    ).not.toThrow();
   });
 });
 
@@ -44,7 +67,19 @@ describe('snapshot files', () => {
   it('are written one way: schema key order, 2-space indentation, final newline', () => {
     const text = serializeSnapshot(mortgage, {
       lastUpdated: '2025-01-01T00:00:00.000Z',
-      data: [{ products: [{ rates: [{ termInMonths: 12, rate: 5, term: '1 year', id: 'rate:a:b:1-year' }], name: 'B', id: 'product:a:b' }], name: 'A', id: 'institution:a' }],
+      data: [
+        {
+          products: [
+            {
+              rates: [{ termInMonths: 12, rate: 5, term: '1 year', id: 'rate:a:b:1-year' }],
+              name: 'B',
+              id: 'product:a:b',
+            },
+          ],
+          name: 'A',
+          id: 'institution:a',
+        },
+      ],
       type: 'MortgageRates',
     } as any);
     expect(text).toBe(
@@ -59,7 +94,10 @@ describe('the build command', () => {
     const { promisify } = await import('node:util');
     const dir = await tempDir();
     await mkdir(join(dir, 'car-loan-rates'), { recursive: true });
-    await writeFile(join(dir, 'car-loan-rates', '2025-02-24.json'), '{"type": "CarLoanRates", "data": [{"id": "institution:asb", "name": "ASB", "products": [{"id": "product:');
+    await writeFile(
+      join(dir, 'car-loan-rates', '2025-02-24.json'),
+      '{"type": "CarLoanRates", "data": [{"id": "institution:asb", "name": "ASB", "products": [{"id": "product:',
+    );
     const generated = join(await tempDir(), 'generated');
     const failed = await promisify(execFile)('npm', ['run', '--silent', 'build:data'], {
       cwd: join(import.meta.dirname, '..'),
@@ -90,15 +128,31 @@ describe('compiling the tree at build time', () => {
   });
 
   it('ignores files that are not dated snapshots', async () => {
-    const dir = await treeWith({ 'car-loan-rates/2025-01-02.json': good, 'car-loan-rates/README.md': '#', 'car-loan-rates/notes.json': '{}' });
+    const dir = await treeWith({
+      'car-loan-rates/2025-01-02.json': good,
+      'car-loan-rates/README.md': '#',
+      'car-loan-rates/notes.json': '{}',
+    });
     expect((await compileSnapshotTree(dir)).datasets['car-loan-rates']!.dates).toEqual(['2025-01-02']);
   });
 
   it.each([
     ['corrupt JSON', '{"type": "CarLoanRates", "da', 'not readable JSON'],
-    ['an extra field', JSON.stringify({ type: 'CarLoanRates', data: [], lastUpdated: '2025-01-02T03:04:05.000Z', source: 'x' }), 'Unrecognized key'],
-    ['the wrong type', JSON.stringify({ type: 'MortgageRates', data: [], lastUpdated: '2025-01-02T03:04:05.000Z' }), 'type:'],
-    ['a date that is not the file date', JSON.stringify({ type: 'CarLoanRates', data: [], lastUpdated: '2025-01-03T03:04:05.000Z' }), "file's UTC date"],
+    [
+      'an extra field',
+      JSON.stringify({ type: 'CarLoanRates', data: [], lastUpdated: '2025-01-02T03:04:05.000Z', source: 'x' }),
+      'Unrecognized key',
+    ],
+    [
+      'the wrong type',
+      JSON.stringify({ type: 'MortgageRates', data: [], lastUpdated: '2025-01-02T03:04:05.000Z' }),
+      'type:',
+    ],
+    [
+      'a date that is not the file date',
+      JSON.stringify({ type: 'CarLoanRates', data: [], lastUpdated: '2025-01-03T03:04:05.000Z' }),
+      "file's UTC date",
+    ],
     [
       'a duplicate id',
       JSON.stringify({
@@ -112,7 +166,10 @@ describe('compiling the tree at build time', () => {
       'duplicate id "institution:a"',
     ],
   ])('refuses a file with %s, naming it', async (_, content, problem) => {
-    const dir = await treeWith({ 'car-loan-rates/2025-01-01.json': good.replace('01-02', '01-01'), 'car-loan-rates/2025-01-02.json': content });
+    const dir = await treeWith({
+      'car-loan-rates/2025-01-01.json': good.replace('01-02', '01-01'),
+      'car-loan-rates/2025-01-02.json': content,
+    });
     const error = await compileSnapshotTree(dir).catch((e) => e);
     expect(error).toBeInstanceOf(CompileError);
     expect(error.message).toContain(join(dir, 'car-loan-rates', '2025-01-02.json'));

@@ -27,7 +27,9 @@ describe('importing the real history', () => {
       const names = await readdir(join(LEGACY, slug));
       expect(names.length).toBeGreaterThan(0);
       for (const name of names) {
-        expect(await readFile(join(imported, slug, name), 'utf8'), `${slug}/${name}`).toBe(await readFile(join(REPO_SNAPSHOTS, slug, name), 'utf8'));
+        expect(await readFile(join(imported, slug, name), 'utf8'), `${slug}/${name}`).toBe(
+          await readFile(join(REPO_SNAPSHOTS, slug, name), 'utf8'),
+        );
       }
     }
   });
@@ -79,7 +81,10 @@ describe('import safety', () => {
     const from = await tempDir('rates-from-');
     await mkdir(join(from, 'car-loan-rates'), { recursive: true });
     for (const date of ['2024-02-24', '2024-02-25']) {
-      await writeFile(join(from, 'car-loan-rates', `${date}.json`), await readFile(join(LEGACY, 'car-loan-rates', `${date}.json`)));
+      await writeFile(
+        join(from, 'car-loan-rates', `${date}.json`),
+        await readFile(join(LEGACY, 'car-loan-rates', `${date}.json`)),
+      );
     }
     return from;
   }
@@ -123,7 +128,9 @@ describe('import safety', () => {
     expect(ok.stdout).toContain('Done: 2 file(s): 2 written, 0 unchanged, 0 conflict(s), 0 invalid.');
 
     await writeFile(join(from, 'car-loan-rates', '2024-03-03.json'), '{"type": "CarLoanRates", "data": [');
-    const failed = await run('npm', ['run', '--silent', 'snapshots:import', '--', from, '--to', to], { cwd: ROOT }).catch((e) => e);
+    const failed = await run('npm', ['run', '--silent', 'snapshots:import', '--', from, '--to', to], {
+      cwd: ROOT,
+    }).catch((e) => e);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('2024-03-03.json: not readable JSON');
     expect(failed.stdout).toContain('1 invalid');

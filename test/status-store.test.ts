@@ -4,7 +4,12 @@ import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { apiOver, getJson, historyDir, NOW, tempDir } from './helpers.ts';
 
-const STATUS = { lastChecked: '2025-03-05T11:30:00.000Z', lastChanged: null, lastError: 'HTTP 500', lastErrorAt: '2025-03-05T10:30:00.000Z' };
+const STATUS = {
+  lastChecked: '2025-03-05T11:30:00.000Z',
+  lastChanged: null,
+  lastError: 'HTTP 500',
+  lastErrorAt: '2025-03-05T10:30:00.000Z',
+};
 
 /** Stands in for the Blob service, which has no local emulator. */
 function memoryBlob(): BlobClient & { objects: Map<string, string> } {
@@ -43,10 +48,14 @@ describe('status stores', () => {
       write: () => Promise.reject(new Error('fetch failed')),
     };
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { response, body } = await getJson(await apiOver(historyDir(), { status: new BlobStatusStore(unreachable), now: () => NOW }), '/api/v1/health');
+    const { response, body } = await getJson(
+      await apiOver(historyDir(), { status: new BlobStatusStore(unreachable), now: () => NOW }),
+      '/api/v1/health',
+    );
     expect(response.status).toBe(200);
     expect(body).toMatchObject({ status: 'degraded', collection: { status: 'unavailable', store: 'vercel-blob' } });
-    for (const slug of Object.keys(body.datasets)) expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null });
+    for (const slug of Object.keys(body.datasets))
+      expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null });
     expect(body.datasets['mortgage-rates'].lastUpdated).toBe('2025-03-05 01:32:05');
     logged.mockRestore();
   });
@@ -60,9 +69,15 @@ describe('status stores', () => {
   });
 
   it("on Vercel without a token there is no store (a function's disk is not where the collector writes); production requires one", () => {
-    expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'production' })).toMatchObject({ kind: 'none', required: true });
+    expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'production' })).toMatchObject({
+      kind: 'none',
+      required: true,
+    });
     expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'preview' })).toMatchObject({ kind: 'none', required: false });
-    expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'production', BLOB_READ_WRITE_TOKEN: 't' })).toMatchObject({ kind: 'vercel-blob', required: true });
+    expect(statusStoreFromEnv({ VERCEL: '1', VERCEL_ENV: 'production', BLOB_READ_WRITE_TOKEN: 't' })).toMatchObject({
+      kind: 'vercel-blob',
+      required: true,
+    });
     expect(statusStoreFromEnv({})).toMatchObject({ kind: 'filesystem', required: false });
   });
 

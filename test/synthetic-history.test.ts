@@ -9,7 +9,9 @@ import { historyDir, tempDir } from './helpers.ts';
 describe('the benchmark’s synthetic history', () => {
   it('measures the real change frequency', async () => {
     const dir = join(historyDir(), 'mortgage-rates');
-    const snapshots: Snapshot[] = await Promise.all((await readdir(dir)).sort().map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8'))));
+    const snapshots: Snapshot[] = await Promise.all(
+      (await readdir(dir)).sort().map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8'))),
+    );
     const { snapshotsPerDay, movesPerSnapshot } = measureFrequency(snapshots);
     expect(snapshotsPerDay).toBeGreaterThan(0.3);
     expect(snapshotsPerDay).toBeLessThan(0.7);
@@ -25,7 +27,9 @@ describe('the benchmark’s synthetic history', () => {
     expect(counts['mortgage-rates']).toBeLessThan(130);
     const names = (await readdir(join(a, 'mortgage-rates'))).sort();
     expect(names).toEqual((await readdir(join(b, 'mortgage-rates'))).sort());
-    expect(await readFile(join(a, 'mortgage-rates', names.at(-1)!), 'utf8')).toBe(await readFile(join(b, 'mortgage-rates', names.at(-1)!), 'utf8'));
+    expect(await readFile(join(a, 'mortgage-rates', names.at(-1)!), 'utf8')).toBe(
+      await readFile(join(b, 'mortgage-rates', names.at(-1)!), 'utf8'),
+    );
     const compiled = await compileSnapshotTree(a); // validates every file
     const mortgage = compiled.datasets['mortgage-rates']!;
     const first = JSON.parse(await readFile(join(a, 'mortgage-rates', names[0]!), 'utf8'));

@@ -24,7 +24,9 @@ describe('the audit workflow', () => {
 
 /** The block of the step whose `run:` is exactly `command` (steps are `      - ` items). */
 function stepRunning(workflow: string, command: string): string | undefined {
-  return workflow.split(/\n(?= {6}- )/).find((step) => step.split('\n').some((line) => line.trim().replace(/^- /, '') === `run: ${command}`));
+  return workflow
+    .split(/\n(?= {6}- )/)
+    .find((step) => step.split('\n').some((line) => line.trim().replace(/^- /, '') === `run: ${command}`));
 }
 
 describe('the CI workflow', () => {

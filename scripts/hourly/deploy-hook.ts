@@ -44,13 +44,19 @@ export async function triggerDeploy(url: string, options: DeployHookOptions): Pr
           response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(options.timeoutMs) });
         } catch (error) {
           const e = error as Error & { cause?: { code?: string; message?: string } };
-          throw new DeployHookError(e.name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message));
+          throw new DeployHookError(
+            e.name === 'TimeoutError'
+              ? `no answer within ${options.timeoutMs} ms`
+              : (e.cause?.code ?? e.cause?.message ?? e.message),
+          );
         }
         const body = await response.text().catch(() => '');
         if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
           // A wrong or deleted hook does not get better by asking again.
           throw new AbortError(
-            new DeployHookError(`HTTP ${response.status}: the deploy hook was refused; check VERCEL_DEPLOY_HOOK_URL (the hook may have been deleted)`),
+            new DeployHookError(
+              `HTTP ${response.status}: the deploy hook was refused; check VERCEL_DEPLOY_HOOK_URL (the hook may have been deleted)`,
+            ),
           );
         }
         if (!response.ok) throw new DeployHookError(`HTTP ${response.status}`);
@@ -65,7 +71,8 @@ export async function triggerDeploy(url: string, options: DeployHookOptions): Pr
         minTimeout: options.retryDelayMs,
         factor: 2,
         onFailedAttempt: ({ error, attemptNumber, retriesLeft, retryDelay }) => {
-          if (retriesLeft > 0) options.log(`deploy hook attempt ${attemptNumber} failed (${error.message}); retrying in ${retryDelay} ms`);
+          if (retriesLeft > 0)
+            options.log(`deploy hook attempt ${attemptNumber} failed (${error.message}); retrying in ${retryDelay} ms`);
         },
       },
     );

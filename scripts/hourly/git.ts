@@ -53,11 +53,16 @@ export function gitIn(dir: string, options: { identity?: Identity; timeoutMs?: n
   };
   const attempt = (...args: string[]) =>
     new Promise<GitResult>((done) => {
-      execFile('git', args, { cwd: dir, env, maxBuffer: 256 * 1024 * 1024, timeout: options.timeoutMs ?? 120_000 }, (error, stdout, stderr) => {
-        if (!error) return done({ ok: true, stdout, stderr, code: 0 });
-        const code = (error as { code?: number | string }).code ?? (error as { signal?: string }).signal ?? null;
-        done({ ok: false, stdout, stderr: stderr || error.message, code });
-      });
+      execFile(
+        'git',
+        args,
+        { cwd: dir, env, maxBuffer: 256 * 1024 * 1024, timeout: options.timeoutMs ?? 120_000 },
+        (error, stdout, stderr) => {
+          if (!error) return done({ ok: true, stdout, stderr, code: 0 });
+          const code = (error as { code?: number | string }).code ?? (error as { signal?: string }).signal ?? null;
+          done({ ok: false, stdout, stderr: stderr || error.message, code });
+        },
+      );
     });
   const git = async (...args: string[]) => {
     const result = await attempt(...args);

@@ -24,21 +24,32 @@ function healthTimeMs(value: unknown): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-async function readHealth(productionUrl: string, timeoutMs: number): Promise<Record<string, { lastUpdated?: unknown }>> {
+async function readHealth(
+  productionUrl: string,
+  timeoutMs: number,
+): Promise<Record<string, { lastUpdated?: unknown }>> {
   const url = new URL('/api/v1/health', productionUrl).href;
   return pRetry(
     async () => {
-      const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+      const response = await fetch(url, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       // A 503 health still lists the datasets (with what it can), so the body decides, not the status.
       const body = (await response.json().catch(() => undefined)) as { datasets?: unknown } | undefined;
-      if (!body || typeof body.datasets !== 'object' || body.datasets === null) throw new Error(`${url} answered HTTP ${response.status} without a datasets object`);
+      if (!body || typeof body.datasets !== 'object' || body.datasets === null)
+        throw new Error(`${url} answered HTTP ${response.status} without a datasets object`);
       return body.datasets as Record<string, { lastUpdated?: unknown }>;
     },
     { retries: 2, minTimeout: 1000 },
   );
 }
 
-export async function compareWithProduction(productionUrl: string, snapshotsDir: string, timeoutMs = 15_000): Promise<Freshness> {
+export async function compareWithProduction(
+  productionUrl: string,
+  snapshotsDir: string,
+  timeoutMs = 15_000,
+): Promise<Freshness> {
   const served = await readHealth(productionUrl, timeoutMs);
   const result: Freshness = { behind: [], ahead: [], current: [] };
   for (const dataset of DATASETS) {

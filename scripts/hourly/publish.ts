@@ -76,7 +76,10 @@ export async function pushWithRetry(options: PublishOptions): Promise<Pushed> {
     const files: CollectedFile[] = [];
     for (const path of paths) {
       const shown = await git.attempt('show', `${ours}:${path}`);
-      if (!shown.ok) throw new PushError(`our commit removes ${path}; the collector never does, so it is not re-applied automatically`);
+      if (!shown.ok)
+        throw new PushError(
+          `our commit removes ${path}; the collector never does, so it is not re-applied automatically`,
+        );
       files.push({ path, content: shown.stdout });
     }
     await git('reset', '--quiet', '--hard', upstream);
@@ -84,9 +87,15 @@ export async function pushWithRetry(options: PublishOptions): Promise<Pushed> {
     const { changed, notes } = await reapplySnapshots(options.snapshotsDir, options.snapshotsPath, files);
     for (const note of notes) log(note);
     if (changed.length === 0) return 'nothing-left';
-    const commit = await commitSnapshots(git, options.snapshotsPath, summaryMarkdown(changed, new Date().toISOString().slice(0, 10)));
+    const commit = await commitSnapshots(
+      git,
+      options.snapshotsPath,
+      summaryMarkdown(changed, new Date().toISOString().slice(0, 10)),
+    );
     if (!commit) return 'nothing-left';
-    log(`committed ${short(commit)} again on top of ${short(upstream)}, with a summary of what moved from the remote's data to ours`);
+    log(
+      `committed ${short(commit)} again on top of ${short(upstream)}, with a summary of what moved from the remote's data to ours`,
+    );
     return 'committed';
   }
 
@@ -106,17 +115,23 @@ export async function pushWithRetry(options: PublishOptions): Promise<Pushed> {
     const ourPaths = lines(await git('diff', '--name-only', '--no-renames', base, ours));
     const theirPaths = new Set(lines(await git('diff', '--name-only', '--no-renames', base, upstream)));
     const overlap = ourPaths.filter((path) => theirPaths.has(path));
-    log(`${remote}/${branch} moved on to ${short(upstream)}, changing ${theirPaths.size} file(s); rebasing our commit onto it`);
+    log(
+      `${remote}/${branch} moved on to ${short(upstream)}, changing ${theirPaths.size} file(s); rebasing our commit onto it`,
+    );
     const rebased = await git.attempt('rebase', '--quiet', '--onto', upstream, base);
     if (!rebased.ok) {
-      log(`the rebase stopped on a conflict (${tail(rebased.stderr)}); aborting it and re-applying our snapshots on top through the snapshot write rules`);
+      log(
+        `the rebase stopped on a conflict (${tail(rebased.stderr)}); aborting it and re-applying our snapshots on top through the snapshot write rules`,
+      );
       await git.attempt('rebase', '--abort');
       return (await reapply(upstream, ours, ourPaths)) === 'committed' ? 'ready' : 'nothing-left';
     }
     if (overlap.length > 0) {
       // Git merged two versions of the same snapshot line by line: a JSON file it may have made
       // inconsistent. The write rules decide instead, from our commit as collected.
-      log(`the remote also changed ${overlap.join(', ')}; not trusting git's line merge of it, re-applying our snapshots through the snapshot write rules`);
+      log(
+        `the remote also changed ${overlap.join(', ')}; not trusting git's line merge of it, re-applying our snapshots through the snapshot write rules`,
+      );
       return (await reapply(upstream, ours, ourPaths)) === 'committed' ? 'ready' : 'nothing-left';
     }
     base = upstream;

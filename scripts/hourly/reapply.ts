@@ -21,20 +21,27 @@ export interface Reapplied {
   notes: string[];
 }
 
-export async function reapplySnapshots(snapshotsDir: string, snapshotsPath: string, files: readonly CollectedFile[]): Promise<Reapplied> {
+export async function reapplySnapshots(
+  snapshotsDir: string,
+  snapshotsPath: string,
+  files: readonly CollectedFile[],
+): Promise<Reapplied> {
   const changed: ChangedDataset[] = [];
   const notes: string[] = [];
   for (const { path, content } of files) {
     const [slug, name, ...rest] = posix.relative(snapshotsPath, path).split('/');
     const dataset = datasetBySlug(slug ?? '');
     const date = SNAPSHOT_FILE.exec(name ?? '')?.[1];
-    if (!dataset || !date || rest.length > 0) throw new Error(`our commit holds ${path}, which is not a snapshot file; refusing to re-apply it`);
+    if (!dataset || !date || rest.length > 0)
+      throw new Error(`our commit holds ${path}, which is not a snapshot file; refusing to re-apply it`);
     const ours = validateSnapshot(dataset, JSON.parse(content), path, date);
 
     const previous = await newestSnapshot(snapshotsDir, dataset);
     if (previous && Date.parse(previous.lastUpdated) > Date.parse(ours.lastUpdated)) {
       // A later collection already landed: by the write rules the newer one is what the tree keeps.
-      notes.push(`${dataset.slug}: the remote already has a later collection (${previous.lastUpdated}); ours (${ours.lastUpdated}) is superseded`);
+      notes.push(
+        `${dataset.slug}: the remote already has a later collection (${previous.lastUpdated}); ours (${ours.lastUpdated}) is superseded`,
+      );
       continue;
     }
     const saved = await saveIfChanged(snapshotsDir, dataset, ours.data, new Date(ours.lastUpdated), previous);
@@ -43,7 +50,9 @@ export async function reapplySnapshots(snapshotsDir: string, snapshotsPath: stri
       continue;
     }
     const file = `${dataset.slug}/${date}.json`;
-    notes.push(`${dataset.slug}: ${saved.outcome === 'replaced' ? 'replaced the remote version of' : 'wrote'} ${file} with our collection (${ours.lastUpdated})`);
+    notes.push(
+      `${dataset.slug}: ${saved.outcome === 'replaced' ? 'replaced the remote version of' : 'wrote'} ${file} with our collection (${ours.lastUpdated})`,
+    );
     changed.push({ dataset, file, changes: describeChanges(dataset, previous?.data, ours.data) });
   }
   return { changed, notes };

@@ -9,7 +9,15 @@ import type { RequestContext } from './context.ts';
 import { applyCaching, notModifiedIfMatching } from './caching.ts';
 import { preflight, withCors } from './cors.ts';
 import { cachedStatusStore, getHealth } from './health.ts';
-import { READY_BODIES, serve, servedResponse, type Codings, type ReadyAnswer, type Served, type ServeRequest } from './ready.ts';
+import {
+  READY_BODIES,
+  serve,
+  servedResponse,
+  type Codings,
+  type ReadyAnswer,
+  type Served,
+  type ServeRequest,
+} from './ready.ts';
 import { carriesRequestId } from './request-id.ts';
 import { quote } from './query.ts';
 import { getRatesByEntity, listRates } from './rates.ts';
@@ -110,7 +118,9 @@ export function createApi(deps: ApiDeps): Core {
     if (!isAllowedMethod(request.method)) {
       const allow = ALLOWED_METHODS.join(', ');
       response = errorResponse(
-        new ApiError('method_not_allowed', 'Method not allowed', `This endpoint is read-only: use ${allow}.`, { headers: { allow } }),
+        new ApiError('method_not_allowed', 'Method not allowed', `This endpoint is read-only: use ${allow}.`, {
+          headers: { allow },
+        }),
         site,
       );
     } else {
@@ -147,13 +157,23 @@ export function createApi(deps: ApiDeps): Core {
       const conditional = await answer(new Request(url, { headers: { 'if-none-match': etag } }), url);
       notModified = [...conditional.headers];
     }
-    return { status: response.status, headers, notModified, etag, head: body.head, stamped: body.stamped, requestId: carriesRequestId(get), coded: new Map() };
+    return {
+      status: response.status,
+      headers,
+      notModified,
+      etag,
+      head: body.head,
+      stamped: body.stamped,
+      requestId: carriesRequestId(get),
+      coded: new Map(),
+    };
   }
 
   const serveReady = (answer: ReadyAnswer, request: ServeRequest) => serve(answer, request, now(), deps.codings);
 
   /** A kept answer still within its time. */
-  const current = (kept: ReadyAnswer | null | undefined) => (kept && kept.until !== undefined && clock() >= kept.until ? undefined : kept);
+  const current = (kept: ReadyAnswer | null | undefined) =>
+    kept && kept.until !== undefined && clock() >= kept.until ? undefined : kept;
 
   async function readyFor(url: URL): Promise<ReadyAnswer | null | undefined> {
     const key = `${url.pathname}${url.search}`;
@@ -179,7 +199,11 @@ export function createApi(deps: ApiDeps): Core {
       const kept = await readyFor(url);
       if (kept) {
         return servedResponse(
-          serveReady(kept, { method: request.method, acceptEncoding: request.headers.get('accept-encoding') ?? undefined, ifNoneMatch: request.headers.get('if-none-match') }),
+          serveReady(kept, {
+            method: request.method,
+            acceptEncoding: request.headers.get('accept-encoding') ?? undefined,
+            ifNoneMatch: request.headers.get('if-none-match'),
+          }),
         );
       }
     }
@@ -190,5 +214,8 @@ export function createApi(deps: ApiDeps): Core {
     return new Response(null, { status: response.status, headers: response.headers });
   }
 
-  return Object.assign(handle, { readyAnswer: (pathAndQuery: string) => current(ready.get(pathAndQuery)) ?? undefined, serveReady });
+  return Object.assign(handle, {
+    readyAnswer: (pathAndQuery: string) => current(ready.get(pathAndQuery)) ?? undefined,
+    serveReady,
+  });
 }

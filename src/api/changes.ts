@@ -16,10 +16,18 @@ export function daysBefore(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-export async function getChanges(endpoint: ChangesEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
+export async function getChanges(
+  endpoint: ChangesEndpoint,
+  query: Record<string, string | undefined>,
+  ctx: RequestContext,
+) {
   const { dataset } = endpoint;
   if (query.since !== undefined && query.until !== undefined && query.since > query.until) {
-    throw new ApiError('invalid_request', 'Start date cannot be after end date', 'Make until on or after since, or leave until out for every date up to the newest snapshot.');
+    throw new ApiError(
+      'invalid_request',
+      'Start date cannot be after end date',
+      'Make until on or after since, or leave until out for every date up to the newest snapshot.',
+    );
   }
   const history = withData(dataset, await ctx.store.history(dataset.slug));
   const log = changeLogOf(history);

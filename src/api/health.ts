@@ -44,7 +44,10 @@ async function readStatuses(status: StatusStore, log: Log): Promise<Map<string, 
   }
 }
 
-function collectionHealth(status: StatusStore, statuses: Map<string, CollectionStatus | null> | Error): CollectionHealth {
+function collectionHealth(
+  status: StatusStore,
+  statuses: Map<string, CollectionStatus | null> | Error,
+): CollectionHealth {
   // Built in the schema's key order, so the body reads status first.
   const health = (state: CollectionHealth['status'], message?: string): CollectionHealth => ({
     status: state,
@@ -53,7 +56,10 @@ function collectionHealth(status: StatusStore, statuses: Map<string, CollectionS
     ...(message ? { message } : {}),
   });
   if (statuses instanceof Error) {
-    return health('unavailable', `${STORE_NAMES[status.kind]} could not be read, so when the collector last ran is unknown.`);
+    return health(
+      'unavailable',
+      `${STORE_NAMES[status.kind]} could not be read, so when the collector last ran is unknown.`,
+    );
   }
   if (status.kind === 'none') {
     return health(
@@ -72,9 +78,14 @@ function collectionHealth(status: StatusStore, statuses: Map<string, CollectionS
   return health('ok');
 }
 
-function deploymentOf(served: string | undefined, record: CollectionStatus | null, now: Date): DatasetHealth['deployment'] {
+function deploymentOf(
+  served: string | undefined,
+  record: CollectionStatus | null,
+  now: Date,
+): DatasetHealth['deployment'] {
   if (!record || (record.lastChecked === null && record.lastChanged === null)) return 'unknown';
-  if (record.lastChanged === null || (served !== undefined && Date.parse(record.lastChanged) <= Date.parse(served))) return 'current';
+  if (record.lastChanged === null || (served !== undefined && Date.parse(record.lastChanged) <= Date.parse(served)))
+    return 'current';
   return now.getTime() - Date.parse(record.lastChanged) > DEPLOY_GRACE_MS ? 'behind' : 'pending';
 }
 
@@ -100,10 +111,13 @@ function datasetHealth(
   const name = dataset.slug;
   if (!served) problems.push(`${name}: this deployment has no snapshot of it, so its data endpoints answer 500.`);
   if (stale) {
-    const error = record?.lastError ? ` The last error (${healthTime(record.lastErrorAt ?? lastChecked!)}): ${record.lastError}` : '';
+    const error = record?.lastError
+      ? ` The last error (${healthTime(record.lastErrorAt ?? lastChecked!)}): ${record.lastError}`
+      : '';
     problems.push(`${name}: no successful collection since ${health.lastChecked} (more than 3 hours).${error}`);
   }
-  if (stale === null && required) problems.push(`${name}: no collection has been recorded, so its freshness is unknown.`);
+  if (stale === null && required)
+    problems.push(`${name}: no collection has been recorded, so its freshness is unknown.`);
   if (deployment === 'behind') {
     problems.push(
       `${name}: the collector recorded a change at ${health.lastChanged} that this deployment does not serve ` +
@@ -113,14 +127,22 @@ function datasetHealth(
   return { health, problems };
 }
 
-export async function getHealth(loadStore: () => Promise<ServedStore>, status: StatusStore, now: Date, log: Log): Promise<Response> {
+export async function getHealth(
+  loadStore: () => Promise<ServedStore>,
+  status: StatusStore,
+  now: Date,
+  log: Log,
+): Promise<Response> {
   let store: ServedStore | undefined;
   let database: Health['database'] = { status: 'ok' };
   try {
     store = await loadStore();
   } catch (error) {
     log('health: snapshot store unreadable:', error);
-    database = { status: 'error', message: 'The snapshot store could not be read; data endpoints answer 500 until it can.' };
+    database = {
+      status: 'error',
+      message: 'The snapshot store could not be read; data endpoints answer 500 until it can.',
+    };
   }
 
   const statuses = await readStatuses(status, log);
@@ -148,7 +170,10 @@ export async function getHealth(loadStore: () => Promise<ServedStore>, status: S
   const response = json(body, overall === 'error' ? 503 : 200);
   // The timestamp is the body's last field: what precedes it can be kept as a ready head (app.ts).
   const text = JSON.stringify(body);
-  READY_BODIES.set(response, { head: new TextEncoder().encode(text.slice(0, text.length - timestamp.length - 2)), stamped: true });
+  READY_BODIES.set(response, {
+    head: new TextEncoder().encode(text.slice(0, text.length - timestamp.length - 2)),
+    stamped: true,
+  });
   return response;
 }
 
@@ -159,7 +184,11 @@ export async function getHealth(loadStore: () => Promise<ServedStore>, status: S
 export const STATUS_CACHE_MS = 5_000;
 
 /** The status store with each dataset's read kept for `ttlMs` (a failed read too, so a failing store is not hammered). */
-export function cachedStatusStore(status: StatusStore, ttlMs: number, clock: () => number = () => performance.now()): StatusStore {
+export function cachedStatusStore(
+  status: StatusStore,
+  ttlMs: number,
+  clock: () => number = () => performance.now(),
+): StatusStore {
   const kept = new Map<string, { at: number; value: Promise<CollectionStatus | null> }>();
   return {
     kind: status.kind,

@@ -35,9 +35,14 @@ export function parseQuery(
   for (const [key, value] of params) {
     if (ignored.includes(key)) continue;
     if (values.has(key)) {
-      throw new ApiError('invalid_request', INVALID_REQUEST, `Parameter ${quote(key)} was given more than once; give it once.`, {
-        formatError: true,
-      });
+      throw new ApiError(
+        'invalid_request',
+        INVALID_REQUEST,
+        `Parameter ${quote(key)} was given more than once; give it once.`,
+        {
+          formatError: true,
+        },
+      );
     }
     values.set(key, value);
   }

@@ -10,7 +10,9 @@ export function listRates(endpoint: DataEndpoint, query: Record<string, string |
   const history = withData(dataset, ctx.store.newest(dataset.slug));
   const latest = history.latest;
   const key = `list?${filterKey(dataset, query)}`;
-  const ready = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query), history.lastUpdated(latest)));
+  const ready = cachedHead(history, key, () =>
+    envelopeHead(dataset.type, history.dataJson(latest, query), history.lastUpdated(latest)),
+  );
   return readyResponse(ready, ctx.now);
 }
 
@@ -33,6 +35,8 @@ export function getRatesByEntity(
     );
   }
   const key = `detail/${entity}?${filterKey(dataset, query)}`;
-  const ready = cachedHead(history, key, () => envelopeHead(dataset.type, history.dataJson(latest, query, [entity]), history.lastUpdated(latest)));
+  const ready = cachedHead(history, key, () =>
+    envelopeHead(dataset.type, history.dataJson(latest, query, [entity]), history.lastUpdated(latest)),
+  );
   return readyResponse(ready, ctx.now);
 }

@@ -70,7 +70,10 @@ export function serve(answer: ReadyAnswer, request: ServeRequest, now: Date, cod
   const tail = answer.stamped ? encoder.encode(`${now.toISOString()}"}`) : EMPTY;
   const length = answer.head.length + tail.length;
   // As compression did: HEAD is never coded, nor is a body under its threshold.
-  const encoding = codings && request.method !== 'HEAD' && length >= codings.threshold ? codings.negotiate(request.acceptEncoding) : 'identity';
+  const encoding =
+    codings && request.method !== 'HEAD' && length >= codings.threshold
+      ? codings.negotiate(request.acceptEncoding)
+      : 'identity';
   const etag = answer.etag === undefined ? undefined : codedEtag(answer.etag, encoding);
   if (etag && answer.notModified && answer.status === 200 && matchesEtag(request.ifNoneMatch ?? null, etag)) {
     return { status: 304, headers: withEtag(answer.notModified, etag) };
@@ -86,7 +89,10 @@ export function serve(answer: ReadyAnswer, request: ServeRequest, now: Date, cod
     let compressed = answer.coded.get(encoding);
     if (!compressed) answer.coded.set(encoding, (compressed = codings!.compressHead(answer.head, encoding)));
     body = codings!.encodedParts(compressed, tail, encoding);
-    headers.push(['content-encoding', encoding], ['content-length', String(body.reduce((n, part) => n + part.length, 0))]);
+    headers.push(
+      ['content-encoding', encoding],
+      ['content-length', String(body.reduce((n, part) => n + part.length, 0))],
+    );
   }
   return request.method === 'HEAD' ? { status: answer.status, headers } : { status: answer.status, headers, body };
 }

@@ -61,6 +61,8 @@ export function stampRequestId(request: Request, response: Response): Response {
 }
 
 /** A handler whose every response is stamped: what a deployment's outermost layer does. */
-export function withRequestIds(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+export function withRequestIds(
+  handler: (request: Request) => Promise<Response>,
+): (request: Request) => Promise<Response> {
   return async (request) => stampRequestId(request, await handler(request));
 }

@@ -47,7 +47,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 
 export function errorResponse(error: ApiError, site: string): Response {
   const text = JSON.stringify(error.body(site));
-  const response = new Response(text, { status: error.status, headers: { 'content-type': JSON_TYPE, ...error.options.headers } });
+  const response = new Response(text, {
+    status: error.status,
+    headers: { 'content-type': JSON_TYPE, ...error.options.headers },
+  });
   // The whole body is fixed: a ready answer when its URL alone decides it (app.ts).
   READY_BODIES.set(response, { head: new TextEncoder().encode(text), stamped: false });
   return response;

@@ -30,7 +30,10 @@ function decodeSegment(segment: string): string {
 /** Match `/api/v1/...` against health and the endpoints of each dataset (three, and the change log). */
 export function matchRoute(pathname: string): Route | undefined {
   if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
-  const segments = pathname.slice(API_PREFIX.length + 1).replace(/\/$/, '').split('/');
+  const segments = pathname
+    .slice(API_PREFIX.length + 1)
+    .replace(/\/$/, '')
+    .split('/');
   const [first = '', second, ...rest] = segments;
   if (rest.length > 0) return undefined;
   if (first === 'health' && second === undefined) return { kind: 'health' };
@@ -47,5 +50,7 @@ export function matchRoute(pathname: string): Route | undefined {
 
 /** The route's query, validated; throws the ApiError the caller gets (see parseQuery). */
 export function routeQuery(route: Route, params: URLSearchParams): Record<string, string | undefined> {
-  return route.kind === 'health' ? parseQuery(HEALTH_QUERY, params) : parseQuery(route.endpoint.query, params, route.endpoint.ignoredQuery);
+  return route.kind === 'health'
+    ? parseQuery(HEALTH_QUERY, params)
+    : parseQuery(route.endpoint.query, params, route.endpoint.ignoredQuery);
 }

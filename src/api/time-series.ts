@@ -18,21 +18,37 @@ function selectDates({ date, startDate, endDate }: Record<string, string | undef
   }
   if (date !== undefined) return { kind: 'one', date };
   if (startDate !== undefined && endDate === undefined) {
-    throw new ApiError('invalid_request', INVALID_REQUEST, 'startDate needs endDate: give both for a range, or use date for one day.');
+    throw new ApiError(
+      'invalid_request',
+      INVALID_REQUEST,
+      'startDate needs endDate: give both for a range, or use date for one day.',
+    );
   }
   if (endDate !== undefined && startDate === undefined) {
-    throw new ApiError('invalid_request', INVALID_REQUEST, 'endDate needs startDate: give both for a range, or use date for one day.');
+    throw new ApiError(
+      'invalid_request',
+      INVALID_REQUEST,
+      'endDate needs startDate: give both for a range, or use date for one day.',
+    );
   }
   if (startDate !== undefined && endDate !== undefined) {
     if (startDate > endDate) {
-      throw new ApiError('invalid_request', 'Start date cannot be after end date', 'Swap startDate and endDate, or make endDate on or after startDate.');
+      throw new ApiError(
+        'invalid_request',
+        'Start date cannot be after end date',
+        'Swap startDate and endDate, or make endDate on or after startDate.',
+      );
     }
     return { kind: 'range', start: startDate, end: endDate };
   }
   return { kind: 'none' };
 }
 
-export async function getTimeSeries(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
+export async function getTimeSeries(
+  endpoint: DataEndpoint,
+  query: Record<string, string | undefined>,
+  ctx: RequestContext,
+) {
   const { dataset } = endpoint;
   const selection = selectDates(query);
   const history = withData(dataset, await ctx.store.history(dataset.slug));
@@ -58,7 +74,11 @@ export async function getTimeSeries(endpoint: DataEndpoint, query: Record<string
       selection.kind === 'one'
         ? `No data available for date: ${selection.date}`
         : `No data available between ${selection.start} and ${selection.end}`;
-    throw new ApiError('no_data', message, `A snapshot exists only for dates when rates changed. Request ${endpoint.path} without date parameters to see availableDates.`);
+    throw new ApiError(
+      'no_data',
+      message,
+      `A snapshot exists only for dates when rates changed. Request ${endpoint.path} without date parameters to see availableDates.`,
+    );
   }
 
   // With an id, each snapshot holds that entity alone (or nothing on dates it was not listed).
@@ -66,7 +86,8 @@ export async function getTimeSeries(endpoint: DataEndpoint, query: Record<string
   const id = rawId === undefined ? undefined : canonicalEntityId(rawId, dataset.entity);
   const only = id === undefined ? undefined : picked.map((s) => history.entityIn(s, id));
   if (only && only.every((e) => e === undefined)) {
-    const where = selection.kind === 'one' ? `date: ${selection.date}` : `date range: ${selection.start} to ${selection.end}`;
+    const where =
+      selection.kind === 'one' ? `date: ${selection.date}` : `date range: ${selection.start} to ${selection.end}`;
     throw new ApiError(
       dataset.entity.notFound,
       `${dataset.entity.label} not found for ${where}`,
@@ -90,6 +111,10 @@ export async function getTimeSeries(endpoint: DataEndpoint, query: Record<string
   }
   // One snapshot is a list-sized body: kept per URL like the list's, and a ready answer (ready.ts).
   // A range stays streamed, a snapshot at a time.
-  if (picked.length === 1) return readyResponse(cachedHead(history, key, () => [...pieces(false)].join('')), ctx.now);
+  if (picked.length === 1)
+    return readyResponse(
+      cachedHead(history, key, () => [...pieces(false)].join('')),
+      ctx.now,
+    );
   return streamedResponse(pieces(true), etagFor(history, key));
 }

@@ -1,7 +1,10 @@
 /** The request kinds of the ceiling table (issue #16), the MCP call among them. */
 import type { CeilingScenario } from './ceilings.ts';
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 export function ceilingScenarios(lastDate: string): CeilingScenario[] {
   return [
@@ -15,7 +18,12 @@ export function ceilingScenarios(lastDate: string): CeilingScenario[] {
       name: 'MCP tools/call list_mortgage_rates',
       path: '/api/v1/mcp',
       method: 'POST',
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_mortgage_rates', arguments: {}, _meta: META } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_mortgage_rates', arguments: {}, _meta: META },
+      }),
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',

@@ -31,15 +31,21 @@ interface Captured {
 
 function capture(url: string, s: CeilingScenario, headers: Record<string, string>): Promise<Captured> {
   return new Promise((done, fail) => {
-    const req = request(`${url}${s.path}`, { method: s.method ?? 'GET', headers: { ...s.headers, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const kept: Record<string, string> = { 'content-type': String(res.headers['content-type'] ?? 'application/json') };
-        if (res.headers['content-encoding']) kept['content-encoding'] = String(res.headers['content-encoding']);
-        done({ status: res.statusCode!, headers: kept, body: Buffer.concat(chunks) });
-      });
-    });
+    const req = request(
+      `${url}${s.path}`,
+      { method: s.method ?? 'GET', headers: { ...s.headers, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const kept: Record<string, string> = {
+            'content-type': String(res.headers['content-type'] ?? 'application/json'),
+          };
+          if (res.headers['content-encoding']) kept['content-encoding'] = String(res.headers['content-encoding']);
+          done({ status: res.statusCode!, headers: kept, body: Buffer.concat(chunks) });
+        });
+      },
+    );
     req.on('error', fail).end(s.body);
   });
 }
@@ -50,7 +56,9 @@ async function nginxBinary(): Promise<string | string> {
   if (existsSync(NGINX)) return NGINX;
   if (process.getuid?.() !== 0) return 'nginx is not installed and this is not root: its column is skipped';
   try {
-    await promisify(execFile)('apt-get', ['install', '-y', 'nginx'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    await promisify(execFile)('apt-get', ['install', '-y', 'nginx'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } catch (error) {
     return `apt-get install -y nginx failed (${(error as Error).message.split('\n')[0]}): its column is skipped`;
   }
@@ -94,14 +102,33 @@ http {
   return 'nginx did not start: its column is skipped';
 }
 
-async function rps(url: string, path: string, s: CeilingScenario, headers: Record<string, string>, connections: number, duration: number) {
-  const options = { url: `${url}${path}`, method: s.method ?? 'GET', body: s.body, headers: { ...s.headers, ...headers }, connections };
+async function rps(
+  url: string,
+  path: string,
+  s: CeilingScenario,
+  headers: Record<string, string>,
+  connections: number,
+  duration: number,
+) {
+  const options = {
+    url: `${url}${path}`,
+    method: s.method ?? 'GET',
+    body: s.body,
+    headers: { ...s.headers, ...headers },
+    connections,
+  };
   await autocannon({ ...options, duration: 1 });
   return (await autocannon({ ...options, duration })).requests.average;
 }
 
 /** The table rows: ours, the Node ceiling and nginx, per request kind, without and with br. */
-export async function ceilingTable(ours: string, scenarios: CeilingScenario[], work: string, connections: number, duration: number): Promise<string[]> {
+export async function ceilingTable(
+  ours: string,
+  scenarios: CeilingScenario[],
+  work: string,
+  connections: number,
+  duration: number,
+): Promise<string[]> {
   const dir = join(work, 'ceilings');
   await mkdir(dir, { recursive: true });
   const codings = [
@@ -120,11 +147,17 @@ export async function ceilingTable(ours: string, scenarios: CeilingScenario[], w
     }
   }
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  const node = await spawnServer((port) => ['scripts/ceiling-server.mjs', dir, String(port)], {}, (url) => `${url}/0-plain`);
+  const node = await spawnServer(
+    (port) => ['scripts/ceiling-server.mjs', dir, String(port)],
+    {},
+    (url) => `${url}/0-plain`,
+  );
   const nginx = await startNginx(dir);
   const lines: string[] = [];
   try {
-    lines.push('| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx |');
+    lines.push(
+      '| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx |',
+    );
     lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     let turn = 0;
     for (const [i, s] of scenarios.entries()) {
@@ -135,7 +168,12 @@ export async function ceilingTable(ours: string, scenarios: CeilingScenario[], w
           ['ours', () => rps(ours, s.path, s, c.headers, connections, duration)],
           ['node', () => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, duration)],
         ];
-        if (nginxServes) runs.push(['nginx', () => rps((nginx as { url: string }).url, `/${name}`, { name: s.name, path: '' }, {}, connections, duration)]);
+        if (nginxServes)
+          runs.push([
+            'nginx',
+            () =>
+              rps((nginx as { url: string }).url, `/${name}`, { name: s.name, path: '' }, {}, connections, duration),
+          ]);
         const result = new Map<string, number>();
         // Interleaved: the order rotates, so no server always runs first (or last) on a warm machine.
         for (let k = 0; k < runs.length; k++) {

@@ -33,7 +33,10 @@ export function measureFrequency(snapshots: Snapshot[]): ChangeFrequency {
     const before = new Map(rateValues(snapshots[i - 1]!.data).map((r) => [r.path, r.value]));
     moves += rateValues(snapshots[i]!.data).filter((r) => before.get(r.path) !== r.value).length;
   }
-  return { snapshotsPerDay: (snapshots.length - 1) / Math.max(days, 1), movesPerSnapshot: Math.max(1, moves / Math.max(snapshots.length - 1, 1)) };
+  return {
+    snapshotsPerDay: (snapshots.length - 1) / Math.max(days, 1),
+    movesPerSnapshot: Math.max(1, moves / Math.max(snapshots.length - 1, 1)),
+  };
 }
 
 /** Move `count` random rate values of a dataset by ±0.05–0.25 percentage points. */
@@ -44,7 +47,9 @@ function walk(dataset: Dataset, data: Entity[], count: number, next: () => numbe
     for (const item of entity[dataset.itemsKey] as Record<string, unknown>[]) {
       const holders = Array.isArray(item.rates) ? (item.rates as Record<string, unknown>[]) : [item];
       for (const holder of holders) {
-        for (const key of Object.keys(holder)) if ((key === 'rate' || key.endsWith('Rate')) && typeof holder[key] === 'number') targets.push({ holder, key });
+        for (const key of Object.keys(holder))
+          if ((key === 'rate' || key.endsWith('Rate')) && typeof holder[key] === 'number')
+            targets.push({ holder, key });
       }
     }
   }
@@ -56,12 +61,19 @@ function walk(dataset: Dataset, data: Entity[], count: number, next: () => numbe
   return copy;
 }
 
-export async function generateHistory(options: { from: string; to: string; years: number; seed?: number }): Promise<Record<string, number>> {
+export async function generateHistory(options: {
+  from: string;
+  to: string;
+  years: number;
+  seed?: number;
+}): Promise<Record<string, number>> {
   const next = random(options.seed ?? 1);
   const written: Record<string, number> = {};
   for (const dataset of DATASETS) {
     const names = (await readdir(join(options.from, dataset.slug))).filter((n) => n.endsWith('.json')).sort();
-    const real = await Promise.all(names.map(async (n) => JSON.parse(await readFile(join(options.from, dataset.slug, n), 'utf8')) as Snapshot));
+    const real = await Promise.all(
+      names.map(async (n) => JSON.parse(await readFile(join(options.from, dataset.slug, n), 'utf8')) as Snapshot),
+    );
     const frequency = measureFrequency(real);
     let data = real.at(-1)!.data;
     const start = Date.UTC(2026, 0, 1);

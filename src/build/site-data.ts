@@ -24,13 +24,21 @@ export interface SiteData {
   llmsFull: string;
 }
 
-export async function buildSiteData(options: { snapshotsDir: string; contentDir: string; site: string }): Promise<SiteData> {
+export async function buildSiteData(options: {
+  snapshotsDir: string;
+  contentDir: string;
+  site: string;
+}): Promise<SiteData> {
   const store = await compileSnapshotTree(options.snapshotsDir);
   const reserved = reservedSlugProblems(store);
   if (reserved.length > 0) throw new CompileError(reserved.map((r) => new SnapshotFileError(r.file, [r.problem])));
   const served = ServedStore.from(store);
   // Examples come from the real core over the data being built, with the status a healthy production shows.
-  const service = createService({ loadStore: async () => served, status: healthyStatusStore(served), siteUrl: options.site });
+  const service = createService({
+    loadStore: async () => served,
+    status: healthyStatusStore(served),
+    siteUrl: options.site,
+  });
   const examples = await collectExamples(service, options.site);
   const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples });
   return {

@@ -16,6 +16,10 @@ export interface BuiltChanges {
 
 export const BUILT_CHANGES: BuiltChanges[] = EXPLORER_VIEWS.map((view) => ({
   view,
-  changes: { dataset: view.dataset, days: changeDays(view.dataset, view.snapshots), lastUpdated: view.latest.lastUpdated },
+  changes: {
+    dataset: view.dataset,
+    days: changeDays(view.dataset, view.snapshots),
+    lastUpdated: view.latest.lastUpdated,
+  },
   entities: entitiesEver(view.snapshots),
 }));

@@ -27,7 +27,8 @@ export function csvColumns(dataset: Dataset): string[] {
 }
 
 /** The named fields of a rate or plan (every field of either is a string, a number or null). */
-const cells = (fields: Record<string, Cell | undefined>, keys: readonly string[]): Cell[] => keys.map((key) => fields[key] ?? null);
+const cells = (fields: Record<string, Cell | undefined>, keys: readonly string[]): Cell[] =>
+  keys.map((key) => fields[key] ?? null);
 
 /** The rows of one snapshot, in its order. */
 export function csvRows(dataset: Dataset, snapshot: SnapshotData): Cell[][] {

@@ -19,7 +19,9 @@ function cut(answer: unknown): unknown {
   const short = (list: unknown[]) => list.slice(0, 2);
   return {
     ...body,
-    changes: days.slice(-1).map((day) => ({ ...day, changed: short(day.changed), added: short(day.added), removed: short(day.removed) })),
+    changes: days
+      .slice(-1)
+      .map((day) => ({ ...day, changed: short(day.changed), added: short(day.added), removed: short(day.removed) })),
   };
 }
 
@@ -44,7 +46,15 @@ export function changesSubstitutions(site: string, examples: ExampleSet): Record
       ...DATASETS.map((d) => `| ${d.title} | ${csvColumns(d).map(code).join(', ')} |`),
     ].join('\n'),
     changesExample: example
-      ? ['```sh', `curl '${site}${example.request}'`, '```', '', '```json', JSON.stringify(cut(example.body), null, 2), '```'].join('\n')
+      ? [
+          '```sh',
+          `curl '${site}${example.request}'`,
+          '```',
+          '',
+          '```json',
+          JSON.stringify(cut(example.body), null, 2),
+          '```',
+        ].join('\n')
       : '_No change has been collected yet._',
   };
 }
@@ -54,12 +64,24 @@ export function changesLlmsLines(site: string): string[] {
   const link = (title: string, url: string, description: string) => `- [${title}](${site}${url}): ${description}`;
   return [
     ...DATASETS.map((d) =>
-      link(`${d.title} changes`, changesApiUrl(d), `per snapshot date since a date (since=YYYY-MM-DD, default 30 days), the values that changed, were added or removed; ${d.entity.param} keeps one ${d.entity.kind}`),
+      link(
+        `${d.title} changes`,
+        changesApiUrl(d),
+        `per snapshot date since a date (since=YYYY-MM-DD, default 30 days), the values that changed, were added or removed; ${d.entity.param} keeps one ${d.entity.kind}`,
+      ),
     ),
     link('Atom feed of every change', ALL_FEED_URL, 'one entry per snapshot that moved a rate, every dataset'),
     ...DATASETS.flatMap((d) => [
-      link(`${d.title} Atom feed`, datasetFeedUrl(d), `changes to ${d.label}; one feed per ${d.entity.kind} at ${entityFeedUrl(d, `${d.entity.prefix}:<slug>`)}`),
-      link(`${d.title} as CSV`, csvUrl(d, 'latest'), `the newest snapshot; the whole history is ${csvUrl(d, 'history')}`),
+      link(
+        `${d.title} Atom feed`,
+        datasetFeedUrl(d),
+        `changes to ${d.label}; one feed per ${d.entity.kind} at ${entityFeedUrl(d, `${d.entity.prefix}:<slug>`)}`,
+      ),
+      link(
+        `${d.title} as CSV`,
+        csvUrl(d, 'latest'),
+        `the newest snapshot; the whole history is ${csvUrl(d, 'history')}`,
+      ),
     ]),
   ];
 }

@@ -41,7 +41,9 @@ export function changesEndpointOf(dataset: Dataset): ChangesEndpoint {
           `First date to include, YYYY-MM-DD (UTC), inclusive. Default: ${DEFAULT_DAYS} days before until. ` +
             'A date after the newest snapshot gives an empty list.',
         ).optional(),
-        until: DateParam.describe('Last date to include, YYYY-MM-DD, inclusive; not before since. Default: the newest snapshot’s date.').optional(),
+        until: DateParam.describe(
+          'Last date to include, YYYY-MM-DD, inclusive; not before since. Default: the newest snapshot’s date.',
+        ).optional(),
         [dataset.entity.param]: entityIdParam(dataset).optional(),
       }),
       ignoredQuery: [],
@@ -56,7 +58,11 @@ export const changesOperationId = (dataset: Dataset) =>
   `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}Changes`;
 
 /** The requests the docs and the OpenAPI document show the endpoint with (answered by the real core at build time). */
-export function changesExampleRequests(dataset: Dataset, firstId: string | undefined, newestDate: string | undefined): string[] {
+export function changesExampleRequests(
+  dataset: Dataset,
+  firstId: string | undefined,
+  newestDate: string | undefined,
+): string[] {
   const base = `${API_PREFIX}/${dataset.slug}/${CHANGES_SEGMENT}`;
   const { param, prefix } = dataset.entity;
   return [

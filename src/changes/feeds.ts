@@ -53,7 +53,8 @@ function entryTitle(day: ChangeDay, prefix: string): string {
 }
 
 function changeItem(kind: string, change: ValueChange): string {
-  const attr = (name: string, value: unknown) => (value === undefined ? '' : ` data-${name}="${escapeHtml(JSON.stringify(value))}"`);
+  const attr = (name: string, value: unknown) =>
+    value === undefined ? '' : ` data-${name}="${escapeHtml(JSON.stringify(value))}"`;
   return (
     `<li data-kind="${kind}" data-entity="${escapeHtml(change.entityId)}" data-item="${escapeHtml(change.itemId)}" data-id="${escapeHtml(change.valueId)}"` +
     `${attr('from', change.from)}${attr('to', change.to)}>${escapeHtml(describeChange(change))}</li>`
@@ -65,7 +66,9 @@ function entryHtml(dataset: Dataset, day: ChangeDay, page: { url: string; label:
   return [
     `<p>${count} change${count === 1 ? '' : 's'} to ${escapeHtml(dataset.label)} in the snapshot of ${day.date} ` +
       `(collected ${escapeHtml(nzTime(day.lastUpdated))}, New Zealand time), compared with the snapshot of ${day.previousDate}.</p>`,
-    `<ul>${changesOf(day).map(({ kind, change }) => changeItem(kind, change)).join('')}</ul>`,
+    `<ul>${changesOf(day)
+      .map(({ kind, change }) => changeItem(kind, change))
+      .join('')}</ul>`,
     `<p><a href="${escapeHtml(page.url)}">${escapeHtml(page.label)}</a> · <a href="${escapeHtml(json)}">these changes as JSON</a></p>`,
     `<p><small>${escapeHtml(TERMS_OF_USE)}</small></p>`,
   ].join('\n');
@@ -81,14 +84,21 @@ interface Entry {
   html: string;
 }
 
-function datasetEntries(site: string, { dataset, days }: DatasetChanges, entity?: FeedScope & { kind: 'entity' }): Entry[] {
+function datasetEntries(
+  site: string,
+  { dataset, days }: DatasetChanges,
+  entity?: FeedScope & { kind: 'entity' },
+): Entry[] {
   const entries: Entry[] = [];
   for (let d = days.length - 1; d >= 0 && entries.length < FEED_ENTRIES; d--) {
     const day = entity ? dayFor(days[d]!, entity.entity.id.toLowerCase()) : days[d]!;
     if (!day) continue;
     const page = entity
       ? entity.entity.listedNow
-        ? { url: `${site}${entityPageUrl(dataset, entity.entity.id)}`, label: `${entity.entity.name}’s ${dataset.label} today` }
+        ? {
+            url: `${site}${entityPageUrl(dataset, entity.entity.id)}`,
+            label: `${entity.entity.name}’s ${dataset.label} today`,
+          }
         : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} today` }
       : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} today` };
     const json = `${site}${changesApiUrl(dataset, { since: day.date, until: day.date, entityId: entity?.entity.id })}`;
@@ -110,7 +120,8 @@ function describeScope(scope: FeedScope): { title: string; subtitle: string; pag
     case 'all':
       return {
         title: 'NZ lending rates: every change',
-        subtitle: 'Mortgage, personal loan, car loan and credit card rates in New Zealand: each snapshot that moved a rate, with every change.',
+        subtitle:
+          'Mortgage, personal loan, car loan and credit card rates in New Zealand: each snapshot that moved a rate, with every change.',
         page: '/rates/changes',
         self: ALL_FEED_URL,
         id: 'rates/changes',
@@ -139,7 +150,9 @@ export function atomFeed(scope: FeedScope, sources: readonly DatasetChanges[], s
   const about = describeScope(scope);
   const entries = sources
     .flatMap((source) => datasetEntries(site, source, scope.kind === 'entity' ? scope : undefined))
-    .sort((a, b) => b.date.localeCompare(a.date) || b.lastUpdated.localeCompare(a.lastUpdated) || a.id.localeCompare(b.id))
+    .sort(
+      (a, b) => b.date.localeCompare(a.date) || b.lastUpdated.localeCompare(a.lastUpdated) || a.id.localeCompare(b.id),
+    )
     .slice(0, FEED_ENTRIES);
   // From the data, never the build's clock, so an unchanged history gives the same feed: the newest entry's
   // collection time, or (no entry yet) the newest snapshot's.

@@ -72,7 +72,14 @@ export function changeLogOf(history: DatasetHistory): ChangeLog {
   if (!log) {
     const { dataset, compiled } = history;
     const days = changeDays(dataset, snapshotsOf(dataset, compiled));
-    LOGS.set(history, (log = buildChangeLog(dataset, days, compiled.entities.map(([id]) => id))));
+    LOGS.set(
+      history,
+      (log = buildChangeLog(
+        dataset,
+        days,
+        compiled.entities.map(([id]) => id),
+      )),
+    );
   }
   return log;
 }

@@ -49,7 +49,11 @@ export interface ChangeDay {
   removed: ValueChange[];
 }
 
-function everyValue(entity: Pick<Entity, 'id' | 'name'>, items: readonly Item[], kind: 'added' | 'removed'): ValueChange[] {
+function everyValue(
+  entity: Pick<Entity, 'id' | 'name'>,
+  items: readonly Item[],
+  kind: 'added' | 'removed',
+): ValueChange[] {
   return items.flatMap((item) =>
     [...valuesOf(item)].map(([valueId, { what, value }]) => ({
       entityId: entity.id,
@@ -66,7 +70,14 @@ function everyValue(entity: Pick<Entity, 'id' | 'name'>, items: readonly Item[],
 /** What changed from one snapshot to the next, value by value; null when no value did. */
 export function changeDay(before: SnapshotData, after: SnapshotData): ChangeDay | null {
   const diff = diffSnapshots(before.data, after.data);
-  const day: ChangeDay = { date: after.date, previousDate: before.date, lastUpdated: after.lastUpdated, changed: [], added: [], removed: [] };
+  const day: ChangeDay = {
+    date: after.date,
+    previousDate: before.date,
+    lastUpdated: after.lastUpdated,
+    changed: [],
+    added: [],
+    removed: [],
+  };
   const added = new Set(diff.entitiesAdded);
   // In the order of the newer snapshot, an entity's added and removed items, then its values; then entities no longer listed.
   for (const entity of after.data) {
@@ -77,7 +88,8 @@ export function changeDay(before: SnapshotData, after: SnapshotData): ChangeDay 
     const newItems = diff.itemsAdded.filter((a) => a.entity === entity).map((a) => a.item);
     const oldItems = diff.itemsRemoved.filter((r) => r.entity.id === entity.id);
     day.added.push(...everyValue(entity, newItems, 'added'));
-    for (const { entity: was, item } of oldItems) day.removed.push(...everyValue({ ...was, name: entity.name }, [item], 'removed'));
+    for (const { entity: was, item } of oldItems)
+      day.removed.push(...everyValue({ ...was, name: entity.name }, [item], 'removed'));
     for (const move of diff.moves) {
       if (move.entity !== entity) continue;
       const change: ValueChange = {
@@ -110,7 +122,12 @@ export function changeDays(_dataset: Dataset, snapshots: readonly SnapshotData[]
 /** A day narrowed to one entity (canonical, lower-case id); null when it changed nothing of it. */
 export function dayFor(day: ChangeDay, entityId: string): ChangeDay | null {
   const mine = (c: ValueChange) => c.entityId.toLowerCase() === entityId;
-  const narrowed = { ...day, changed: day.changed.filter(mine), added: day.added.filter(mine), removed: day.removed.filter(mine) };
+  const narrowed = {
+    ...day,
+    changed: day.changed.filter(mine),
+    added: day.added.filter(mine),
+    removed: day.removed.filter(mine),
+  };
   return narrowed.changed.length + narrowed.added.length + narrowed.removed.length > 0 ? narrowed : null;
 }
 
@@ -127,7 +144,8 @@ export function entitiesEver(snapshots: readonly SnapshotData[]): { id: string; 
 // ----- Words, for the feeds -----
 
 /** The plan field a credit-card value id names (`plan:amex:low-rate#annualFeeNZD` → `annualFeeNZD`), or null for a rate. */
-export const fieldOf = (valueId: string): string | null => (valueId.includes('#') ? valueId.slice(valueId.indexOf('#') + 1) : null);
+export const fieldOf = (valueId: string): string | null =>
+  valueId.includes('#') ? valueId.slice(valueId.indexOf('#') + 1) : null;
 
 /** A value as a person reads it: `4.69 %`, `$149`, `55 days`, `6 months`, `—` (none). */
 export function showValue(valueId: string, value: Value | undefined): string {

@@ -37,9 +37,17 @@ export function registerChangesPath(
         description: `The ${dataset.label} changes, with the terms of use.`,
         content: { 'application/json': { schema: changesSchemaOf(dataset), ...helpers.examplesFor(found, 200) } },
       },
-      400: helpers.errorResponse('`invalid_request`: a malformed date, `since` after `until`, or a parameter this endpoint does not use.', found, 400),
+      400: helpers.errorResponse(
+        '`invalid_request`: a malformed date, `since` after `until`, or a parameter this endpoint does not use.',
+        found,
+        400,
+      ),
       404: helpers.errorResponse(`\`${notFound}\`: no ${kind} with that id was ever listed.`, found, 404),
-      500: helpers.errorResponse(`\`server_error\`: the data could not be read; retry, and read ${API_PREFIX}/health if it persists.`, examples.serverError, 500),
+      500: helpers.errorResponse(
+        `\`server_error\`: the data could not be read; retry, and read ${API_PREFIX}/health if it persists.`,
+        examples.serverError,
+        500,
+      ),
     },
   });
 }

@@ -42,10 +42,14 @@ export function changeKeys(dataset: Dataset): ChangeKeys {
 
 /** The value fields of an item without rates (credit cards: purchaseRate … annualFeeNZD). */
 export function itemFields(dataset: Dataset): string[] {
-  return Object.keys(recordSchemas(dataset).item.shape).filter((key) => key !== 'id' && key !== 'name' && key !== 'rates');
+  return Object.keys(recordSchemas(dataset).item.shape).filter(
+    (key) => key !== 'id' && key !== 'name' && key !== 'rates',
+  );
 }
 
-export const ChangeValue = z.union([z.number(), z.string(), z.null()]).describe('A rate in percent per year, or (credit cards) the field’s value; null when the source gives none.');
+export const ChangeValue = z
+  .union([z.number(), z.string(), z.null()])
+  .describe('A rate in percent per year, or (credit cards) the field’s value; null when the source gives none.');
 
 function rowSchema(dataset: Dataset, kind: ChangeKind) {
   const keys = changeKeys(dataset);
@@ -60,7 +64,9 @@ function rowSchema(dataset: Dataset, kind: ChangeKind) {
     [keys.itemId]: idWithPrefix(keys.itemPrefix).describe(`The ${keys.itemPrefix}’s id.`),
     [keys.itemName]: z.string().describe(`The ${keys.itemPrefix}’s name.`),
     [keys.value]: valueKey,
-    what: z.string().describe('The value in words: the term (“1 year”), plan and condition, or field (“purchase rate”).'),
+    what: z
+      .string()
+      .describe('The value in words: the term (“1 year”), plan and condition, or field (“purchase rate”).'),
     ...(kind === 'added' ? {} : { from: ChangeValue.describe('The value in the snapshot before.') }),
     ...(kind === 'removed' ? {} : { to: ChangeValue.describe('The value on this date.') }),
   });
@@ -73,7 +79,11 @@ export function changesResponseSchema(dataset: Dataset) {
     previousDate: SnapshotDate.describe('The snapshot it is compared with: the one before it.'),
     lastUpdated: IsoDateTime.describe('When this date’s snapshot was collected.'),
     changed: z.array(rowSchema(dataset, 'changed')).describe('Values listed on both dates, with a different value.'),
-    added: z.array(rowSchema(dataset, 'added')).describe(`Values listed on this date and not before (a new ${dataset.entity.kind} or product brings all of its values).`),
+    added: z
+      .array(rowSchema(dataset, 'added'))
+      .describe(
+        `Values listed on this date and not before (a new ${dataset.entity.kind} or product brings all of its values).`,
+      ),
     removed: z.array(rowSchema(dataset, 'removed')).describe('Values listed before and no longer listed on this date.'),
   });
   return z.strictObject({
@@ -92,6 +102,10 @@ const RESPONSE_SCHEMAS = new Map<string, ReturnType<typeof changesResponseSchema
 /** The response schema, made once per process (it carries an OpenAPI component id, which zod's registry takes once). */
 export function changesSchemaOf(dataset: Dataset) {
   let schema = RESPONSE_SCHEMAS.get(dataset.slug);
-  if (!schema) RESPONSE_SCHEMAS.set(dataset.slug, (schema = changesResponseSchema(dataset).meta({ id: `${dataset.type}Changes` })));
+  if (!schema)
+    RESPONSE_SCHEMAS.set(
+      dataset.slug,
+      (schema = changesResponseSchema(dataset).meta({ id: `${dataset.type}Changes` })),
+    );
   return schema;
 }

@@ -32,7 +32,10 @@ export type CsvKind = 'latest' | 'history';
 export const csvName = (dataset: Dataset, kind: CsvKind) => `${dataset.slug}${kind === 'history' ? '-history' : ''}`;
 export const csvUrl = (dataset: Dataset, kind: CsvKind) => `${pathOf(dataset)}/${csvName(dataset, kind)}.csv`;
 
-export function changesApiUrl(dataset: Dataset, options: { since?: string; until?: string; entityId?: string } = {}): string {
+export function changesApiUrl(
+  dataset: Dataset,
+  options: { since?: string; until?: string; entityId?: string } = {},
+): string {
   const query = new URLSearchParams();
   if (options.since) query.set('since', options.since);
   if (options.until) query.set('until', options.until);
@@ -54,16 +57,32 @@ export function datasetFollowLinks(dataset: Dataset): FollowLink[] {
   return [
     { href: datasetFeedUrl(dataset), label: `Atom feed of ${dataset.label} changes`, type: 'atom' },
     { href: changesApiUrl(dataset), label: 'the changes as JSON', type: 'json' },
-    { href: csvUrl(dataset, 'latest'), label: 'today’s rates as CSV', type: 'csv', download: `${csvName(dataset, 'latest')}.csv` },
-    { href: csvUrl(dataset, 'history'), label: 'every snapshot as CSV', type: 'csv', download: `${csvName(dataset, 'history')}.csv` },
+    {
+      href: csvUrl(dataset, 'latest'),
+      label: 'today’s rates as CSV',
+      type: 'csv',
+      download: `${csvName(dataset, 'latest')}.csv`,
+    },
+    {
+      href: csvUrl(dataset, 'history'),
+      label: 'every snapshot as CSV',
+      type: 'csv',
+      download: `${csvName(dataset, 'history')}.csv`,
+    },
   ];
 }
 
 export function entityFollowLinks(dataset: Dataset, entity: { id: string; name: string }): FollowLink[] {
   return [
-    { href: entityFeedUrl(dataset, entity.id), label: `Atom feed of ${entity.name}’s ${dataset.label} changes`, type: 'atom' },
+    {
+      href: entityFeedUrl(dataset, entity.id),
+      label: `Atom feed of ${entity.name}’s ${dataset.label} changes`,
+      type: 'atom',
+    },
     { href: changesApiUrl(dataset, { entityId: entity.id }), label: 'its changes as JSON', type: 'json' },
   ];
 }
 
-export const allFollowLinks = (): FollowLink[] => [{ href: ALL_FEED_URL, label: 'Atom feed of every change', type: 'atom' }];
+export const allFollowLinks = (): FollowLink[] => [
+  { href: ALL_FEED_URL, label: 'Atom feed of every change', type: 'atom' },
+];

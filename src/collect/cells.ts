@@ -10,7 +10,10 @@ const NOT_OFFERED = /^(?:-+|–|—|n\/?a|none|nil)$/i;
  * verbatim, and ids do not depend on them).
  */
 export function plainText(text: string): string {
-  return text.replace(/\u00a0/g, ' ').replace(/ *[\r\n\t][\s]* */g, ' ').trim();
+  return text
+    .replace(/\u00a0/g, ' ')
+    .replace(/ *[\r\n\t][\s]* */g, ' ')
+    .trim();
 }
 
 /** Visible text of a cell, footnote superscripts and images left out. */
@@ -32,7 +35,10 @@ export function textValue(text: string): string | null {
  * gives that number; anything ambiguous gives null rather than a guess.
  */
 export function parseNumber(text: string): number | null {
-  const cleaned = text.replace(/\u00a0/g, ' ').replace(/(\d),(?=\d{3}\b)/g, '$1').trim();
+  const cleaned = text
+    .replace(/\u00a0/g, ' ')
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
+    .trim();
   const bare = cleaned.replace(/[\s$%*†‡]/g, '');
   if (bare === '' || NOT_OFFERED.test(bare)) return null;
   if (/^-?\d+(?:\.\d+)?$/.test(bare)) return Number(bare);

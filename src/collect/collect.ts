@@ -45,7 +45,10 @@ export interface DatasetResult {
 
 class Refused extends Error {}
 
-async function collectOne(dataset: Dataset, options: Required<Omit<CollectOptions, 'datasets'>>): Promise<DatasetResult> {
+async function collectOne(
+  dataset: Dataset,
+  options: Required<Omit<CollectOptions, 'datasets'>>,
+): Promise<DatasetResult> {
   const started = performance.now();
   const now = options.now();
   const log = (line: string) => options.log(`${dataset.slug}: ${line}`);
@@ -64,7 +67,9 @@ async function collectOne(dataset: Dataset, options: Required<Omit<CollectOption
     const data = normalizeDataset(dataset, parsed.data);
     result.institutions = data.length;
     result.rates = rateValues(data).length;
-    log(`fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${data.length} ${dataset.entity.kind}s, ${result.rates} rates`);
+    log(
+      `fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${data.length} ${dataset.entity.kind}s, ${result.rates} rates`,
+    );
 
     let previous: Snapshot | undefined;
     try {
@@ -74,7 +79,8 @@ async function collectOne(dataset: Dataset, options: Required<Omit<CollectOption
       throw new Refused(`the newest snapshot is unreadable (${(error as Error).message})`);
     }
     const valid = dataset.schemas.snapshot.safeParse({ type: dataset.type, data, lastUpdated: now.toISOString() });
-    if (!valid.success) throw new Refused(`the parsed data does not fit the schema: ${describeIssues(valid.error.issues).join('; ')}`);
+    if (!valid.success)
+      throw new Refused(`the parsed data does not fit the schema: ${describeIssues(valid.error.issues).join('; ')}`);
     const reason = refusalReason({ tableCount: parsed.tableCount, data, previous, minRatio: options.minRatio });
     if (reason) throw new Refused(reason);
 
@@ -109,7 +115,9 @@ async function collectOne(dataset: Dataset, options: Required<Omit<CollectOption
 /** Temporary files a killed run left behind (writes are temp file + rename), removed before a run. */
 async function removeLeftovers(dir: string, dataset: Dataset): Promise<void> {
   const names = await readdir(join(dir, dataset.slug)).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.endsWith('.tmp')).map((n) => rm(join(dir, dataset.slug, n), { force: true })));
+  await Promise.all(
+    names.filter((n) => n.endsWith('.tmp')).map((n) => rm(join(dir, dataset.slug, n), { force: true })),
+  );
 }
 
 export async function collect(options: CollectOptions): Promise<DatasetResult[]> {

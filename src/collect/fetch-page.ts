@@ -48,7 +48,8 @@ export async function fetchPage(url: string, options: FetchOptions = DEFAULT_FET
         factor: 2,
         randomize: true,
         onFailedAttempt: ({ error, attemptNumber, retriesLeft, retryDelay }) => {
-          if (retriesLeft > 0) options.onRetry?.(`attempt ${attemptNumber} failed (${error.message}); retrying in ${retryDelay} ms`);
+          if (retriesLeft > 0)
+            options.onRetry?.(`attempt ${attemptNumber} failed (${error.message}); retrying in ${retryDelay} ms`);
         },
       },
     );

@@ -15,7 +15,8 @@ export function rateValues(data: readonly Entity[]): { path: string; value: numb
       const record = value as Record<string, unknown>;
       const here = typeof record.id === 'string' ? record.id : path;
       for (const [key, child] of Object.entries(record)) {
-        if ((key === 'rate' || key.endsWith('Rate')) && typeof child === 'number') found.push({ path: `${here} ${key}`, value: child });
+        if ((key === 'rate' || key.endsWith('Rate')) && typeof child === 'number')
+          found.push({ path: `${here} ${key}`, value: child });
         else if (typeof child === 'object') walk(child, here);
       }
     }
@@ -39,7 +40,10 @@ export function refusalReason({ tableCount, data, previous, minRatio }: GuardInp
   if (rates.length === 0) return 'the page yielded no rates';
   const outside = rates.filter((r) => r.value < RATE_RANGE.min || r.value > RATE_RANGE.max);
   if (outside.length > 0) {
-    const shown = outside.slice(0, 3).map((r) => `${r.path} = ${r.value}`).join(', ');
+    const shown = outside
+      .slice(0, 3)
+      .map((r) => `${r.path} = ${r.value}`)
+      .join(', ');
     return `${outside.length} rate(s) outside ${RATE_RANGE.min}–${RATE_RANGE.max} %: ${shown}`;
   }
   if (previous) {

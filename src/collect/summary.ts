@@ -13,19 +13,30 @@ export interface DatasetChanges {
   moves: number;
 }
 
-export function describeChanges(dataset: Dataset, before: readonly Entity[] | undefined, after: readonly Entity[]): DatasetChanges {
+export function describeChanges(
+  dataset: Dataset,
+  before: readonly Entity[] | undefined,
+  after: readonly Entity[],
+): DatasetChanges {
   if (!before) {
     const count = after.reduce((n, e) => n + itemsOf(e).length, 0);
-    return { lines: [`- First snapshot: ${after.length} ${dataset.entity.kind}s, ${count} ${dataset.itemsKey}.`], moves: 0 };
+    return {
+      lines: [`- First snapshot: ${after.length} ${dataset.entity.kind}s, ${count} ${dataset.itemsKey}.`],
+      moves: 0,
+    };
   }
   const diff = diffSnapshots(before, after);
   const lines: string[] = [];
-  if (diff.entitiesAdded.length) lines.push(`- ${dataset.entity.label}s added: ${diff.entitiesAdded.map((e) => e.name).join(', ')}`);
-  if (diff.entitiesRemoved.length) lines.push(`- ${dataset.entity.label}s removed: ${diff.entitiesRemoved.map((e) => e.name).join(', ')}`);
+  if (diff.entitiesAdded.length)
+    lines.push(`- ${dataset.entity.label}s added: ${diff.entitiesAdded.map((e) => e.name).join(', ')}`);
+  if (diff.entitiesRemoved.length)
+    lines.push(`- ${dataset.entity.label}s removed: ${diff.entitiesRemoved.map((e) => e.name).join(', ')}`);
   // Grouped per entity as the page lists them: added and removed items, then values.
   for (const entity of after) {
-    for (const { item } of diff.itemsAdded.filter((a) => a.entity === entity)) lines.push(`- Added: ${entity.name} · ${item.name}`);
-    for (const { item } of diff.itemsRemoved.filter((r) => r.entity.id === entity.id)) lines.push(`- Removed: ${entity.name} · ${item.name}`);
+    for (const { item } of diff.itemsAdded.filter((a) => a.entity === entity))
+      lines.push(`- Added: ${entity.name} · ${item.name}`);
+    for (const { item } of diff.itemsRemoved.filter((r) => r.entity.id === entity.id))
+      lines.push(`- Removed: ${entity.name} · ${item.name}`);
     for (const move of diff.moves.filter((m) => m.entity === entity)) {
       const label = `${entity.name} · ${move.item.name || '(unnamed)'} · ${move.what}`;
       if (move.from === undefined) lines.push(`- ${label}: new, ${show(move.to)}`);

@@ -34,7 +34,10 @@ export function readRateTables(html: string): SourceTables {
       .filter((_, tr) => $(tr).closest('thead').length === 0 && $(tr).children('td').length > 0)
       .each((_, tr) => {
         const row = $(tr);
-        const cells = row.children('td').toArray().map((td) => $(td));
+        const cells = row
+          .children('td')
+          .toArray()
+          .map((td) => $(td));
         // A short follow-on row (the mortgage 18-month line) repeats the product in its first
         // cells, so only a full row, or one marked primary_row, can name a new institution.
         const followOn = row.find('td.special-line').length > 0 || cells.length <= 3;

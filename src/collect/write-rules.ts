@@ -15,7 +15,9 @@ export async function newestSnapshot(dir: string, dataset: Dataset): Promise<Sna
 /** Compare data in the canonical form it is written in, so key order cannot fake a change. */
 function sameData(dataset: Dataset, a: readonly Entity[], b: readonly Entity[]): boolean {
   const canonical = (data: readonly Entity[]) =>
-    JSON.stringify(dataset.schemas.snapshot.parse({ type: dataset.type, data, lastUpdated: '2000-01-01T00:00:00.000Z' }).data);
+    JSON.stringify(
+      dataset.schemas.snapshot.parse({ type: dataset.type, data, lastUpdated: '2000-01-01T00:00:00.000Z' }).data,
+    );
   return canonical(a) === canonical(b);
 }
 

@@ -5,8 +5,10 @@ import type { DocPage } from './pages.ts';
 import { changesLlmsLines } from '../changes/docs.ts';
 
 export function llmsTxt(pages: DocPage[], site: string): string {
-  const link = (title: string, url: string, description: string) => `- [${title}](${site}${url})${description ? `: ${description}` : ''}`;
-  const group = (name: DocPage['group']) => pages.filter((p) => p.group === name).map((p) => link(p.title, p.mdUrl, p.description));
+  const link = (title: string, url: string, description: string) =>
+    `- [${title}](${site}${url})${description ? `: ${description}` : ''}`;
+  const group = (name: DocPage['group']) =>
+    pages.filter((p) => p.group === name).map((p) => link(p.title, p.mdUrl, p.description));
   return [
     '# NZ Rates API',
     '',
@@ -28,11 +30,19 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '',
     ...DATASETS.flatMap((d) => [
       link(`${d.title}`, `${API_PREFIX}/${d.slug}`, `the newest ${d.label} of every ${d.entity.kind}`),
-      link(`${d.title} time series`, `${API_PREFIX}/${d.slug}/time-series`, 'earlier snapshots; without a date it lists availableDates'),
+      link(
+        `${d.title} time series`,
+        `${API_PREFIX}/${d.slug}/time-series`,
+        'earlier snapshots; without a date it lists availableDates',
+      ),
     ]),
     link('Health', `${API_PREFIX}/health`, 'data freshness per dataset'),
     // The endpoint itself takes POST only, so the link goes to its page; the address is in the text.
-    link('MCP endpoint', '/docs/ai.md', `Model Context Protocol server at POST ${site}${API_PREFIX}/mcp (Streamable HTTP, stateless), twelve read-only tools`),
+    link(
+      'MCP endpoint',
+      '/docs/ai.md',
+      `Model Context Protocol server at POST ${site}${API_PREFIX}/mcp (Streamable HTTP, stateless), twelve read-only tools`,
+    ),
     '',
     '## Changes, feeds and downloads',
     '',

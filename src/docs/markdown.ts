@@ -10,7 +10,10 @@ export interface Heading {
 
 // Emphasis with `*` only: underscores belong to identifiers such as institution_not_found.
 const stripInline = (text: string) =>
-  text.replace(/`([^`]*)`/g, '$1').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\*{1,2}([^*]+)\*{1,2}/g, '$1');
+  text
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\*{1,2}([^*]+)\*{1,2}/g, '$1');
 
 export function renderMarkdown(markdown: string): { html: string; headings: Heading[] } {
   const slugger = new GithubSlugger();

@@ -36,11 +36,21 @@ function substitutions(site: string): Record<string, string> {
     site,
     /** "6, 12, 18, 24, 36, 48 or 60": the mortgage terms `termInMonths` takes. */
     fixedTermMonths: FIXED_TERM_MONTHS_PROSE,
-    timeSeriesRules: timeSeriesRules('`institutionId` (credit cards: `issuerId`)', '`institution_not_found` (`issuer_not_found`)'),
+    timeSeriesRules: timeSeriesRules(
+      '`institutionId` (credit cards: `issuerId`)',
+      '`institution_not_found` (`issuer_not_found`)',
+    ),
     tools: [
       '| tool | what it returns | arguments |',
       '| --- | --- | --- |',
-      ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${Object.keys(t.input.shape).map((k) => `\`${k}\``).join(', ') || '—'} |`),
+      ...TOOLS.map(
+        (t) =>
+          `| \`${t.name}\` | ${t.title} | ${
+            Object.keys(t.input.shape)
+              .map((k) => `\`${k}\``)
+              .join(', ') || '—'
+          } |`,
+      ),
     ].join('\n'),
     datasets: [
       '| dataset | list | one institution or issuer | time series | reference |',
@@ -53,12 +63,23 @@ function substitutions(site: string): Record<string, string> {
   };
 }
 
-function page(slug: string, title: string, description: string, group: DocPage['group'], order: number, markdown: string): DocPage {
+function page(
+  slug: string,
+  title: string,
+  description: string,
+  group: DocPage['group'],
+  order: number,
+  markdown: string,
+): DocPage {
   const url = slug ? `/docs/${slug}` : '/docs';
   return { slug, url, mdUrl: `${url}.md`, title, description, group, order, markdown, ...renderMarkdown(markdown) };
 }
 
-export async function loadDocPages(options: { contentDir: string; site: string; examples: ExampleSet }): Promise<DocPage[]> {
+export async function loadDocPages(options: {
+  contentDir: string;
+  site: string;
+  examples: ExampleSet;
+}): Promise<DocPage[]> {
   const values = { ...substitutions(options.site), ...changesSubstitutions(options.site, options.examples) };
   const pages: DocPage[] = [];
   for (const name of (await readdir(options.contentDir)).filter((f) => f.endsWith('.md')).sort()) {
@@ -70,7 +91,14 @@ export async function loadDocPages(options: { contentDir: string; site: string; 
   DATASETS.forEach((dataset, i) => {
     const markdown = referenceMarkdown(dataset, options.examples, options.site);
     pages.push(
-      page(`reference/${dataset.slug}`, dataset.title, `Endpoints, parameters, examples and fields of the ${dataset.label}.`, 'Reference', 100 + i, markdown),
+      page(
+        `reference/${dataset.slug}`,
+        dataset.title,
+        `Endpoints, parameters, examples and fields of the ${dataset.label}.`,
+        'Reference',
+        100 + i,
+        markdown,
+      ),
     );
   });
   return pages.sort((a, b) => a.order - b.order);

@@ -8,7 +8,16 @@ import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../e
 import type { Example, ExampleSet } from '../examples.ts';
 import { NO_DATES_MESSAGE } from '../api/time-series.ts';
 
-type JsonSchema = { type?: string | string[]; pattern?: string; description?: string; enum?: string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[]; required?: string[] };
+type JsonSchema = {
+  type?: string | string[];
+  pattern?: string;
+  description?: string;
+  enum?: string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  required?: string[];
+};
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -20,7 +29,9 @@ function typeOf(s: JsonSchema): string {
   if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
   if (s.enum) return s.enum.map((v) => `\`${v}\``).join(', ');
   const types = Array.isArray(s.type) ? s.type : [s.type ?? 'any'];
-  return types.map((t) => (t === 'array' && s.items ? `array of ${s.items.type === 'object' ? 'objects' : typeOf(s.items)}` : t)).join(' or ');
+  return types
+    .map((t) => (t === 'array' && s.items ? `array of ${s.items.type === 'object' ? 'objects' : typeOf(s.items)}` : t))
+    .join(' or ');
 }
 
 function parameterTable(endpoint: DataEndpoint): string {
@@ -34,7 +45,10 @@ function parameterTable(endpoint: DataEndpoint): string {
     const format = s.pattern ? `string, \`${s.pattern}\`` : 'string';
     rows.push(`| \`${name}\` | query | no | ${cell(format)} | ${cell(s.description ?? '')} |`);
   }
-  for (const name of endpoint.ignoredQuery) rows.push(`| \`${name}\` | query | no | string | Accepted and ignored: data of every ${endpoint.dataset.entity.kind} is returned. |`);
+  for (const name of endpoint.ignoredQuery)
+    rows.push(
+      `| \`${name}\` | query | no | string | Accepted and ignored: data of every ${endpoint.dataset.entity.kind} is returned. |`,
+    );
   if (rows.length === 0) return 'No parameters. Any query parameter is a `400 invalid_request`.';
   const table = ['| name | in | required | format | meaning |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
   return `${table}\n\nAny other query parameter is a \`400 invalid_request\`.`;
@@ -44,10 +58,13 @@ function fieldTables(dataset: Dataset): string {
   const sections: string[] = [];
   const walk = (title: string, s: JsonSchema) => {
     if (!s.properties) return;
-    const rows = Object.entries(s.properties).map(([name, f]) => `| \`${name}\` | ${cell(typeOf(f))} | ${cell(f.description ?? '')} |`);
+    const rows = Object.entries(s.properties).map(
+      ([name, f]) => `| \`${name}\` | ${cell(typeOf(f))} | ${cell(f.description ?? '')} |`,
+    );
     sections.push(`### ${title}\n\n| field | type | meaning |\n| --- | --- | --- |\n${rows.join('\n')}`);
     for (const [name, f] of Object.entries(s.properties)) {
-      if (f.items?.properties) walk(name === 'rates' ? 'Rate' : name === 'plans' ? 'Plan' : name === 'products' ? 'Product' : name, f.items);
+      if (f.items?.properties)
+        walk(name === 'rates' ? 'Rate' : name === 'plans' ? 'Plan' : name === 'products' ? 'Product' : name, f.items);
     }
   };
   walk(dataset.entity.label, jsonSchema(dataset.entitySchema));
@@ -58,7 +75,9 @@ function exampleBlock(example: Example | undefined, site: string): string {
   if (!example) return '_No snapshot has been collected yet, so there is no example response._';
   const body = JSON.stringify(example.body, null, 2);
   return `\`\`\`sh\ncurl '${site}${example.request}'\n\`\`\`\n\nResponse \`${example.status}\`${
-    Array.isArray((example.body as { data?: unknown[] }).data) || (example.body as { timeSeries?: unknown }).timeSeries ? ' (real data, cut to its first entries)' : ''
+    Array.isArray((example.body as { data?: unknown[] }).data) || (example.body as { timeSeries?: unknown }).timeSeries
+      ? ' (real data, cut to its first entries)'
+      : ''
   }:\n\n\`\`\`json\n${body}\n\`\`\``;
 }
 
@@ -110,11 +129,15 @@ ${section(endpoints.list, 'List', `The newest ${dataset.label} of every ${entity
 
 ${section(endpoints.detail, `One ${entity.kind}`, `The newest ${dataset.label} of one ${entity.kind}: \`data\` holds that ${entity.kind} alone. Ids look like \`${entity.prefix}:<slug>\` and are matched case-insensitively; an unknown id is a \`404 ${entity.notFound}\`.`)}
 
-${section(endpoints.timeSeries, 'Time series', `Earlier ${dataset.label}, from daily snapshots. A snapshot exists only for a date on which rates changed; on other dates the rates equal the nearest earlier snapshot.
+${section(
+  endpoints.timeSeries,
+  'Time series',
+  `Earlier ${dataset.label}, from daily snapshots. A snapshot exists only for a date on which rates changed; on other dates the rates equal the nearest earlier snapshot.
 
 ${timeSeriesRules(`\`${entity.param}\``, `\`${entity.notFound}\``)}
 
-With \`${entity.param}\`, each snapshot holds only that ${entity.kind} (an empty \`data\` on dates it was not listed).${dataset.ignoredTimeSeriesParams.length ? ` \`${dataset.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''}`)}
+With \`${entity.param}\`, each snapshot holds only that ${entity.kind} (an empty \`data\` on dates it was not listed).${dataset.ignoredTimeSeriesParams.length ? ` \`${dataset.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''}`,
+)}
 
 ## Fields
 

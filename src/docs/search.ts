@@ -32,9 +32,15 @@ export function sectionsOf(pages: DocPage[]): Section[] {
     const parts = page.markdown.split(/^(?=## )/m);
     const ids = page.headings.filter((h) => h.depth === 2).map((h) => h.id);
     return parts.map((part, i) => {
-      const heading = i === 0 ? page.title : /^## (.*)$/m.exec(part)?.[1] ?? page.title;
+      const heading = i === 0 ? page.title : (/^## (.*)$/m.exec(part)?.[1] ?? page.title);
       const anchor = i === 0 ? '' : `#${ids[i - 1] ?? ''}`;
-      return { id: `${page.url}${anchor}`, title: page.title, url: `${page.url}${anchor}`, section: markdownToText(heading), text: markdownToText(part) };
+      return {
+        id: `${page.url}${anchor}`,
+        title: page.title,
+        url: `${page.url}${anchor}`,
+        section: markdownToText(heading),
+        text: markdownToText(part),
+      };
     });
   });
 }
@@ -84,7 +90,9 @@ export function createSearchHandler(loadIndex: () => Promise<string>, site: stri
     try {
       if (!(SEARCH_METHODS as readonly string[]).includes(request.method)) {
         const allow = SEARCH_METHODS.join(', ');
-        throw new ApiError('method_not_allowed', 'Method not allowed', 'Search with GET /api/search?query=…', { headers: { allow } });
+        throw new ApiError('method_not_allowed', 'Method not allowed', 'Search with GET /api/search?query=…', {
+          headers: { allow },
+        });
       }
       const query = parseQuery(SearchQuery, url.searchParams);
       if (!query.query) throw new ApiError('invalid_request', INVALID_REQUEST, 'query must not be empty.');
@@ -94,7 +102,11 @@ export function createSearchHandler(loadIndex: () => Promise<string>, site: stri
       const apiError =
         error instanceof ApiError
           ? error
-          : new ApiError('server_error', 'An error occurred while searching the documentation', 'Retry shortly; the docs are also at /llms-full.txt.');
+          : new ApiError(
+              'server_error',
+              'An error occurred while searching the documentation',
+              'Retry shortly; the docs are also at /llms-full.txt.',
+            );
       if (!(error instanceof ApiError)) console.error('search:', error);
       return errorResponse(apiError, site);
     }
@@ -104,6 +116,8 @@ export function createSearchHandler(loadIndex: () => Promise<string>, site: stri
     const response = await answer(request);
     applyCaching(response.headers, 'data', response.status);
     withCors(response);
-    return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+    return request.method === 'HEAD'
+      ? new Response(null, { status: response.status, headers: response.headers })
+      : response;
   };
 }

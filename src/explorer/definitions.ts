@@ -134,7 +134,15 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
         const value = item[field];
         return value === null ? [] : [{ key: m.key, value, id: `${item.id}#${field}` }];
       }),
-    headers: ['Card', 'Purchase %', 'Cash advance %', 'Balance transfer %', 'Transfer period', 'Interest-free days', 'Annual fee NZD'],
+    headers: [
+      'Card',
+      'Purchase %',
+      'Cash advance %',
+      'Balance transfer %',
+      'Transfer period',
+      'Interest-free days',
+      'Annual fee NZD',
+    ],
     rows: (entity) =>
       entity.plans.map((plan: CreditCardPlan) => [
         { text: plan.name },

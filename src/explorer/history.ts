@@ -17,8 +17,19 @@ export interface SnapshotObjects {
 /** Every snapshot as objects; an entity or item unchanged between snapshots is the same object. */
 export function snapshotsOf(dataset: Dataset, compiled: CompiledDataset): SnapshotObjects[] {
   const items: Item[] = compiled.items.map((json) => JSON.parse(json) as Item);
-  const entities: Entity[] = compiled.entities.map(([id, name, own]) => entityOf(dataset, id, name, own.map((i) => items[i]!)));
-  return compiled.snapshots.map((list, s) => ({ date: compiled.dates[s]!, lastUpdated: compiled.lastUpdated[s]!, data: list.map((e) => entities[e]!) }));
+  const entities: Entity[] = compiled.entities.map(([id, name, own]) =>
+    entityOf(
+      dataset,
+      id,
+      name,
+      own.map((i) => items[i]!),
+    ),
+  );
+  return compiled.snapshots.map((list, s) => ({
+    date: compiled.dates[s]!,
+    lastUpdated: compiled.lastUpdated[s]!,
+    data: list.map((e) => entities[e]!),
+  }));
 }
 
 export interface Who {
@@ -28,13 +39,17 @@ export interface Who {
 }
 
 /** The lowest counted value of each measure in a snapshot, and every offer that makes it. */
-export function lowestByMeasure(definition: ExplorerDefinition, data: readonly Entity[]): Map<string, { value: number; who: Who[] }> {
+export function lowestByMeasure(
+  definition: ExplorerDefinition,
+  data: readonly Entity[],
+): Map<string, { value: number; who: Who[] }> {
   const lowest = new Map<string, { value: number; who: Who[] }>();
   for (const entity of data) {
     for (const item of itemsOf(entity)) {
       for (const offer of countedOffers(definition, item)) {
         const best = lowest.get(offer.key);
-        if (!best || offer.value < best.value) lowest.set(offer.key, { value: offer.value, who: [{ entity, item, offer }] });
+        if (!best || offer.value < best.value)
+          lowest.set(offer.key, { value: offer.value, who: [{ entity, item, offer }] });
         else if (offer.value === best.value) best.who.push({ entity, item, offer });
       }
     }
@@ -77,14 +92,19 @@ export function trends(definition: ExplorerDefinition, snapshots: SnapshotObject
 }
 
 /** One entity's lowest offer per measure on each date it was listed. */
-export function entityTrend(definition: ExplorerDefinition, snapshots: SnapshotObjects[], id: string): Map<string, { date: string; value: number | null }[]> {
+export function entityTrend(
+  definition: ExplorerDefinition,
+  snapshots: SnapshotObjects[],
+  id: string,
+): Map<string, { date: string; value: number | null }[]> {
   const result = new Map(definition.measures.map((m) => [m.key, [] as { date: string; value: number | null }[]]));
   for (const snapshot of snapshots) {
     const entity = snapshot.data.find((e) => e.id === id);
     if (!entity) continue;
     const best = new Map<string, number>();
     for (const item of itemsOf(entity)) {
-      for (const offer of countedOffers(definition, item)) best.set(offer.key, Math.min(best.get(offer.key) ?? Infinity, offer.value));
+      for (const offer of countedOffers(definition, item))
+        best.set(offer.key, Math.min(best.get(offer.key) ?? Infinity, offer.value));
     }
     for (const [key, points] of result) points.push({ date: snapshot.date, value: best.get(key) ?? null });
   }

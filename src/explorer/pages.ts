@@ -7,12 +7,26 @@ import { API_PREFIX } from '../endpoints.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { lineChart, PALETTE, scatterChart } from './chart.ts';
 import { EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
-import { entityTrend, lowestByMeasure, recentMoves, snapshotsOf, trends, type Move, type SnapshotObjects } from './history.ts';
+import {
+  entityTrend,
+  lowestByMeasure,
+  recentMoves,
+  snapshotsOf,
+  trends,
+  type Move,
+  type SnapshotObjects,
+} from './history.ts';
 
 export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 export const entityUrl = (definition: ExplorerDefinition, id: string) => `/rates/${definition.path}/${slugOf(id)}`;
 const rate = (n: number) => `${n.toFixed(2)} %`;
-const longDate = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-NZ', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const longDate = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-NZ', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
 export interface Chart {
   id: string;
@@ -75,11 +89,20 @@ export function overview(view: DatasetView) {
         measure,
         noun: definition.valueNoun(measure),
         value: best.value,
-        who: best.who.map((w) => ({ entity: w.entity.name, url: entityUrl(definition, w.entity.id), product: w.item.name, id: w.offer.id })),
+        who: best.who.map((w) => ({
+          entity: w.entity.name,
+          url: entityUrl(definition, w.entity.id),
+          product: w.item.name,
+          id: w.offer.id,
+        })),
       },
     ];
   });
-  const groups: TableGroup[] = latest.data.map((entity) => ({ entity, url: entityUrl(definition, entity.id), rows: definition.rows(entity) }));
+  const groups: TableGroup[] = latest.data.map((entity) => ({
+    entity,
+    url: entityUrl(definition, entity.id),
+    rows: definition.rows(entity),
+  }));
   const first = snapshots[0]!.date;
   const range = `${API_PREFIX}/${dataset.slug}/time-series?startDate=${first}&endDate=${latest.date}`;
   const byMeasure = trends(definition, snapshots);
@@ -117,12 +140,15 @@ export function overview(view: DatasetView) {
     const points = latest.data.flatMap((entity) =>
       itemsOf(entity).flatMap((item) => {
         const [x, y] = [s.x(item), s.y(item)];
-        return x === null || y === null ? [] : [{ x, y, label: `${entity.name} · ${item.name}: ${rate(y)}, $${x} a year` }];
+        return x === null || y === null
+          ? []
+          : [{ x, y, label: `${entity.name} · ${item.name}: ${rate(y)}, $${x} a year` }];
       }),
     );
     const id = `scatter-${dataset.slug}`;
     const cheapest = [...points].sort((a, b) => a.x - b.x || a.y - b.y)[0];
-    const description = `${points.length} cards with a purchase rate and an annual fee on ${longDate(latest.date)}. ` +
+    const description =
+      `${points.length} cards with a purchase rate and an annual fee on ${longDate(latest.date)}. ` +
       (cheapest ? `Lowest fee: ${cheapest.label}. ` : '') +
       `Purchase rates range from ${rate(Math.min(...points.map((p) => p.y)))} to ${rate(Math.max(...points.map((p) => p.y)))}.`;
     scatter = {

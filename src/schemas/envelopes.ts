@@ -8,7 +8,8 @@ function* idsIn(value: unknown, path: (string | number)[]): Generator<[string, (
   } else if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
     if (typeof record.id === 'string') yield [record.id, [...path, 'id']];
-    for (const [key, child] of Object.entries(record)) if (typeof child === 'object') yield* idsIn(child, [...path, key]);
+    for (const [key, child] of Object.entries(record))
+      if (typeof child === 'object') yield* idsIn(child, [...path, key]);
   }
 }
 

@@ -12,22 +12,27 @@ export const HealthTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}
 export const Deployment = z.enum(['current', 'pending', 'behind', 'unknown']);
 
 export const DatasetHealth = z.strictObject({
-  lastUpdated: HealthTime.nullable().meta({ description: 'When the data this deployment serves was collected (its last change).' }),
+  lastUpdated: HealthTime.nullable().meta({
+    description: 'When the data this deployment serves was collected (its last change).',
+  }),
   lastChecked: HealthTime.nullable().meta({
     description: 'The last successful collection, changed or not; null when unknown.',
   }),
   stale: z.boolean().nullable().meta({
-    description: 'true when no collection succeeded in the last 3 hours, false when one did, null when lastChecked is null.',
+    description:
+      'true when no collection succeeded in the last 3 hours, false when one did, null when lastChecked is null.',
   }),
   lastChanged: HealthTime.nullable().meta({
-    description: 'When the collector last recorded a change; when it is later than lastUpdated, that change is not served yet.',
+    description:
+      'When the collector last recorded a change; when it is later than lastUpdated, that change is not served yet.',
   }),
   deployment: Deployment,
 });
 
 export const CollectionHealth = z.strictObject({
   status: z.enum(['ok', 'not_configured', 'unavailable']).meta({
-    description: '`not_configured`: no status store, or no collection ever recorded in it; `unavailable`: the store could not be read.',
+    description:
+      '`not_configured`: no status store, or no collection ever recorded in it; `unavailable`: the store could not be read.',
   }),
   store: z.enum(['filesystem', 'vercel-blob', 'none']),
   /** Whether this deployment requires collection status (production). */
@@ -40,7 +45,9 @@ export const Health = z.strictObject({
   database: z.strictObject({ status: z.enum(['ok', 'error']), message: z.string().optional() }),
   collection: CollectionHealth,
   datasets: z.record(z.string(), DatasetHealth),
-  problems: z.array(z.string()).meta({ description: 'Why the status is not `ok`, one sentence per cause; empty when it is.' }),
+  problems: z
+    .array(z.string())
+    .meta({ description: 'Why the status is not `ok`, one sentence per cause; empty when it is.' }),
   timestamp: z.iso.datetime(),
 });
 

@@ -12,8 +12,15 @@ export const MortgageRate = z.strictObject({
   term: z
     .enum(MORTGAGE_TERMS)
     .meta({ default: 'Variable floating' })
-    .describe('Term label. "Variable floating" is a rate the institution may change at any time; the others are fixed terms.'),
-  termInMonths: z.number().int().positive().nullable().describe(`Fixed term in months (${FIXED_TERM_MONTHS_PROSE}); null for a variable floating rate.`),
+    .describe(
+      'Term label. "Variable floating" is a rate the institution may change at any time; the others are fixed terms.',
+    ),
+  termInMonths: z
+    .number()
+    .int()
+    .positive()
+    .nullable()
+    .describe(`Fixed term in months (${FIXED_TERM_MONTHS_PROSE}); null for a variable floating rate.`),
 });
 
 /** Personal and car loan rates share one shape. */
@@ -21,7 +28,12 @@ export const LoanRate = z.strictObject({
   id: idWithPrefix('rate').describe('Rate id, e.g. rate:anz:personal-loan:unsecured:3000-to-50000.'),
   rate: percent('The interest rate'),
   plan: z.string().nullable().describe('Loan type such as Secured or Unsecured; null when the source gives none.'),
-  condition: z.string().nullable().describe('Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.'),
+  condition: z
+    .string()
+    .nullable()
+    .describe(
+      'Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.',
+    ),
 });
 
 export const CreditCardPlan = z.strictObject({
@@ -30,7 +42,10 @@ export const CreditCardPlan = z.strictObject({
   purchaseRate: percent('Interest on purchases').nullable(),
   cashAdvanceRate: percent('Interest on cash advances').nullable(),
   balanceTransferRate: percent('Interest on balance transfers').nullable(),
-  balanceTransferPeriod: z.string().nullable().describe('How long the balance transfer rate lasts, as the source writes it ("6 months", "Life of bal tsfrd").'),
+  balanceTransferPeriod: z
+    .string()
+    .nullable()
+    .describe('How long the balance transfer rate lasts, as the source writes it ("6 months", "Life of bal tsfrd").'),
   interestFreeDays: z.number().int().nonnegative().nullable().describe('Interest-free period on purchases, in days.'),
   annualFeeNZD: z.number().nonnegative().nullable().describe('Annual fee of the primary card, in NZ dollars.'),
 });
@@ -38,7 +53,9 @@ export const CreditCardPlan = z.strictObject({
 const product = <R extends z.ZodType>(rate: R) =>
   z.strictObject({
     id: idWithPrefix('product').describe('Product id, e.g. product:anz:special.'),
-    name: z.string().describe('Product name as the institution uses it; it can change when the institution changes its page.'),
+    name: z
+      .string()
+      .describe('Product name as the institution uses it; it can change when the institution changes its page.'),
     rates: z.array(rate),
   });
 

@@ -2,7 +2,12 @@ import { z } from 'zod';
 
 /** GET /api/search query. */
 export const SearchQuery = z.strictObject({
-  query: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').describe('Words to look for in the documentation.'),
+  query: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .describe('Words to look for in the documentation.'),
   limit: z
     .string()
     .regex(/^\d+$/, 'must be a whole number written in digits')

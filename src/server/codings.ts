@@ -13,7 +13,9 @@ import type { Codings, Encoding } from '../api/ready.ts';
 
 // compression's own negotiator (0.6.x), not whatever version sits at the top of node_modules.
 const requireFromCompression = createRequire(createRequire(import.meta.url).resolve('compression'));
-const Negotiator = requireFromCompression('negotiator') as new (req: { headers: Record<string, string | undefined> }) => {
+const Negotiator = requireFromCompression('negotiator') as new (req: {
+  headers: Record<string, string | undefined>;
+}) => {
   encoding(available: string[], preferred?: string[]): string | undefined;
 };
 
@@ -99,11 +101,21 @@ function u32(value: number, littleEndian: boolean): Uint8Array {
 }
 
 /** The whole encoded body: the kept compressed head and this request's tail (at most a few hundred bytes). */
-export function encodedParts(compressed: CompressedHead, tail: Uint8Array, encoding: Exclude<Encoding, 'identity'>): Uint8Array[] {
+export function encodedParts(
+  compressed: CompressedHead,
+  tail: Uint8Array,
+  encoding: Exclude<Encoding, 'identity'>,
+): Uint8Array[] {
   if (encoding === 'br') return [compressed.bytes, ...brotliStored(tail), BROTLI_END];
   if (encoding === 'gzip') {
     const crc = crc32(tail, compressed.check);
-    return [GZIP_HEADER, compressed.bytes, ...deflateStored(tail), u32(crc, true), u32(compressed.length + tail.length, true)];
+    return [
+      GZIP_HEADER,
+      compressed.bytes,
+      ...deflateStored(tail),
+      u32(crc, true),
+      u32(compressed.length + tail.length, true),
+    ];
   }
   const [a, b] = adler32(tail, compressed.check, compressed.adlerB);
   return [ZLIB_HEADER, compressed.bytes, ...deflateStored(tail), u32(((b << 16) | a) >>> 0, false)];

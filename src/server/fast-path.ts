@@ -23,7 +23,11 @@ export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse)
   if (!kept) return false;
   let served: Served;
   try {
-    served = core.serveReady(kept, { method, acceptEncoding: req.headers['accept-encoding'], ifNoneMatch: req.headers['if-none-match'] ?? null });
+    served = core.serveReady(kept, {
+      method,
+      acceptEncoding: req.headers['accept-encoding'],
+      ifNoneMatch: req.headers['if-none-match'] ?? null,
+    });
   } catch {
     return false; // nothing written yet: the ordinary path answers, and reports what failed
   }
@@ -31,7 +35,7 @@ export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse)
   for (const [name, value] of served.headers) headers.push(name, value);
   if (kept.requestId) headers.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
   res.writeHead(served.status, headers);
-  if (!served.body) return res.end(), true;
+  if (!served.body) return (res.end(), true);
   // One buffer, one write with the head: a copy of a few KiB costs less than a writev of the parts
   // (measured: the parts' writev took a quarter of the process's time).
   res.end(served.body.length === 1 ? served.body[0] : Buffer.concat(served.body));

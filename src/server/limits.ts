@@ -55,7 +55,9 @@ export function limitsFromEnv(env: Record<string, string | undefined> = process.
   }
   // Node requires the head's deadline to be no later than the whole request's.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new Error(`${LIMIT_VARIABLES.headersTimeoutMs} (${limits.headersTimeoutMs}) must not exceed ${LIMIT_VARIABLES.requestTimeoutMs} (${limits.requestTimeoutMs})`);
+    throw new Error(
+      `${LIMIT_VARIABLES.headersTimeoutMs} (${limits.headersTimeoutMs}) must not exceed ${LIMIT_VARIABLES.requestTimeoutMs} (${limits.requestTimeoutMs})`,
+    );
   }
   return limits;
 }

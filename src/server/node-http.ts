@@ -28,7 +28,11 @@ const FAILED: EdgeError = {
 };
 
 /** `site` is the origin of `documentationUrl` in the errors answered here. */
-export function toNodeListener(handler: Handler, site: string = siteUrl(), log: (message: string, error: unknown) => void = console.error) {
+export function toNodeListener(
+  handler: Handler,
+  site: string = siteUrl(),
+  log: (message: string, error: unknown) => void = console.error,
+) {
   const listener = getRequestListener(
     // The adapter lets some Host values through unparsed (`1.2.3.256`); the core needs a URL.
     (request: Request) => (URL.canParse(request.url) ? handler(request) : edgeErrorResponse(UNREADABLE, site)),

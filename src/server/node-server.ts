@@ -50,7 +50,11 @@ const API_PATH = /^\/api(?:[/?]|$)/;
 function clientErrorFor(error: NodeJS.ErrnoException, limits: ServerLimits): EdgeError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, message: 'Request header fields too large', hint: `The request line and headers together may be at most ${limits.maxHeaderBytes} bytes.` };
+      return {
+        status: 431,
+        message: 'Request header fields too large',
+        hint: `The request line and headers together may be at most ${limits.maxHeaderBytes} bytes.`,
+      };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return { status: 413, message: 'Chunk extensions too large', hint: 'Send the body without chunk extensions.' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
@@ -60,7 +64,11 @@ function clientErrorFor(error: NodeJS.ErrnoException, limits: ServerLimits): Edg
         hint: `Send the request head within ${limits.headersTimeoutMs} ms and the whole request within ${limits.requestTimeoutMs} ms.`,
       };
     default:
-      return { status: 400, message: 'Bad request', hint: 'The request could not be parsed as HTTP/1.1 (request line, headers, Content-Length or chunked framing). The limits are listed at /docs/limits.' };
+      return {
+        status: 400,
+        message: 'Bad request',
+        hint: 'The request could not be parsed as HTTP/1.1 (request line, headers, Content-Length or chunked framing). The limits are listed at /docs/limits.',
+      };
   }
 }
 
@@ -93,10 +101,16 @@ export function createNodeServer({ api, fast, pages, limits, site, log = console
   // without a word. node:http serves a connection from its 'connection' listener, so the gate
   // takes that listener's place and hands it the connections under the cap.
   const [serveConnection] = server.listeners('connection') as ((socket: Socket) => void)[];
-  if (!serveConnection) throw new Error('node:http registers no connection listener: the connection cap cannot be installed');
+  if (!serveConnection)
+    throw new Error('node:http registers no connection listener: the connection cap cannot be installed');
   server.removeListener('connection', serveConnection);
   const refusal = rawEdgeError(
-    { status: 503, message: 'Too many connections', hint: `The server is at its limit of ${limits.maxConnections} open connections; retry in a moment.`, headers: { 'retry-after': '1' } },
+    {
+      status: 503,
+      message: 'Too many connections',
+      hint: `The server is at its limit of ${limits.maxConnections} open connections; retry in a moment.`,
+      headers: { 'retry-after': '1' },
+    },
     site,
   );
   let open = 0;
@@ -114,14 +128,23 @@ export function createNodeServer({ api, fast, pages, limits, site, log = console
   // while no response has started there.
   const inFlight = new WeakMap<Socket, ServerResponse>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable || inFlight.get(socket)?.headersSent) return void socket.destroy();
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight.get(socket)?.headersSent)
+      return void socket.destroy();
     closeWith(socket, rawEdgeError(clientErrorFor(error, limits), site));
   });
   // CONNECT never reaches 'request'; without this listener Node closes the connection silently.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     closeWith(
       socket,
-      rawEdgeError({ status: 405, message: 'Method not allowed', hint: 'This server is not a proxy and does not take CONNECT: use GET.', headers: { allow: 'GET, HEAD' } }, site),
+      rawEdgeError(
+        {
+          status: 405,
+          message: 'Method not allowed',
+          hint: 'This server is not a proxy and does not take CONNECT: use GET.',
+          headers: { allow: 'GET, HEAD' },
+        },
+        site,
+      ),
     );
   });
 
@@ -144,7 +167,16 @@ export function createNodeServer({ api, fast, pages, limits, site, log = console
     if (declared > limits.maxBodyBytes && !MCP_PATH.test(req.url)) {
       // Refused before routing; closing spares reading a body nobody wants.
       res.setHeader('connection', 'close');
-      return sendEdgeError(res, { status: 413, message: 'Request body too large', hint: `Request bodies may be at most ${limits.maxBodyBytes} bytes; the REST API and the pages take none.` }, site, req.method);
+      return sendEdgeError(
+        res,
+        {
+          status: 413,
+          message: 'Request body too large',
+          hint: `Request bodies may be at most ${limits.maxBodyBytes} bytes; the REST API and the pages take none.`,
+        },
+        site,
+        req.method,
+      );
     }
     // Ready answers carry their own codings (precompressed, with Vary and per-coding ETags).
     if (fast?.(req, res)) return;

@@ -24,12 +24,21 @@ export function refusedPageRequest(method: string, target: string): EdgeError | 
   const path = target.split('?', 1)[0]!;
   const allow = PREFLIGHTED.get(path) ?? PAGE_METHODS;
   if (!allow.split(', ').includes(method)) {
-    return { status: 405, message: 'Method not allowed', hint: `The site is read-only: use ${allow}.`, headers: { allow } };
+    return {
+      status: 405,
+      message: 'Method not allowed',
+      hint: `The site is read-only: use ${allow}.`,
+      headers: { allow },
+    };
   }
   try {
     decodeURI(path);
   } catch {
-    return { status: 400, message: 'Invalid request target', hint: 'The path has a malformed percent-escape (such as %zz); escape "%" itself as %25.' };
+    return {
+      status: 400,
+      message: 'Invalid request target',
+      hint: 'The path has a malformed percent-escape (such as %zz); escape "%" itself as %25.',
+    };
   }
   return undefined;
 }
@@ -43,9 +52,17 @@ const REASONS: Record<number, string> = {
 
 function errorFor(status: number): EdgeError {
   if (status >= 500) {
-    return { status, message: 'An error occurred while rendering the page', hint: 'This is a fault on our side, not in your request. Retry shortly; GET /api/v1/health reports the state of the service.' };
+    return {
+      status,
+      message: 'An error occurred while rendering the page',
+      hint: 'This is a fault on our side, not in your request. Retry shortly; GET /api/v1/health reports the state of the service.',
+    };
   }
-  return { status, message: REASONS[status] ?? 'Invalid request', hint: 'Request the page with a plain GET; the pages are listed at /docs and /llms.txt.' };
+  return {
+    status,
+    message: REASONS[status] ?? 'Invalid request',
+    hint: 'Request the page with a plain GET; the pages are listed at /docs and /llms.txt.',
+  };
 }
 
 function contentTypeOf(headers: unknown): string | undefined {
@@ -88,16 +105,26 @@ export function jsonForBareErrors(req: IncomingMessage, res: ServerResponse, sit
       for (const [name, value] of Object.entries(replace(res.statusCode))) res.setHeader(name, value!);
     }
     if (body === undefined) return end.apply(this, args as Parameters<ServerResponse['end']>);
-    return (end as (this: ServerResponse, chunk?: string) => ServerResponse).call(this, req.method === 'HEAD' ? undefined : body);
+    return (end as (this: ServerResponse, chunk?: string) => ServerResponse).call(
+      this,
+      req.method === 'HEAD' ? undefined : body,
+    );
   } as ServerResponse['end'];
 }
 
 /** A page request: refused here, or handed to Astro with its bare errors made JSON. */
-export function servePage(req: IncomingMessage, res: ServerResponse, astro: (req: IncomingMessage, res: ServerResponse) => Promise<void>, site: string, log: (message: string, error: unknown) => void): void {
+export function servePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  astro: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  site: string,
+  log: (message: string, error: unknown) => void,
+): void {
   const refused = refusedPageRequest(req.method ?? 'GET', req.url ?? '/');
   if (refused) {
     // A body may still be on its way: close rather than read it for the next request.
-    if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0) res.setHeader('connection', 'close');
+    if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)
+      res.setHeader('connection', 'close');
     return sendEdgeError(res, refused, site, req.method);
   }
   jsonForBareErrors(req, res, site);

@@ -10,7 +10,8 @@ import type { EdgeError } from './edge-errors.ts';
 /** A host name, IPv4 or bracketed IPv6 literal, and an optional port: no user info, spaces, escapes or path. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/;
 
-const HOST_HINT = 'Send one Host header naming this server (host or host:port, e.g. 127.0.0.1:8787); every HTTP/1.1 client does this by itself.';
+const HOST_HINT =
+  'Send one Host header naming this server (host or host:port, e.g. 127.0.0.1:8787); every HTTP/1.1 client does this by itself.';
 
 function invalid(message: string, hint: string): EdgeError {
   return { status: 400, message, hint };
@@ -32,7 +33,10 @@ export function unusableRequest(req: IncomingMessage): EdgeError | undefined {
   if (target.startsWith('/')) return undefined;
   // The absolute form (`GET http://host/path`) is a proxy's; an origin server accepts it too (RFC 9112 §3.2.2).
   if (/^https?:\/\//i.test(target) && URL.canParse(target)) return undefined;
-  return invalid('Invalid request target', 'The request target must be a path starting with "/", such as /api/v1/health.');
+  return invalid(
+    'Invalid request target',
+    'The request target must be a path starting with "/", such as /api/v1/health.',
+  );
 }
 
 /** The target as a path and query (the absolute form reduced to it), for routing. */

@@ -42,13 +42,17 @@ export const site = siteUrl();
 const status = statusStoreFromEnv();
 
 /** /api/v1/* and the MCP endpoint. */
-export const api = createService({ loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS }, { allowedHosts: mcpAllowedHostsFromEnv() });
+export const api = createService(
+  { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS },
+  { allowedHosts: mcpAllowedHostsFromEnv() },
+);
 
 /**
  * The REST core of `npm start` (node-entry.ts): the same core, with content codings, so it keeps
  * ready answers that its Response path and the Node fast path (fast-path.ts) answer from.
  */
-export const restWith = (codings: Codings) => createApi({ loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings });
+export const restWith = (codings: Codings) =>
+  createApi({ loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings });
 
 /** /api/search. */
 export const search = createSearchHandler(async () => searchIndexText, site);

@@ -48,6 +48,9 @@ export class BlobStatusStore implements StatusStore {
   }
 
   async write(dataset: string, status: CollectionStatus) {
-    await this.client.write(`${this.prefix}${dataset}.json`, `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`);
+    await this.client.write(
+      `${this.prefix}${dataset}.json`,
+      `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`,
+    );
   }
 }

@@ -20,7 +20,12 @@ export const CollectionStatus = z.strictObject({
 });
 export type CollectionStatus = z.infer<typeof CollectionStatus>;
 
-export const EMPTY_STATUS: CollectionStatus = { lastChecked: null, lastChanged: null, lastError: null, lastErrorAt: null };
+export const EMPTY_STATUS: CollectionStatus = {
+  lastChecked: null,
+  lastChanged: null,
+  lastError: null,
+  lastErrorAt: null,
+};
 
 /** Where the status lives: health names it, and treats `none` as "not configured". */
 export type StatusStoreKind = 'filesystem' | 'vercel-blob' | 'none';

@@ -41,7 +41,13 @@ export class CompileError extends Error {
 
 /** Collects snapshots of one dataset into the shared form. */
 export class DatasetCompiler {
-  private readonly compiled: Omit<CompiledDataset, 'version'> = { dates: [], lastUpdated: [], snapshots: [], entities: [], items: [] };
+  private readonly compiled: Omit<CompiledDataset, 'version'> = {
+    dates: [],
+    lastUpdated: [],
+    snapshots: [],
+    entities: [],
+    items: [],
+  };
   private readonly itemNumbers = new Map<string, number>();
   private readonly entityNumbers = new Map<string, number>();
 

@@ -3,7 +3,15 @@
  * Responses are assembled from the stored JSON strings — nothing is re-parsed or re-stringified
  * per request — and what is asked again (the newest list, an institution, a filter) is kept.
  */
-import { DATASETS, datasetBySlug, filterItem, filterKey, type Dataset, type DatasetSlug, type Item } from '../datasets.ts';
+import {
+  DATASETS,
+  datasetBySlug,
+  filterItem,
+  filterKey,
+  type Dataset,
+  type DatasetSlug,
+  type Item,
+} from '../datasets.ts';
 import { newestOnly, type CompiledDataset, type CompiledStore } from './compile.ts';
 
 /** Filter values from the query, by filter name (e.g. `{ termInMonths: '12' }`). */
@@ -41,7 +49,9 @@ export class DatasetHistory {
   ) {
     this.dates = compiled.dates;
     this.dateIndex = new Map(compiled.dates.map((d, i) => [d, i]));
-    this.entityHead = compiled.entities.map(([id, name]) => `{"id":${quote(id)},"name":${quote(name)},"${dataset.itemsKey}":[`);
+    this.entityHead = compiled.entities.map(
+      ([id, name]) => `{"id":${quote(id)},"name":${quote(name)},"${dataset.itemsKey}":[`,
+    );
     this.availableDatesJson = JSON.stringify(compiled.dates);
   }
 
@@ -112,7 +122,9 @@ export class DatasetHistory {
     if (!cache) this.filteredEntities.set(key, (cache = new Map()));
     let json = cache.get(entity);
     if (json === undefined) {
-      const items = this.compiled.entities[entity]![2].map((i) => this.itemJson(i, key, filters)).filter((j) => j !== null);
+      const items = this.compiled.entities[entity]![2].map((i) => this.itemJson(i, key, filters)).filter(
+        (j) => j !== null,
+      );
       json = `${this.entityHead[entity]}${items.join(',')}]}`;
       cache.set(entity, json);
     }
@@ -178,5 +190,12 @@ function fill(target: Map<string, DatasetHistory>, compiled: CompiledStore): Map
 
 function emptyHistory(slug: DatasetSlug): DatasetHistory {
   const dataset = DATASETS.find((d) => d.slug === slug)!;
-  return new DatasetHistory(dataset, { version: 'empty', dates: [], lastUpdated: [], snapshots: [], entities: [], items: [] });
+  return new DatasetHistory(dataset, {
+    version: 'empty',
+    dates: [],
+    lastUpdated: [],
+    snapshots: [],
+    entities: [],
+    items: [],
+  });
 }

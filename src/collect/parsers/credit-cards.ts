@@ -16,24 +16,26 @@ function wholeDays(text: string): number | null {
 
 export function parseCreditCardPage(html: string): PageParse {
   const { tableCount, rows } = readRateTables(html);
-  const issuers = entityRuns(rows).map(({ name: issuer, rows: run }): CreditCardIssuer => ({
-    id: makeId('issuer', issuer),
-    name: issuer,
-    plans: run
-      .filter(({ texts }) => texts.length >= 8 && texts[1])
-      .map(({ texts: t }) => {
-        const fee = parseNumber(t[3]!);
-        return {
-          id: makeId('plan', issuer, t[1]),
-          name: t[1]!,
-          purchaseRate: parseNumber(t[7]!),
-          cashAdvanceRate: parseNumber(t[6]!),
-          balanceTransferRate: parseNumber(t[4]!),
-          balanceTransferPeriod: textValue(t[5]!),
-          interestFreeDays: wholeDays(t[2]!),
-          annualFeeNZD: fee !== null && fee >= 0 ? fee : null,
-        };
-      }),
-  }));
+  const issuers = entityRuns(rows).map(
+    ({ name: issuer, rows: run }): CreditCardIssuer => ({
+      id: makeId('issuer', issuer),
+      name: issuer,
+      plans: run
+        .filter(({ texts }) => texts.length >= 8 && texts[1])
+        .map(({ texts: t }) => {
+          const fee = parseNumber(t[3]!);
+          return {
+            id: makeId('plan', issuer, t[1]),
+            name: t[1]!,
+            purchaseRate: parseNumber(t[7]!),
+            cashAdvanceRate: parseNumber(t[6]!),
+            balanceTransferRate: parseNumber(t[4]!),
+            balanceTransferPeriod: textValue(t[5]!),
+            interestFreeDays: wholeDays(t[2]!),
+            annualFeeNZD: fee !== null && fee >= 0 ? fee : null,
+          };
+        }),
+    }),
+  );
   return { tableCount, data: issuers.filter((i) => i.plans.length > 0), warnings: [] };
 }

@@ -22,7 +22,8 @@ export function parseLoanPage(html: string): PageParse {
       lastProduct = productName;
       const rate = parseNumber(row.texts[4] ?? '');
       if (rate === null) {
-        if (textValue(row.texts[4] ?? '') !== null) warnings.push(`${institution} · ${productName}: rate "${row.texts[4]}" not understood; skipped`);
+        if (textValue(row.texts[4] ?? '') !== null)
+          warnings.push(`${institution} · ${productName}: rate "${row.texts[4]}" not understood; skipped`);
         continue;
       }
       const plan = textValue(row.texts[2] ?? '');

@@ -14,13 +14,15 @@ import type { PageParse } from './types.ts';
 /** Terms the page gives only in a follow-on row, not in a column of their own. */
 const FOLLOW_ON_ONLY = new Set<number | null>([18]);
 /** The page's rate columns: cell index and the term's months, from cell 2 on. */
-const COLUMNS: [cell: number, months: number | null][] = MORTGAGE_TERM_TABLE.filter((t) => !FOLLOW_ON_ONLY.has(t.months)).map(
-  (t, i) => [2 + i, t.months],
-);
+const COLUMNS: [cell: number, months: number | null][] = MORTGAGE_TERM_TABLE.filter(
+  (t) => !FOLLOW_ON_ONLY.has(t.months),
+).map((t, i) => [2 + i, t.months]);
 
 /** "Special LVR under 80%", "Special - Classic", "Special LVR <80%" … are all the institution's "Special". */
 export function normalizeProductName(name: string): string {
-  return /^special\b(?:\s*[-–:]\s*classic|\s*[-–(]?\s*lvr\s*(?:under|<|less than)\s*\d+\s*%\)?)?\s*$/i.test(name) ? 'Special' : name;
+  return /^special\b(?:\s*[-–:]\s*classic|\s*[-–(]?\s*lvr\s*(?:under|<|less than)\s*\d+\s*%\)?)?\s*$/i.test(name)
+    ? 'Special'
+    : name;
 }
 
 function rateFor(institution: string, product: string, months: number | null, value: number): MortgageRate {

@@ -16,7 +16,9 @@ export const HEAD: APIRoute = () => new Response(null, { headers: { ...HEADERS, 
 export const OPTIONS: APIRoute = ({ request }) => preflight(request, ['GET', 'HEAD', 'OPTIONS']);
 export const ALL: APIRoute = () => {
   const response = errorResponse(
-    new ApiError('method_not_allowed', 'Method not allowed', 'The OpenAPI document is read-only: use GET.', { headers: { allow: 'GET, HEAD, OPTIONS' } }),
+    new ApiError('method_not_allowed', 'Method not allowed', 'The OpenAPI document is read-only: use GET.', {
+      headers: { allow: 'GET, HEAD, OPTIONS' },
+    }),
     siteUrl(),
   );
   response.headers.set('cache-control', NO_STORE);

@@ -7,4 +7,11 @@ import { siteUrl } from '../../site.ts';
 // Every dataset's changes: a static file written at build time, served by the CDN.
 export const prerender = true;
 export const GET: APIRoute = () =>
-  new Response(atomFeed({ kind: 'all' }, BUILT_CHANGES.map((b) => b.changes), siteUrl()), { headers: { 'content-type': ATOM_TYPE } });
+  new Response(
+    atomFeed(
+      { kind: 'all' },
+      BUILT_CHANGES.map((b) => b.changes),
+      siteUrl(),
+    ),
+    { headers: { 'content-type': ATOM_TYPE } },
+  );

@@ -6,9 +6,15 @@ import { siteUrl } from '../../../site.ts';
 
 // One dataset's changes: a static file written at build time, served by the CDN.
 export const prerender = true;
-export const getStaticPaths = (() => BUILT_CHANGES.map((built) => ({ params: { dataset: built.view.definition.path }, props: { built } }))) satisfies GetStaticPaths;
+export const getStaticPaths = (() =>
+  BUILT_CHANGES.map((built) => ({
+    params: { dataset: built.view.definition.path },
+    props: { built },
+  }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ props }) => {
   const { changes } = (props as { built: BuiltChanges }).built;
-  return new Response(atomFeed({ kind: 'dataset', dataset: changes.dataset }, [changes], siteUrl()), { headers: { 'content-type': ATOM_TYPE } });
+  return new Response(atomFeed({ kind: 'dataset', dataset: changes.dataset }, [changes], siteUrl()), {
+    headers: { 'content-type': ATOM_TYPE },
+  });
 };

@@ -9,7 +9,10 @@ import { siteUrl } from '../../../../site.ts';
 export const prerender = true;
 export const getStaticPaths = (() =>
   BUILT_CHANGES.flatMap((built) =>
-    built.entities.map((entity) => ({ params: { dataset: built.view.definition.path, entity: slugOf(entity.id) }, props: { built, entity } })),
+    built.entities.map((entity) => ({
+      params: { dataset: built.view.definition.path, entity: slugOf(entity.id) },
+      props: { built, entity },
+    })),
   )) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ props }) => {
