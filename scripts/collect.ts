@@ -18,18 +18,21 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-let args;
-try {
-  args = parseArgs({
-    options: {
-      dataset: { type: 'string', multiple: true },
-      'summary-file': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (error) {
-  fail((error as Error).message);
+/** The parsed options; a usage error ends the command. */
+function readArgs() {
+  try {
+    return parseArgs({
+      options: {
+        dataset: { type: 'string', multiple: true },
+        'summary-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
 }
+const args = readArgs();
 if (args.help) {
   console.log(USAGE);
   process.exit(0);

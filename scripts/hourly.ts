@@ -30,23 +30,26 @@ function stop(message: string, code = 2): never {
   process.exit(code);
 }
 
-let args;
-try {
-  args = parseArgs({
-    allowNegative: true,
-    options: {
-      push: { type: 'boolean', default: true },
-      deploy: { type: 'boolean', default: true },
-      'require-secrets': { type: 'boolean', default: false },
-      repo: { type: 'string' },
-      remote: { type: 'string', default: 'origin' },
-      branch: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }).values;
-} catch (error) {
-  stop(`${(error as Error).message}\n${USAGE}`);
+/** The parsed options; a usage error ends the command. */
+function readArgs() {
+  try {
+    return parseArgs({
+      allowNegative: true,
+      options: {
+        push: { type: 'boolean', default: true },
+        deploy: { type: 'boolean', default: true },
+        'require-secrets': { type: 'boolean', default: false },
+        repo: { type: 'string' },
+        remote: { type: 'string', default: 'origin' },
+        branch: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    stop(`${(error as Error).message}\n${USAGE}`);
+  }
 }
+const args = readArgs();
 if (args.help) {
   console.log(USAGE);
   process.exit(0);

@@ -28,7 +28,7 @@ import { historyDir, tempDir } from './helpers.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ANY_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
+const ANY_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
 interface Running {
   url: string;

@@ -163,7 +163,7 @@ describe('the REST core under random and hostile requests', () => {
             expect(schema!.safeParse(body).success, request.url).toBe(true);
           }
           const id = response.headers.get('x-request-id');
-          if (id !== null) expect(id).toMatch(/^[A-Za-z0-9._:@+=\/-]{1,128}$/);
+          if (id !== null) expect(id).toMatch(/^[A-Za-z0-9._:@+=/-]{1,128}$/);
         }),
         { numRuns: 5000 },
       ),

@@ -16,7 +16,7 @@ import { isAllowedMethod, matchRoute, routeQuery } from './routes.ts';
 export const REQUEST_ID = 'x-request-id';
 
 /** Characters and length a caller's `x-request-id` may have to be echoed; anything else is replaced. */
-const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
 /** The MCP endpoint (src/service.ts MCP_PATH, repeated here so the edge middleware loads nothing more). */
 const MCP_PATHS = new Set(['/api/v1/mcp', '/api/v1/mcp/']);

@@ -125,7 +125,8 @@ export function servePage(
     // A body may still be on its way: close rather than read it for the next request.
     if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0)
       res.setHeader('connection', 'close');
-    return sendEdgeError(res, refused, site, req.method);
+    sendEdgeError(res, refused, site, req.method);
+    return;
   }
   jsonForBareErrors(req, res, site);
   astro(req, res).catch((error: unknown) => {
