@@ -35,7 +35,10 @@ export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse)
   for (const [name, value] of served.headers) headers.push(name, value);
   if (kept.requestId) headers.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
   res.writeHead(served.status, headers);
-  if (!served.body) return (res.end(), true);
+  if (!served.body) {
+    res.end();
+    return true;
+  }
   // One buffer, one write with the head: a copy of a few KiB costs less than a writev of the parts
   // (measured: the parts' writev took a quarter of the process's time).
   res.end(served.body.length === 1 ? served.body[0] : Buffer.concat(served.body));
