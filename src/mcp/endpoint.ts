@@ -4,6 +4,7 @@
  * rules in server.ts and protocol.ts.
  */
 import type { Handler } from '../api/app.ts';
+import { type Served, servedResponse } from '../api/ready.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
 import { errorText, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR, INVALID_REQUEST } from './protocol.ts';
@@ -53,11 +54,7 @@ export interface McpInput {
 }
 
 /** One answer: status, headers (without x-request-id, which the outermost layer stamps) and the body in pieces. */
-export interface McpOutput {
-  status: number;
-  headers: [string, string][];
-  body?: Uint8Array[];
-}
+export type McpOutput = Served;
 
 function output(status: number, json: Json | undefined, headers: [string, string][] = []): McpOutput {
   const cors = Object.entries(CORS);
@@ -187,19 +184,13 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
 /** A core behind a web handler: the Request read as input, the output as a Response. */
 export function webHandler(core: McpCore): Handler {
   return async (request: Request) => {
-    const { status, headers, body } = await core({
-      method: request.method,
-      header: (name) => request.headers.get(name),
-      body: () => readBody(request),
-    });
-    if (!body) return new Response(null, { status, headers });
-    const parts = body;
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const part of parts) controller.enqueue(part);
-        controller.close();
-      },
-    });
-    return new Response(stream, { status, headers });
+    // An MCP answer has the shape of a served REST answer, and becomes a Response the same way.
+    return servedResponse(
+      await core({
+        method: request.method,
+        header: (name) => request.headers.get(name),
+        body: () => readBody(request),
+      }),
+    );
   };
 }
