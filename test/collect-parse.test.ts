@@ -259,7 +259,7 @@ describe('number and name parsing (property-based)', () => {
     );
   });
 
-  // The earlier deployment's id function, for ASCII names (shared/docs/source-pages.md).
+  // The earlier deployment's id function, for ASCII names (lower-case, < and > spelled out, whitespace to dashes, other non-word characters dropped).
   const earlier = (s: string) =>
     s
       .toLowerCase()

@@ -1,4 +1,4 @@
-/** Reading values out of interest.co.nz table cells (see shared/docs/source-pages.md). */
+/** Reading values out of interest.co.nz table cells: nbsp, dashes, n/a, footnote marks, % and $ signs, thousands separators. */
 import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 
