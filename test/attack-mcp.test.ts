@@ -10,7 +10,8 @@ import { spawn } from 'node:child_process';
 import { get as httpGet, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/mcp/protocol.ts';
-import { buildAndStart, type RunningServer } from './fixtures/mcp-production.ts';
+import { rssMb } from './fixtures/attack-probe.ts';
+import { buildAndServe, type ProductionSite } from './fixtures/production.ts';
 import { historyDir, tempDir } from './helpers.ts';
 
 /**
@@ -24,12 +25,12 @@ const RSS_MARGIN_MB = 350;
 const RSS_CEILING_MB = 1024;
 const HEALTH_LIMIT_MS = 1000;
 
-let server: RunningServer;
+let server: ProductionSite;
 let restingMb = 0;
 const figures: string[] = [];
 
 beforeAll(async () => {
-  server = await buildAndStart({
+  server = await buildAndServe({
     name: 'attack-mcp',
     snapshotsDir: historyDir(),
     statusDir: await tempDir('rates-attack-status-'),
@@ -162,12 +163,12 @@ const SETTLE_MS = 10_000;
 /** Wait until the server's memory is back within the margin, or stops falling; its RSS then, and the wait. */
 async function settle(): Promise<{ mb: number; ms: number }> {
   const started = performance.now();
-  let last = await server.rssMb();
+  let last = rssMb(server.pid);
   let flat = 0;
   while (performance.now() - started < SETTLE_MS) {
     if (restingMb && last < restingMb + RSS_MARGIN_MB / 2) break;
     await new Promise((r) => setTimeout(r, 250));
-    const now = await server.rssMb();
+    const now = rssMb(server.pid);
     flat = now > last - 1 ? flat + 1 : 0;
     last = now;
     if (!restingMb && flat >= 4) break;
@@ -180,13 +181,13 @@ async function settle(): Promise<{ mb: number; ms: number }> {
  * answers health in time, and gives its memory back.
  */
 async function underAttack<T>(name: string, attack: () => Promise<T>): Promise<T> {
-  const before = await server.rssMb();
+  const before = rssMb(server.pid);
   let peak = before;
   let running = true;
   const health: number[] = [];
   const sampler = (async () => {
     while (running) {
-      peak = Math.max(peak, await server.rssMb());
+      peak = Math.max(peak, rssMb(server.pid));
       await new Promise((r) => setTimeout(r, 25));
     }
   })();

@@ -8,14 +8,14 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENTS, installedVersion, KNOWN_CLIENT_BUGS, type Outcome, type Session } from './fixtures/mcp-clients.ts';
-import { buildAndStart, type RunningServer } from './fixtures/mcp-production.ts';
+import { buildAndServe, type ProductionSite } from './fixtures/production.ts';
 import { historyDir, tempDir } from './helpers.ts';
 
-let server: RunningServer;
+let server: ProductionSite;
 const seen: string[] = [];
 
 beforeAll(async () => {
-  server = await buildAndStart({
+  server = await buildAndServe({
     name: 'mcp-clients',
     snapshotsDir: historyDir(),
     statusDir: await tempDir('rates-clients-status-'),
