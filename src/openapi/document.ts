@@ -14,6 +14,10 @@ import { Health } from '../schemas/health.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { registerChangesPath } from '../changes/openapi.ts';
+import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
+
+const kib = (bytes: number) => `${bytes / 1024} KiB`;
+const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
 
 const JSON_TYPE = 'application/json';
 
@@ -192,6 +196,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       error: z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
     })
     .meta({ description: 'A JSON-RPC error response.' });
+  const rpcError = (description: string) => ({ description, content: { [JSON_TYPE]: { schema: JsonRpcError } } });
   registry.registerPath({
     method: 'post',
     path: '/api/v1/mcp',
@@ -199,10 +204,11 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     tags: ['MCP'],
     summary: 'Send a Model Context Protocol message',
     description:
-      'Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol 2026-07-28 (per-request `_meta` and the ' +
-      '`MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers) and the legacy versions 2025-11-25, 2025-06-18, 2025-03-26 and ' +
-      '2024-11-05 (`initialize` first). Twelve read-only tools mirror the REST endpoints. GET and DELETE answer 405. ' +
-      'Limits: a body of 256 KiB, a batch of 100 messages with at most 20 tools/call and 4 MiB of answers, a tool result of 1 MiB (/docs/ai#limits). ' +
+      `Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol ${MODERN_VERSION} (per-request \`_meta\` and the ` +
+      `\`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers) and the legacy versions ${LEGACY_VERSIONS.join(', ')} ` +
+      '(`initialize` first). Twelve read-only tools mirror the REST endpoints. GET and DELETE answer 405. ' +
+      `Limits: a body of ${kib(LIMITS.bodyBytes)}, a batch of ${LIMITS.batchMessages} messages with at most ${LIMITS.batchToolCalls} tools/call ` +
+      `and ${mib(LIMITS.responseBytes)} of answers, a tool result of ${mib(LIMITS.resultBytes)} (/docs/ai#limits). ` +
       'Every answer but the preflight carries `x-request-id`.',
     request: { body: { content: { [JSON_TYPE]: { schema: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]) } } } },
     responses: {
@@ -211,38 +217,19 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         content: { [JSON_TYPE]: { schema: z.looseObject({ jsonrpc: z.literal('2.0') }) } },
       },
       202: { description: 'A notification was accepted; no body.' },
-      400: {
-        description:
-          'Parse error (-32700), invalid request (-32600, also a batch over 100 messages), a header mismatch (-32020), a missing `_meta` field (-32602) ' +
+      400: rpcError(
+        `Parse error (-32700), invalid request (-32600, also a batch over ${LIMITS.batchMessages} messages), a header mismatch (-32020), a missing \`_meta\` field (-32602) ` +
           'or an unsupported version (-32022, the supported versions in `error.data.supported`).',
-        content: { [JSON_TYPE]: { schema: JsonRpcError } },
-      },
-      403: {
-        description:
-          'The `Host` header names a host this server does not answer MCP for (-32000 `Invalid Host`): a server listening on a loopback address answers ' +
+      ),
+      403: rpcError(
+        'The `Host` header names a host this server does not answer MCP for (-32000 `Invalid Host`): a server listening on a loopback address answers ' +
           "only `localhost`, `127.0.0.1`, `[::1]` and its site URL's host (DNS-rebinding protection; `MCP_ALLOWED_HOSTS` adds names). Carries the CORS headers.",
-        content: { [JSON_TYPE]: { schema: JsonRpcError } },
-      },
-      404: {
-        description: 'Unknown method (-32601), protocol 2026-07-28.',
-        content: { [JSON_TYPE]: { schema: JsonRpcError } },
-      },
-      405: {
-        description: 'GET or DELETE: the endpoint is stateless and takes POST only (-32000).',
-        content: { [JSON_TYPE]: { schema: JsonRpcError } },
-      },
-      406: {
-        description: 'The `Accept` header does not list both application/json and text/event-stream (-32000).',
-        content: { [JSON_TYPE]: { schema: JsonRpcError } },
-      },
-      413: {
-        description: 'A body over 256 KiB (-32600), refused without reading the rest.',
-        content: { [JSON_TYPE]: { schema: JsonRpcError } },
-      },
-      415: {
-        description: 'A `Content-Type` other than application/json (-32000).',
-        content: { [JSON_TYPE]: { schema: JsonRpcError } },
-      },
+      ),
+      404: rpcError('Unknown method (-32601), protocol 2026-07-28.'),
+      405: rpcError('GET or DELETE: the endpoint is stateless and takes POST only (-32000).'),
+      406: rpcError('The `Accept` header does not list both application/json and text/event-stream (-32000).'),
+      413: rpcError(`A body over ${kib(LIMITS.bodyBytes)} (-32600), refused without reading the rest.`),
+      415: rpcError('A `Content-Type` other than application/json (-32000).'),
     },
   });
 
