@@ -19,7 +19,7 @@ export interface Codings {
   /** Bodies shorter than this go uncompressed. */
   threshold: number;
   compressHead(head: Uint8Array, encoding: Coded): object;
-  encodedParts(compressed: any, tail: Uint8Array, encoding: Coded): Uint8Array[];
+  encodedParts(compressed: object, tail: Uint8Array, encoding: Coded): Uint8Array[];
 }
 
 export interface ReadyAnswer {
@@ -34,8 +34,8 @@ export interface ReadyAnswer {
   stamped: boolean;
   /** Does the answer carry x-request-id (request-id.ts, decided for this URL)? */
   requestId: boolean;
-  /** Compressed heads, made on first use. */
-  coded: Map<Coded, object>;
+  /** Each coding's headers and body, made on first use (serve). */
+  coded: Map<Encoding, Representation>;
   /** Kept until this time of the core's clock (health's answer, for its status window); otherwise for good. */
   until?: number;
 }
@@ -43,7 +43,8 @@ export interface ReadyAnswer {
 /** One request's answer: what both writers send. */
 export interface Served {
   status: number;
-  headers: [string, string][];
+  /** Shared between requests: read, never changed. */
+  headers: readonly [string, string][];
   /** Undefined for HEAD and 304. */
   body?: Uint8Array[];
 }
@@ -66,40 +67,70 @@ function withEtag(headers: [string, string][], etag: string): [string, string][]
   return headers.map(([name, value]) => (name === 'etag' ? [name, etag] : [name, value]));
 }
 
+/**
+ * A timestamp is always 24 characters (toISOString, years 0 to 9999), so an answer's length, its
+ * coding and every header are the same on every request: worked out once per coding.
+ */
+const TAIL_LENGTH = '2026-01-01T00:00:00.000Z"}'.length;
+
+/** One coding of a ready answer: its headers, made once, and its body at the newest timestamp sent. */
+export interface Representation {
+  headers: readonly [string, string][];
+  notModified?: readonly [string, string][];
+  etag?: string;
+  compressed?: object;
+  /** The whole body at `stamp`, kept until the clock moves on: requests within the same millisecond share it. */
+  stamp?: string;
+  body?: Uint8Array;
+}
+
+function bodyAt(answer: ReadyAnswer, encoding: Encoding, rep: Representation, stamp: string, codings?: Codings) {
+  if (rep.body && rep.stamp === stamp) return rep.body;
+  const tail = answer.stamped ? encoder.encode(`${stamp}"}`) : EMPTY;
+  // One buffer: one write with the head costs less than a writev of the parts (bench/RESULTS.md).
+  const parts =
+    encoding === 'identity'
+      ? [answer.head, tail]
+      : codings!.encodedParts((rep.compressed ??= codings!.compressHead(answer.head, encoding)), tail, encoding);
+  rep.body = Buffer.concat(parts);
+  rep.stamp = stamp;
+  return rep.body;
+}
+
+function representation(answer: ReadyAnswer, encoding: Encoding, stamp: string, codings?: Codings) {
+  let rep = answer.coded.get(encoding);
+  if (rep) return rep;
+  const etag = answer.etag === undefined ? undefined : codedEtag(answer.etag, encoding);
+  const headers = etag ? withEtag(answer.headers, etag) : [...answer.headers];
+  // compression adds Vary to every answer of a compressible type, coded or not.
+  if (codings) headers.push(['vary', 'Accept-Encoding']);
+  rep = { headers, etag, notModified: etag && answer.notModified ? withEtag(answer.notModified, etag) : undefined };
+  const length = bodyAt(answer, encoding, rep, stamp, codings).length;
+  if (encoding !== 'identity') headers.push(['content-encoding', encoding]);
+  headers.push(['content-length', String(length)]);
+  answer.coded.set(encoding, rep);
+  return rep;
+}
+
 export function serve(answer: ReadyAnswer, request: ServeRequest, now: Date, codings?: Codings): Served {
-  const tail = answer.stamped ? encoder.encode(`${now.toISOString()}"}`) : EMPTY;
-  const length = answer.head.length + tail.length;
+  const stamp = answer.stamped ? now.toISOString() : '';
+  const length = answer.head.length + (answer.stamped ? TAIL_LENGTH : 0);
   // As compression did: HEAD is never coded, nor is a body under its threshold.
   const encoding =
     codings && request.method !== 'HEAD' && length >= codings.threshold
       ? codings.negotiate(request.acceptEncoding)
       : 'identity';
-  const etag = answer.etag === undefined ? undefined : codedEtag(answer.etag, encoding);
-  if (etag && answer.notModified && answer.status === 200 && matchesEtag(request.ifNoneMatch ?? null, etag)) {
-    return { status: 304, headers: withEtag(answer.notModified, etag) };
+  const rep = representation(answer, encoding, stamp, codings);
+  if (rep.notModified && answer.status === 200 && matchesEtag(request.ifNoneMatch ?? null, rep.etag!)) {
+    return { status: 304, headers: rep.notModified };
   }
-  const headers = etag ? withEtag(answer.headers, etag) : [...answer.headers];
-  // compression adds Vary to every answer of a compressible type, coded or not.
-  if (codings) headers.push(['vary', 'Accept-Encoding']);
-  let body: Uint8Array[];
-  if (encoding === 'identity') {
-    body = tail.length ? [answer.head, tail] : [answer.head];
-    headers.push(['content-length', String(length)]);
-  } else {
-    let compressed = answer.coded.get(encoding);
-    if (!compressed) answer.coded.set(encoding, (compressed = codings!.compressHead(answer.head, encoding)));
-    body = codings!.encodedParts(compressed, tail, encoding);
-    headers.push(
-      ['content-encoding', encoding],
-      ['content-length', String(body.reduce((n, part) => n + part.length, 0))],
-    );
-  }
-  return request.method === 'HEAD' ? { status: answer.status, headers } : { status: answer.status, headers, body };
+  if (request.method === 'HEAD') return { status: answer.status, headers: rep.headers };
+  return { status: answer.status, headers: rep.headers, body: [bodyAt(answer, encoding, rep, stamp, codings)] };
 }
 
 /** As a web Response (the core's path). */
 export function servedResponse({ status, headers, body }: Served): Response {
-  if (!body) return new Response(null, { status, headers });
+  if (!body) return new Response(null, { status, headers: [...headers] });
   const parts = body;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -107,7 +138,7 @@ export function servedResponse({ status, headers, body }: Served): Response {
       controller.close();
     },
   });
-  return new Response(stream, { status, headers });
+  return new Response(stream, { status, headers: [...headers] });
 }
 
 /** Bodies the core marks as ready (bodies.ts, responses.ts): the head, and whether a timestamp follows it. */

@@ -10,6 +10,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../api/app.ts';
 import type { Served } from '../api/ready.ts';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
+
+/** The security headers every response carries (node-server.ts sets them on every other answer). */
+const SECURITY = Object.entries(SECURITY_HEADERS).flat();
+
+/** A coding's headers are made once and shared (src/api/ready.ts), so their flat form is too. */
+const flat = new WeakMap<readonly [string, string][], string[]>();
+function flatHeaders(headers: readonly [string, string][]): string[] {
+  let list = flat.get(headers);
+  if (!list) flat.set(headers, (list = [...SECURITY, ...headers.flat()]));
+  return list;
+}
 
 /** Answer from a ready answer if there is one; false when the request must take the ordinary path. */
 export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse): boolean {
@@ -31,16 +43,12 @@ export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse)
   } catch {
     return false; // nothing written yet: the ordinary path answers, and reports what failed
   }
-  const headers: string[] = [];
-  for (const [name, value] of served.headers) headers.push(name, value);
-  if (kept.requestId) headers.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
-  res.writeHead(served.status, headers);
-  if (!served.body) {
-    res.end();
-    return true;
-  }
-  // One buffer, one write with the head: a copy of a few KiB costs less than a writev of the parts
-  // (measured: the parts' writev took a quarter of the process's time).
-  res.end(served.body.length === 1 ? served.body[0] : Buffer.concat(served.body));
+  const head = flatHeaders(served.headers);
+  res.writeHead(
+    served.status,
+    kept.requestId ? [...head, REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined)] : head,
+  );
+  const body = served.body;
+  res.end(body && (body.length === 1 ? body[0] : Buffer.concat(body)));
   return true;
 }

@@ -24,6 +24,8 @@ import { servePage } from './page-requests.ts';
 import { originForm, unusableRequest } from './request-checks.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
+const SECURITY = Object.entries(SECURITY_HEADERS);
+
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface NodeServerOptions {
@@ -151,13 +153,16 @@ export function createNodeServer({ api, fast, pages, limits, site, log = console
   // The package's defaults (brotli quality 4, gzip level 6) give most of the size win cheaply.
   const compress = compression({ threshold: 1024 });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const unusable = unusableRequest(req);
+    // A ready answer is written whole, security headers included, in one call: none of what
+    // follows (in-flight tracking for clientError, headers set one by one, compression) is needed.
+    if (!unusable && fast?.(req, res)) return;
     const socket = req.socket;
     inFlight.set(socket, res);
     // Settled once the answer is sent and the request read to its end (a slow body may outlive an early answer).
     const settle = () => inFlight.get(socket) === res && inFlight.delete(socket);
     res.once('finish', () => (req.complete ? settle() : req.once('end', settle)));
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    const unusable = unusableRequest(req);
+    for (const [name, value] of SECURITY) res.setHeader(name, value);
     if (unusable) {
       res.setHeader('connection', 'close');
       return sendEdgeError(res, unusable, site, req.method);
@@ -178,8 +183,6 @@ export function createNodeServer({ api, fast, pages, limits, site, log = console
         req.method,
       );
     }
-    // Ready answers carry their own codings (precompressed, with Vary and per-coding ETags).
-    if (fast?.(req, res)) return;
     compress(req as never, res as never, () => {
       relayDrain(res);
       if (API_PATH.test(req.url!)) api(req, res);

@@ -17,17 +17,24 @@ function invalid(message: string, hint: string): EdgeError {
   return { status: 400, message, hint };
 }
 
+/** Host values already found usable: a server sees a handful, and checks each once (bounded). */
+const usableHosts = new Set<string>();
+const USABLE_HOSTS_KEPT = 64;
+
 /** Why the request cannot be served, or undefined when its Host and target are usable. */
 export function unusableRequest(req: IncomingMessage): EdgeError | undefined {
   let hosts = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
   if (hosts > 1) return invalid('More than one Host header', HOST_HINT);
   const host = req.headers.host;
   if (host === undefined || host === '') {
     // HTTP/1.0 may omit it; HTTP/1.1 must send it (RFC 9112 §3.2).
     if (req.httpVersion !== '1.0') return invalid('Missing Host header', HOST_HINT);
-  } else if (!HOST.test(host) || !URL.canParse(`http://${host}/`)) {
-    return invalid('Invalid Host header', HOST_HINT);
+  } else if (!usableHosts.has(host)) {
+    if (!HOST.test(host) || !URL.canParse(`http://${host}/`)) return invalid('Invalid Host header', HOST_HINT);
+    if (usableHosts.size >= USABLE_HOSTS_KEPT) usableHosts.clear();
+    usableHosts.add(host);
   }
   const target = req.url ?? '';
   if (target.startsWith('/')) return undefined;
