@@ -3,6 +3,7 @@
  * web handler does: the same statuses, bodies and headers, request for request, over real sockets.
  */
 import { createServer, request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRequestIds } from '../src/api/request-id.ts';
 import { serveMcpNode } from '../src/mcp/node.ts';
@@ -12,10 +13,21 @@ import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { serveHandler } from './fixtures/http-adapter.ts';
+import { NODE_WHOLE_CODINGS } from '../src/server/codings.ts';
 import { historyDir, NOW, SITE, tempDir } from './helpers.ts';
 
 let web: Awaited<ReturnType<typeof serveHandler>>;
 let node: { url: string; close(): Promise<void> };
+let coded: { url: string; close(): Promise<void> };
+
+async function listen(listener: Parameters<typeof createServer>[1]) {
+  const server = createServer(listener);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
 
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
@@ -25,16 +37,13 @@ beforeAll(async () => {
   );
   web = await serveHandler(withRequestIds(service));
   const core = await service.mcpCore();
-  const server = createServer((req, res) => void serveMcpNode(core, req, res));
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  node = {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise((done) => server.close(() => done())),
-  };
+  node = await listen((req, res) => void serveMcpNode(core, req, res));
+  coded = await listen((req, res) => void serveMcpNode(core, req, res, NODE_WHOLE_CODINGS));
 });
 afterAll(async () => {
   await web.close();
   await node.close();
+  await coded.close();
 });
 
 const META = {
@@ -146,5 +155,60 @@ describe('the MCP endpoint on Node directly', () => {
     expect(b.status).toBe(a.status);
     expect(timeless(b.body)).toBe(timeless(a.body));
     for (const name of WIRE) expect(b.headers[name], name).toEqual(a.headers[name]);
+  });
+});
+
+function sendRaw(base: string, init: { method: string; headers: Record<string, string>; body?: string }) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (done, fail) => {
+      const req = httpRequest(`${base}/api/v1/mcp`, { method: init.method, headers: init.headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res
+          .on('data', (c: Buffer) => chunks.push(c))
+          .on('end', () => done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', fail);
+      req.end(init.body);
+    },
+  );
+}
+
+const DECODE: Record<string, (b: Buffer) => Buffer> = {
+  br: brotliDecompressSync,
+  gzip: gunzipSync,
+  deflate: inflateSync,
+};
+
+describe('the MCP endpoint on Node, with content codings (npm start)', () => {
+  const list = modern('tools/call', { name: 'list_mortgage_rates', arguments: {} });
+
+  it.each(['br', 'gzip', 'deflate'])(
+    'a large answer asked for in %s is sent in it, and decodes to the same JSON',
+    async (encoding) => {
+      const plain = await sendRaw(coded.url, list);
+      const sent = await sendRaw(coded.url, { ...list, headers: { ...list.headers, 'accept-encoding': encoding } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(sent.status).toBe(200);
+      expect(sent.headers['content-encoding']).toBe(encoding);
+      expect(sent.headers.vary).toBe('Accept-Encoding');
+      expect(Number(sent.headers['content-length'])).toBe(sent.body.length);
+      expect(sent.body.length).toBeLessThan(plain.body.length / 4);
+      expect(timeless(DECODE[encoding]!(sent.body).toString('utf8'))).toBe(timeless(plain.body.toString('utf8')));
+    },
+  );
+
+  it('a small answer, or a client that asks for no coding, gets the JSON as it is', async () => {
+    const ping = modern('tools/list');
+    const small = await sendRaw(coded.url, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18', 'accept-encoding': 'br' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(small.body.length).toBeLessThan(1024);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString('utf8')).result).toBeDefined();
+    const identity = await sendRaw(coded.url, { ...ping, headers: { ...ping.headers, 'accept-encoding': 'identity' } });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(Number(identity.headers['content-length'])).toBe(identity.body.length);
   });
 });

@@ -81,9 +81,29 @@ const PREFLIGHT: McpOutput = {
   ],
 };
 
-/** The media types an Accept header lists (parameters dropped). */
-const acceptedTypes = (accept: string | null) =>
-  new Set((accept ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()));
+/** A function of a header's value, remembered for the few values clients send (bounded). */
+function remembered<T>(compute: (value: string) => T, kept = 64): (value: string | null) => T {
+  const known = new Map<string, T>();
+  return (value) => {
+    const key = value ?? '';
+    let result = known.get(key);
+    if (result === undefined && !known.has(key)) {
+      result = compute(key);
+      if (known.size >= kept) known.clear();
+      known.set(key, result);
+    }
+    return result as T;
+  };
+}
+
+/** What an Accept header admits: JSON, and an event stream (parameters dropped). */
+const acceptance = remembered((accept) => {
+  const types = new Set(accept.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()));
+  return {
+    json: types.has('application/json') || types.has('application/*') || types.has('*/*'),
+    stream: types.has('text/event-stream') || types.has('text/*') || types.has('*/*'),
+  };
+});
 
 /** Host names from the allow-list, plus the deployment's own public name (from the site URL). */
 export function allowedHostNames(allowedHosts: string[] | undefined, site: string): Set<string> | undefined {
@@ -91,14 +111,14 @@ export function allowedHostNames(allowedHosts: string[] | undefined, site: strin
   return new Set([...allowedHosts, new URL(site).hostname].map((h) => h.toLowerCase()));
 }
 
-function hostNameOf(host: string | null): string | undefined {
+const hostNameOf = remembered((host): string | undefined => {
   if (!host) return undefined;
   try {
     return new URL(`http://${host}`).hostname.toLowerCase();
   } catch {
     return undefined;
   }
-}
+});
 
 export interface McpEndpointOptions {
   /**
@@ -146,9 +166,7 @@ export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): M
         return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
       throw error;
     }
-    const accepts = acceptedTypes(input.header('accept'));
-    const json = accepts.has('application/json') || accepts.has('application/*') || accepts.has('*/*');
-    const stream = accepts.has('text/event-stream') || accepts.has('text/*') || accepts.has('*/*');
+    const { json, stream } = acceptance(input.header('accept'));
     if (!json || !stream) {
       return refusal(
         406,

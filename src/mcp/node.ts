@@ -10,17 +10,27 @@ import { BodyTooLarge, type McpCore } from './endpoint.ts';
 import { LIMITS } from './protocol.ts';
 
 /** The body as text, refusing past the limit: a declared length before reading, a longer stream as it comes. */
-async function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<string> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > LIMITS.bodyBytes) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > LIMITS.bodyBytes) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  if (declared !== undefined && Number(declared) > LIMITS.bodyBytes) return Promise.reject(new BodyTooLarge());
+  // Events rather than for-await: an async iterator per request costs more than the body's parsing.
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= LIMITS.bodyBytes) return void chunks.push(chunk);
+      req.off('data', onData).pause();
+      fail(new BodyTooLarge());
+    };
+    req.on('data', onData);
+    req.once('end', () =>
+      done(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
+    req.once('error', fail);
+    // A client that goes away mid-body: nothing to answer (node-server.ts logs nothing for it).
+    req.once('close', () => req.complete || fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  });
 }
 
 const headerOf = (req: IncomingMessage) => (name: string) => {
@@ -28,7 +38,22 @@ const headerOf = (req: IncomingMessage) => (name: string) => {
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 };
 
-export async function serveMcpNode(core: McpCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Content codings for whole answers (src/server/codings.ts NODE_WHOLE_CODINGS). */
+export interface WholeCodings {
+  negotiate(acceptEncoding: string | undefined): string;
+  /** Bodies shorter than this go uncompressed. */
+  threshold: number;
+  codeWhole(body: Buffer, encoding: string): Promise<Buffer>;
+}
+
+const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
+
+export async function serveMcpNode(
+  core: McpCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  codings?: WholeCodings,
+): Promise<void> {
   let tooLarge = false;
   const { status, headers, body } = await core({
     method: req.method ?? 'GET',
@@ -39,14 +64,27 @@ export async function serveMcpNode(core: McpCore, req: IncomingMessage, res: Ser
         throw error;
       }),
   });
+  const encoding =
+    codings && body && sizeOf(body) >= codings.threshold
+      ? codings.negotiate(req.headers['accept-encoding'])
+      : 'identity';
   const flat: string[] = [];
-  for (const [name, value] of headers) flat.push(name, value);
+  for (const [name, value] of headers)
+    if (!(encoding !== 'identity' && name === 'content-length')) flat.push(name, value);
   if (req.method !== 'OPTIONS') flat.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
   // The rest of a refused body is not read: the connection cannot carry another request.
   if (tooLarge) flat.push('connection', 'close');
-  res.writeHead(status, flat);
-  if (!body) return void res.end();
-  res.cork();
-  for (const part of body) res.write(part);
-  res.end();
+  // Every JSON answer varies by Accept-Encoding, coded or not (as the compression package does).
+  if (codings && body) flat.push('vary', 'Accept-Encoding');
+  if (!body) return void res.writeHead(status, flat).end();
+  if (encoding === 'identity') {
+    // The pieces as they are, in one writev: joining them first would copy the whole answer.
+    res.writeHead(status, flat);
+    res.cork();
+    for (const part of body) res.write(part);
+    return void res.end();
+  }
+  const coded = await codings!.codeWhole(Buffer.concat(body), encoding);
+  flat.push('content-encoding', encoding, 'content-length', String(coded.length));
+  res.writeHead(status, flat).end(coded);
 }

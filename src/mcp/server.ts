@@ -6,7 +6,7 @@
  * carry `resultType` and the server information. Stateless: nothing is kept between requests, and
  * everything that does not depend on the request is built once (catalog.ts).
  */
-import type { Handler } from '../api/app.ts';
+import type { Core, Handler } from '../api/app.ts';
 import { ApiError } from '../api/responses.ts';
 import { MODERN_RESULT_FIELDS, narrowing, type Catalog } from './catalog.ts';
 import {
@@ -105,19 +105,19 @@ function bodyPieces(raw: Buffer, etag: string | null): { quoted: Json; raw: Json
 }
 
 /**
- * At most `size` tasks at once, the others waiting in order; and each task starts in a turn of
- * the event loop of its own. The REST core answers from memory, so a batch of calls would
+ * At most `size` tasks at once, the others waiting in order; a task of a batch starts in a turn
+ * of the event loop of its own. The REST core answers from memory, so a batch of calls would
  * otherwise run as one unbroken chain of promises, and every other request (health too) would
- * wait for the whole batch.
+ * wait for the whole batch. A call of its own arrives in an I/O turn already and needs none.
  */
 function semaphore(size: number) {
   let free = size;
   const waiting: (() => void)[] = [];
-  return async function run<T>(task: () => Promise<T>): Promise<T> {
+  return async function run<T>(task: () => Promise<T>, ownTurn: boolean): Promise<T> {
     if (free > 0) free--;
     else await new Promise<void>((turn) => waiting.push(turn));
     try {
-      await new Promise((turn) => setImmediate(turn));
+      if (ownTurn) await new Promise((turn) => setImmediate(turn));
       return await task();
     } finally {
       const next = waiting.shift();
@@ -144,8 +144,15 @@ function restRequest(url: URL): globalThis.Request {
   return request;
 }
 
-export function createRpc(options: { api: Handler; site: string; catalog: () => Promise<Catalog> }) {
+/** Tool results per REST body object and protocol version (see callRest); they go with the body. */
+const results = new WeakMap<object, Map<string, Uint8Array>>();
+
+/** The REST core the tools call: any handler, and where it is the core itself, its ready answers. */
+type RestApi = Handler & Partial<Pick<Core, 'readyAnswer' | 'serveReady'>>;
+
+export function createRpc(options: { api: RestApi; site: string; catalog: () => Promise<Catalog> }) {
   const { api, site } = options;
+  const ready = api.readyAnswer && api.serveReady ? (api as Core) : undefined;
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
   /** A tool result: one text item, from 2025-06-18 the same JSON as structuredContent (spliced in as it is, not parsed and written again). */
@@ -200,7 +207,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
       : Buffer.concat(chunks);
   }
 
-  async function callTool(version: string, params: Record<string, unknown>): Promise<Outcome> {
+  async function callTool(version: string, params: Record<string, unknown>, inBatch: boolean): Promise<Outcome> {
     const { name } = params;
     if (typeof name !== 'string')
       return new RpcError(
@@ -218,24 +225,53 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     const args = readArguments(tool, params.arguments);
     if ('problems' in args) return badArguments(version, 'Invalid arguments', args.problems);
 
-    return inTurn(() => callRest(version, tool, args.values));
+    return inTurn(() => callRest(version, tool, args.values), inBatch);
+  }
+
+  /**
+   * The REST answer to a URL: from the core's ready answer when it keeps one (no Request, Response
+   * or stream), else through the core as any caller; the body undefined past the result limit.
+   */
+  async function restAnswer(
+    url: URL,
+  ): Promise<{ status: number; etag: string | null; raw: Buffer | undefined; same?: object }> {
+    const kept = ready?.readyAnswer(`${url.pathname}${url.search}`);
+    if (kept) {
+      const served = ready!.serveReady(kept, { method: 'GET' });
+      const parts = served.body ?? [];
+      const one = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      const raw = Buffer.from(one.buffer, one.byteOffset, one.byteLength);
+      const etag = served.headers.find(([name]) => name === 'etag')?.[1] ?? null;
+      return { status: served.status, etag, raw: raw.length > LIMITS.resultBytes ? undefined : raw, same: one };
+    }
+    const response = await api(restRequest(url));
+    return { status: response.status, etag: response.headers.get('etag'), raw: await readLimited(response) };
   }
 
   async function callRest(version: string, tool: ToolDefinition, values: Record<string, string>): Promise<Outcome> {
-    let response: Response;
-    let raw: Buffer | undefined;
+    let answer: Awaited<ReturnType<typeof restAnswer>>;
     try {
-      response = await api(restRequest(restUrl(tool, values, site)));
-      raw = await readLimited(response);
+      answer = await restAnswer(restUrl(tool, values, site));
     } catch (error) {
       console.error('mcp: tool failed:', error);
       return new RpcError(INTERNAL_ERROR, 'Internal error');
     }
+    const { status, etag, raw, same } = answer;
     if (raw === undefined) return toolResult(version, await tooLarge(tool), true);
-    if (response.ok) return toolResult(version, bodyPieces(raw, response.headers.get('etag')), false);
+    if (status >= 200 && status < 300) {
+      if (!same) return toolResult(version, bodyPieces(raw, etag), false);
+      // The core hands out the same body object until its timestamp moves on (src/api/ready.ts):
+      // calls within that millisecond share one result, made into bytes once.
+      let byVersion = results.get(same);
+      if (!byVersion) results.set(same, (byVersion = new Map()));
+      let result = byVersion.get(version);
+      if (!result)
+        byVersion.set(version, (result = Buffer.concat(bodyOf(toolResult(version, bodyPieces(raw, etag), false)))));
+      return [result];
+    }
     const body = JSON.parse(raw.toString('utf8')) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
-    if (response.status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
+    if (status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
     return toolResult(
       version,
       JSON.stringify({ ...body, message: forAgents(body.message), hint: forAgents(body.hint) }),
@@ -257,7 +293,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
     return JSON.stringify({ ...error.body(site), documentationUrl: documentationUrl(site, 'limits') });
   }
 
-  async function dispatch(request: Request, version: string): Promise<Outcome> {
+  async function dispatch(request: Request, version: string, inBatch = false): Promise<Outcome> {
     const params = isObject(request.params) ? request.params : {};
     if (version === MODERN_VERSION) {
       switch (request.method) {
@@ -266,7 +302,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
         case 'tools/list':
           return (await options.catalog()).toolsList(version);
         case 'tools/call':
-          return callTool(version, params);
+          return callTool(version, params, inBatch);
         default:
           return new RpcError(
             METHOD_NOT_FOUND,
@@ -290,7 +326,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
       case 'tools/list':
         return (await options.catalog()).toolsList(version);
       case 'tools/call':
-        return callTool(version, params);
+        return callTool(version, params, inBatch);
       default:
         return new RpcError(METHOD_NOT_FOUND, 'Method not found');
     }
@@ -365,7 +401,7 @@ export function createRpc(options: { api: Handler; site: string; catalog: () => 
         );
       } else if (bytes >= LIMITS.responseBytes) {
         outcome = limitError(budgetMessage(bytes), 'responseBytes');
-      } else outcome = await dispatch(message, version);
+      } else outcome = await dispatch(message, version, true);
       let answer = reply(message.id, outcome);
       if (bytes + byteLength(answer) + 1 > LIMITS.responseBytes)
         answer = reply(message.id, limitError(budgetMessage(bytes), 'responseBytes'));

@@ -8,7 +8,8 @@
  * package would have chosen, and it skips what is already encoded: nothing is compressed twice.
  */
 import { createRequire } from 'node:module';
-import { brotliCompressSync, constants, crc32, deflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, crc32, deflate, deflateRawSync, gzip } from 'node:zlib';
 import type { Codings, Encoding } from '../api/ready.ts';
 
 // compression's own negotiator (0.6.x), not whatever version sits at the top of node_modules.
@@ -123,3 +124,24 @@ export function encodedParts(
 
 /** The codings `npm start` offers, for the core (ApiDeps.codings). */
 export const NODE_CODINGS: Codings = { negotiate, threshold: THRESHOLD, compressHead, encodedParts };
+
+const coders = { br: promisify(brotliCompress), gzip: promisify(gzip), deflate: promisify(deflate) };
+
+/**
+ * A body made per request (an MCP answer), coded whole as negotiated, with compression's own
+ * settings (brotli quality 4, zlib's default level), in zlib's thread pool rather than on the
+ * event loop; the brotli window is sized to the body, which keeps the encoder's memory small.
+ */
+export function codeWhole(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
+  if (encoding !== 'br') return coders[encoding](body);
+  const window = Math.min(24, Math.max(16, Math.ceil(Math.log2(body.length + 1))));
+  const params = {
+    [constants.BROTLI_PARAM_QUALITY]: 4,
+    [constants.BROTLI_PARAM_LGWIN]: window,
+    [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+  };
+  return coders.br(body, { params });
+}
+
+/** Codings for answers made per request (src/mcp/node.ts). */
+export const NODE_WHOLE_CODINGS = { negotiate, threshold: THRESHOLD, codeWhole };

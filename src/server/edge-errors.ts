@@ -18,6 +18,19 @@ export interface EdgeError {
   headers?: Record<string, string>;
 }
 
+/** A request that failed on our side. */
+export const FAILED: EdgeError = {
+  status: 500,
+  message: 'An error occurred while answering the request',
+  hint: 'This is a fault on our side, not in your request. Retry shortly; if it persists, GET /api/v1/health reports the state of the service.',
+};
+
+/** A client that went away mid-request (its answer is never written): not our failure, nothing to log. */
+export const clientGone = (error: unknown) =>
+  ['ECONNRESET', 'ABORT_ERR', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'].includes(
+    (error as { code?: string } | null)?.code ?? '',
+  );
+
 export function errorCodeFor(status: number): ErrorCode {
   if (status === 404) return 'not_found';
   if (status === 405) return 'method_not_allowed';

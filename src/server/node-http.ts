@@ -9,22 +9,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { siteUrl } from '../site.ts';
-import { edgeErrorResponse, type EdgeError } from './edge-errors.ts';
+import { clientGone, edgeErrorResponse, FAILED, type EdgeError } from './edge-errors.ts';
 
 type Handler = (request: Request) => Promise<Response>;
-
-const CLIENT_GONE = new Set(['ECONNRESET', 'ABORT_ERR', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 const UNREADABLE: EdgeError = {
   status: 400,
   message: 'Invalid request',
   hint: 'The request line or Host header cannot form a URL. Send a path starting with "/" and one Host header such as 127.0.0.1:8787.',
-};
-
-const FAILED: EdgeError = {
-  status: 500,
-  message: 'An error occurred while answering the request',
-  hint: 'This is a fault on our side, not in your request. Retry shortly; if it persists, GET /api/v1/health reports the state of the service.',
 };
 
 /** `site` is the origin of `documentationUrl` in the errors answered here. */
@@ -44,7 +36,7 @@ export function toNodeListener(
       errorHandler: (error: unknown) => {
         if (error instanceof RequestError) return edgeErrorResponse(UNREADABLE, site);
         // A client that went away mid-request (the answer is never written): not our failure.
-        if (!CLIENT_GONE.has((error as { code?: string } | null)?.code ?? '')) log('server: request failed:', error);
+        if (!clientGone(error)) log('server: request failed:', error);
         return edgeErrorResponse(FAILED, site);
       },
     },

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import compression from 'compression';
 import { relayDrain } from './drain-relay.ts';
-import { rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
+import { clientGone, FAILED, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import type { ServerLimits } from './limits.ts';
 import { servePage } from './page-requests.ts';
 import { originForm, unusableRequest } from './request-checks.ts';
@@ -36,6 +36,11 @@ export interface NodeServerOptions {
    * adapter, or returns false for the ordinary path.
    */
   fast?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * /api/v1/mcp (src/mcp/node.ts through node-entry.ts mcpListener), before compression and the
+   * web adapter: it reads its own body within its own limit and codes its own answers.
+   */
+  mcp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Everything else: Astro's Node handler. */
   pages: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   limits: ServerLimits;
@@ -82,7 +87,15 @@ function closeWith(socket: Socket, text: string): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-export function createNodeServer({ api, fast, pages, limits, site, log = console.error }: NodeServerOptions): Server {
+export function createNodeServer({
+  api,
+  fast,
+  mcp,
+  pages,
+  limits,
+  site,
+  log = console.error,
+}: NodeServerOptions): Server {
   const server = createServer({
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -182,6 +195,15 @@ export function createNodeServer({ api, fast, pages, limits, site, log = console
         site,
         req.method,
       );
+    }
+    if (mcp && MCP_PATH.test(req.url)) {
+      mcp(req, res).catch((error: unknown) => {
+        // Logged unless the client went away; answered if it still can be.
+        if (!clientGone(error)) log('server: MCP request failed:', error);
+        if (res.headersSent || req.destroyed) res.destroy();
+        else sendEdgeError(res, FAILED, site, req.method);
+      });
+      return;
     }
     compress(req as never, res as never, () => {
       relayDrain(res);

@@ -9,7 +9,6 @@ import newestText from '@generated/served-newest.json?raw';
 import searchIndexText from '@generated/search-index.json?raw';
 import { createSearchHandler } from '../docs/search.ts';
 import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
-import { createApi } from '../api/app.ts';
 import type { Codings } from '../api/ready.ts';
 import { STATUS_CACHE_MS } from '../api/health.ts';
 import { createService } from '../service.ts';
@@ -41,18 +40,15 @@ export const site = siteUrl();
 
 const status = statusStoreFromEnv();
 
-/** /api/v1/* and the MCP endpoint. */
-export const api = createService(
-  { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS },
-  { allowedHosts: mcpAllowedHostsFromEnv() },
-);
+/** /api/v1/* and the MCP endpoint, with the deployment's content codings (none: Vercel's CDN compresses). */
+export const serviceWith = (codings?: Codings) =>
+  createService(
+    { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings },
+    { allowedHosts: mcpAllowedHostsFromEnv() },
+  );
 
-/**
- * The REST core of `npm start` (node-entry.ts): the same core, with content codings, so it keeps
- * ready answers that its Response path and the Node fast path (fast-path.ts) answer from.
- */
-export const restWith = (codings: Codings) =>
-  createApi({ loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings });
+/** The service of the Astro routes (Vercel). `npm start` makes its own, with Node's codings (node-entry.ts). */
+export const api = serviceWith();
 
 /** /api/search. */
 export const search = createSearchHandler(async () => searchIndexText, site);
