@@ -102,3 +102,6 @@ export const operationId = (endpoint: DataEndpoint) =>
   operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
 export const HEALTH_PATH = `${API_PREFIX}/health`;
+
+/** The MCP endpoint (Streamable HTTP, POST only); `${MCP_PATH}/` is answered too. */
+export const MCP_PATH = `${API_PREFIX}/mcp`;

@@ -2,8 +2,9 @@
 import { createApi, type ApiDeps, type Core, type Handler } from './api/app.ts';
 import type { McpCore, McpEndpointOptions } from './mcp/endpoint.ts';
 import { siteUrl } from './site.ts';
+import { MCP_PATH } from './endpoints.ts';
 
-export const MCP_PATH = '/api/v1/mcp';
+export { MCP_PATH };
 
 export const isMcpPath = (path: string) => path === MCP_PATH || path === `${MCP_PATH}/`;
 
