@@ -12,14 +12,14 @@ const host = process.env.HOST ?? '127.0.0.1';
 const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
 const load = (file) => import(pathToFileURL(resolve(buildDir, file)).href);
 
-const { apiListener, fastListener, mcpListener, createNodeServer, limitsFromEnv, site } =
+const { apiListener, fastListener, mcpListener, createNodeServer, limitsFromEnv, log, site } =
   await load('api/node-entry.mjs');
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 let astro;
 const pages = (req, res) => (astro ??= load('server/entry.mjs')).then(({ handler }) => handler(req, res));
 
 const limits = limitsFromEnv();
-const server = createNodeServer({ api: apiListener, fast: fastListener, mcp: mcpListener, pages, limits, site });
+const server = createNodeServer({ api: apiListener, fast: fastListener, mcp: mcpListener, pages, limits, site, log });
 server.listen(port, host, () => {
   console.log(`Serving http://${host.includes(':') ? `[${host}]` : host}:${port}`);
   console.log(

@@ -22,7 +22,7 @@ export function createService(deps: ApiDeps, mcpOptions: McpEndpointOptions = {}
   let mcp: Promise<{ core: McpCore; web: Handler }> | undefined;
   const loadMcp = () =>
     (mcp ??= import('./mcp/endpoint.ts').then((m) => {
-      const core = m.createMcpCore(rest, { siteUrl: site, ...mcpOptions });
+      const core = m.createMcpCore(rest, { siteUrl: site, log: deps.log, ...mcpOptions });
       return { core, web: m.webHandler(core) };
     }));
   const service = async (request: Request) =>

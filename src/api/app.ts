@@ -7,7 +7,7 @@ import type { StatusStore } from '../status/status-store.ts';
 import { siteUrl } from '../site.ts';
 import type { RequestContext } from './context.ts';
 import { applyCaching, notModifiedIfMatching } from './caching.ts';
-import { preflight, withCors } from './cors.ts';
+import { defaultLog, headOf, preflight, withCors, type Log } from './edge.ts';
 import { cachedStatusStore, getHealth } from './health.ts';
 import {
   READY_BODIES,
@@ -32,7 +32,7 @@ export interface ApiDeps {
   status: StatusStore;
   now?: () => Date;
   /** Where server-side failures are reported (default console.error); never to the caller. */
-  log?: (message: string, error: unknown) => void;
+  log?: Log;
   /** The origin of every absolute URL in an answer (default siteUrl()); never the request's. */
   siteUrl?: string;
   /**
@@ -72,7 +72,7 @@ export function createApi(deps: ApiDeps): Core {
   const now = deps.now ?? (() => new Date());
   const clock = deps.clock ?? (() => performance.now());
   const status = deps.statusCacheMs ? cachedStatusStore(deps.status, deps.statusCacheMs, clock) : deps.status;
-  const log = deps.log ?? ((message: string, error: unknown) => console.error(message, error));
+  const log = deps.log ?? defaultLog;
   const site = deps.siteUrl ?? siteUrl();
 
   async function dispatch(route: Route, url: URL): Promise<Response> {
@@ -100,7 +100,7 @@ export function createApi(deps: ApiDeps): Core {
   }
 
   async function answer(request: Request, url: URL): Promise<Response> {
-    if (request.method === 'OPTIONS') return preflight(request, ALLOWED_METHODS);
+    if (request.method === 'OPTIONS') return preflight(request);
 
     const route = matchRoute(url.pathname);
     if (!route) {
@@ -208,10 +208,7 @@ export function createApi(deps: ApiDeps): Core {
       }
     }
     const response = await answer(request, url);
-    if (request.method !== 'HEAD') return response;
-    // HEAD: the same status and headers as GET, whatever the route, and no body.
-    await response.body?.cancel();
-    return new Response(null, { status: response.status, headers: response.headers });
+    return request.method === 'HEAD' ? headOf(response) : response;
   }
 
   return Object.assign(handle, {

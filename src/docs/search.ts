@@ -4,7 +4,7 @@
  */
 import MiniSearch from 'minisearch';
 import { applyCaching } from '../api/caching.ts';
-import { preflight, withCors } from '../api/cors.ts';
+import { defaultLog, headOf, preflight, READ_ONLY_CORS, withCors, type Log } from '../api/edge.ts';
 import { ApiError, errorResponse, json } from '../api/responses.ts';
 import { INVALID_REQUEST, parseQuery } from '../api/query.ts';
 import { SearchQuery, type SearchResponse } from '../schemas/search.ts';
@@ -76,20 +76,18 @@ export function createSearch(indexJson: string) {
   };
 }
 
-const SEARCH_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
-
 /**
  * GET /api/search?query=…&limit=… — `site` is the origin of `documentationUrl` in errors, never
  * the request's. Like /api/v1: readable from any origin (a preflight gets 204, cached 600 s), and
  * an answer depends on the URL alone, so it is cacheable until the next deployment.
  */
-export function createSearchHandler(loadIndex: () => Promise<string>, site: string = siteUrl()) {
+export function createSearchHandler(loadIndex: () => Promise<string>, site: string = siteUrl(), log: Log = defaultLog) {
   let search: Promise<ReturnType<typeof createSearch>> | undefined;
   async function answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
     try {
-      if (!(SEARCH_METHODS as readonly string[]).includes(request.method)) {
-        const allow = SEARCH_METHODS.join(', ');
+      if (!READ_ONLY_CORS.methods.includes(request.method)) {
+        const allow = READ_ONLY_CORS.methods.join(', ');
         throw new ApiError('method_not_allowed', 'Method not allowed', 'Search with GET /api/search?query=…', {
           headers: { allow },
         });
@@ -107,17 +105,14 @@ export function createSearchHandler(loadIndex: () => Promise<string>, site: stri
               'An error occurred while searching the documentation',
               'Retry shortly; the docs are also at /llms-full.txt.',
             );
-      if (!(error instanceof ApiError)) console.error('search:', error);
+      if (!(error instanceof ApiError)) log('search: failed:', error);
       return errorResponse(apiError, site);
     }
   }
   return async function handleSearch(request: Request): Promise<Response> {
-    if (request.method === 'OPTIONS') return preflight(request, SEARCH_METHODS);
-    const response = await answer(request);
+    if (request.method === 'OPTIONS') return preflight(request);
+    const response = withCors(await answer(request));
     applyCaching(response.headers, 'data', response.status);
-    withCors(response);
-    return request.method === 'HEAD'
-      ? new Response(null, { status: response.status, headers: response.headers })
-      : response;
+    return request.method === 'HEAD' ? headOf(response) : response;
   };
 }

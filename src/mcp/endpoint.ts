@@ -4,6 +4,7 @@
  * rules in server.ts and protocol.ts.
  */
 import type { Handler } from '../api/app.ts';
+import { corsHeaders, defaultLog, preflightHeaders, type CorsPolicy, type Log } from '../api/edge.ts';
 import { type Served, servedResponse } from '../api/ready.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
@@ -13,11 +14,16 @@ import { bodyOf, createRpc, type Json } from './server.ts';
 /** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
 export const MAX_MCP_BODY_BYTES = LIMITS.bodyBytes;
 
-const MCP_HEADERS = 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-request-id';
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'mcp-protocol-version, x-request-id',
+/** Any origin may call the endpoint: POST with the protocol's headers, its version header readable. */
+const MCP_CORS: CorsPolicy = {
+  methods: ['POST', 'OPTIONS'],
+  expose: 'mcp-protocol-version, x-request-id',
+  allowHeaders: {
+    requested: 'fixed',
+    list: 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-request-id',
+  },
 };
+const CORS = corsHeaders(MCP_CORS);
 
 export class BodyTooLarge extends Error {}
 
@@ -36,10 +42,16 @@ async function readBody(request: Request): Promise<string> {
   if (!request.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > LIMITS.bodyBytes) throw new BodyTooLarge();
-    chunks.push(chunk);
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > LIMITS.bodyBytes) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
   }
   return chunks.length === 1 ? new TextDecoder().decode(chunks[0]) : Buffer.concat(chunks).toString('utf8');
 }
@@ -57,13 +69,12 @@ export interface McpInput {
 export type McpOutput = Served;
 
 function output(status: number, json: Json | undefined, headers: [string, string][] = []): McpOutput {
-  const cors = Object.entries(CORS);
-  if (json === undefined) return { status, headers: [...cors, ...headers] };
+  if (json === undefined) return { status, headers: [...CORS, ...headers] };
   const body = bodyOf(json);
   const length = body.reduce((n, part) => n + part.byteLength, 0);
   return {
     status,
-    headers: [...cors, ['content-type', 'application/json'], ['content-length', String(length)], ...headers],
+    headers: [...CORS, ['content-type', 'application/json'], ['content-length', String(length)], ...headers],
     body,
   };
 }
@@ -71,15 +82,7 @@ function output(status: number, json: Json | undefined, headers: [string, string
 const refusal = (status: number, code: number, message: string, headers: [string, string][] = []) =>
   output(status, errorText(null, new RpcError(code, message)), headers);
 
-const PREFLIGHT: McpOutput = {
-  status: 204,
-  headers: [
-    ['access-control-allow-origin', '*'],
-    ['access-control-allow-methods', 'POST, OPTIONS'],
-    ['access-control-allow-headers', MCP_HEADERS],
-    ['access-control-max-age', '600'],
-  ],
-};
+const PREFLIGHT: McpOutput = { status: 204, headers: preflightHeaders(MCP_CORS, null) };
 
 /** A function of a header's value, remembered for the few values clients send (bounded). */
 function remembered<T>(compute: (value: string) => T, kept = 64): (value: string | null) => T {
@@ -129,6 +132,8 @@ export interface McpEndpointOptions {
   allowedHosts?: string[];
   /** The origin of the URLs in tool results (default siteUrl()); never the request's. */
   siteUrl?: string;
+  /** Where failures are reported (the service passes its own). */
+  log?: Log;
 }
 
 /** The endpoint with no web objects: the HTTP rules here, the JSON-RPC rules in server.ts. */
@@ -137,7 +142,8 @@ export type McpCore = (input: McpInput) => Promise<McpOutput>;
 export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): McpCore {
   const site = options.siteUrl ?? siteUrl();
   const allowed = allowedHostNames(options.allowedHosts, site);
-  const rpc = createRpc({ api, site, catalog: catalogLoader(api, site) });
+  const log = options.log ?? defaultLog;
+  const rpc = createRpc({ api, site, catalog: catalogLoader(api, site), log });
 
   return async function serveMcp(input: McpInput): Promise<McpOutput> {
     if (input.method === 'OPTIONS') return PREFLIGHT;
@@ -155,7 +161,7 @@ export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): M
     }
     if (input.method !== 'POST') {
       return refusal(405, SERVER_ERROR, 'Method not allowed: this MCP endpoint is stateless and takes POST only', [
-        ['allow', 'POST, OPTIONS'],
+        ['allow', MCP_CORS.methods.join(', ')],
       ]);
     }
     let text: string;
@@ -188,7 +194,7 @@ export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): M
       const { status, body } = await rpc.handle(value, mcpHeaders(input.header));
       return output(status, body);
     } catch (error) {
-      console.error('mcp: request failed:', error);
+      log('mcp: request failed:', error);
       return refusal(500, -32603, 'Internal error');
     }
   };

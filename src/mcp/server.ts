@@ -7,6 +7,7 @@
  * everything that does not depend on the request is built once (catalog.ts).
  */
 import type { Core, Handler } from '../api/app.ts';
+import type { Log } from '../api/edge.ts';
 import { ApiError } from '../api/responses.ts';
 import { MODERN_RESULT_FIELDS, narrowing, type Catalog } from './catalog.ts';
 import {
@@ -150,8 +151,8 @@ const results = new WeakMap<object, Map<string, Uint8Array>>();
 /** The REST core the tools call: any handler, and where it is the core itself, its ready answers. */
 type RestApi = Handler & Partial<Pick<Core, 'readyAnswer' | 'serveReady'>>;
 
-export function createRpc(options: { api: RestApi; site: string; catalog: () => Promise<Catalog> }) {
-  const { api, site } = options;
+export function createRpc(options: { api: RestApi; site: string; catalog: () => Promise<Catalog>; log: Log }) {
+  const { api, site, log } = options;
   const ready = api.readyAnswer && api.serveReady ? (api as Core) : undefined;
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
@@ -253,7 +254,7 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     try {
       answer = await restAnswer(restUrl(tool, values, site));
     } catch (error) {
-      console.error('mcp: tool failed:', error);
+      log('mcp: tool failed:', error);
       return new RpcError(INTERNAL_ERROR, 'Internal error');
     }
     const { status, etag, raw, same } = answer;

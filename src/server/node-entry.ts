@@ -13,7 +13,7 @@ import { withRequestIds } from '../api/request-id.ts';
 import { serveMcpNode } from '../mcp/node.ts';
 import { NODE_CODINGS, NODE_WHOLE_CODINGS } from './codings.ts';
 import { serveFast } from './fast-path.ts';
-import { search, serviceWith, site } from './runtime.ts';
+import { log, search, serviceWith, site } from './runtime.ts';
 import { toNodeListener } from './node-http.ts';
 
 const isSearch = (path: string) => path === '/api/search' || path === '/api/search/';
@@ -24,6 +24,7 @@ const service = serviceWith(NODE_CODINGS);
 export const apiListener = toNodeListener(
   withRequestIds((request) => (isSearch(new URL(request.url).pathname) ? search(request) : service(request))),
   site,
+  log,
 );
 
 /** Every request to /api/v1/mcp, on Node's request and response, its answers coded as negotiated. */
@@ -33,7 +34,7 @@ export const mcpListener = async (req: IncomingMessage, res: ServerResponse): Pr
 /** GET and HEAD of a URL the core has a ready answer for, written without the adapter. */
 export const fastListener = (req: IncomingMessage, res: ServerResponse): boolean => serveFast(service.rest, req, res);
 
-export { site };
+export { log, site };
 export { createNodeServer } from './node-server.ts';
 export { limitsFromEnv, LIMIT_VARIABLES } from './limits.ts';
 export { SECURITY_HEADERS } from './security-headers.ts';

@@ -8,10 +8,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import type { Handler } from '../api/app.ts';
+import { defaultLog, type Log } from '../api/edge.ts';
 import { siteUrl } from '../site.ts';
 import { clientGone, edgeErrorResponse, FAILED, type EdgeError } from './edge-errors.ts';
-
-type Handler = (request: Request) => Promise<Response>;
 
 const UNREADABLE: EdgeError = {
   status: 400,
@@ -20,11 +20,7 @@ const UNREADABLE: EdgeError = {
 };
 
 /** `site` is the origin of `documentationUrl` in the errors answered here. */
-export function toNodeListener(
-  handler: Handler,
-  site: string = siteUrl(),
-  log: (message: string, error: unknown) => void = console.error,
-) {
+export function toNodeListener(handler: Handler, site: string = siteUrl(), log: Log = defaultLog) {
   const listener = getRequestListener(
     // The adapter lets some Host values through unparsed (`1.2.3.256`); the core needs a URL.
     (request: Request) => (URL.canParse(request.url) ? handler(request) : edgeErrorResponse(UNREADABLE, site)),

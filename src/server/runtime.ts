@@ -7,6 +7,7 @@
  */
 import newestText from '@generated/served-newest.json?raw';
 import searchIndexText from '@generated/search-index.json?raw';
+import { defaultLog } from '../api/edge.ts';
 import { createSearchHandler } from '../docs/search.ts';
 import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
 import type { Codings } from '../api/ready.ts';
@@ -40,10 +41,13 @@ export const site = siteUrl();
 
 const status = statusStoreFromEnv();
 
+/** Where every failure of the functions is reported: the one logger, passed down to each part. */
+export const log = defaultLog;
+
 /** /api/v1/* and the MCP endpoint, with the deployment's content codings (none: Vercel's CDN compresses). */
 export const serviceWith = (codings?: Codings) =>
   createService(
-    { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings },
+    { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings, log },
     { allowedHosts: mcpAllowedHostsFromEnv() },
   );
 
@@ -51,4 +55,4 @@ export const serviceWith = (codings?: Codings) =>
 export const api = serviceWith();
 
 /** /api/search. */
-export const search = createSearchHandler(async () => searchIndexText, site);
+export const search = createSearchHandler(async () => searchIndexText, site, log);

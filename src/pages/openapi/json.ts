@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import text from '@generated/openapi.json?raw';
 import { NO_STORE } from '../../api/caching.ts';
-import { preflight } from '../../api/cors.ts';
+import { preflight } from '../../api/edge.ts';
 import { ApiError, errorResponse } from '../../api/responses.ts';
 import { siteUrl } from '../../site.ts';
 
@@ -13,7 +13,7 @@ const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'access-con
 export const GET: APIRoute = () => new Response(text, { headers: HEADERS });
 const LENGTH = String(new TextEncoder().encode(text).length);
 export const HEAD: APIRoute = () => new Response(null, { headers: { ...HEADERS, 'content-length': LENGTH } });
-export const OPTIONS: APIRoute = ({ request }) => preflight(request, ['GET', 'HEAD', 'OPTIONS']);
+export const OPTIONS: APIRoute = ({ request }) => preflight(request);
 export const ALL: APIRoute = () => {
   const response = errorResponse(
     new ApiError('method_not_allowed', 'Method not allowed', 'The OpenAPI document is read-only: use GET.', {
