@@ -52,6 +52,11 @@ export type Handler = (request: Request) => Promise<Response>;
 export interface Core extends Handler {
   /** The kept ready answer to GET or HEAD of this path and query, if the core has made one. */
   readyAnswer(pathAndQuery: string): ReadyAnswer | undefined;
+  /**
+   * The ready answer to GET or HEAD of this path and query, made now if the core has none yet
+   * (by answering the URL itself); undefined where the answer cannot be kept (or without codings).
+   */
+  makeReady(pathAndQuery: string): Promise<ReadyAnswer | undefined>;
   /** One request's answer from a ready answer, at the core's clock and with its codings. */
   serveReady(answer: ReadyAnswer, request: ServeRequest): Served;
 }
@@ -213,6 +218,10 @@ export function createApi(deps: ApiDeps): Core {
 
   return Object.assign(handle, {
     readyAnswer: (pathAndQuery: string) => current(ready.get(pathAndQuery)) ?? undefined,
+    async makeReady(pathAndQuery: string) {
+      if (!deps.codings) return undefined;
+      return (await readyFor(new URL(pathAndQuery, site))) ?? undefined;
+    },
     serveReady,
   });
 }

@@ -3,7 +3,7 @@
  * content/: the served store, real examples, the OpenAPI document, the docs pages, the search
  * index and llms.txt. Written to GENERATED_DIR by scripts/build-data.ts.
  */
-import { buildSearchIndex } from '../docs/search.ts';
+import { buildSearchIndex } from '../docs/search-index.ts';
 import { llmsFullTxt, llmsTxt } from '../docs/llms.ts';
 import { loadDocPages, type DocPage } from '../docs/pages.ts';
 import { collectExamples, healthyStatusStore } from '../examples.ts';

@@ -1,6 +1,6 @@
 /**
- * Docs search: an index of page sections built at build time (MiniSearch), and the
- * `/api/search` handler that answers from it.
+ * Docs search: the `/api/search` handler, answering from the index of page sections built at
+ * build time (search-index.ts, MiniSearch).
  */
 import MiniSearch from 'minisearch';
 import { applyCaching } from '../api/caching.ts';
@@ -9,10 +9,8 @@ import { ApiError, errorResponse, json } from '../api/responses.ts';
 import { INVALID_REQUEST, parseQuery } from '../api/query.ts';
 import { SearchQuery, type SearchResponse } from '../schemas/search.ts';
 import { siteUrl } from '../site.ts';
-import { markdownToText } from './markdown.ts';
-import type { DocPage } from './pages.ts';
 
-interface Section {
+export interface Section {
   id: string;
   title: string;
   url: string;
@@ -20,36 +18,12 @@ interface Section {
   text: string;
 }
 
-const OPTIONS = {
+/** MiniSearch's options: the index is built with them (search-index.ts) and loaded with them. */
+export const OPTIONS = {
   fields: ['title', 'section', 'text'],
   storeFields: ['title', 'url', 'section', 'text'],
   searchOptions: { boost: { section: 3, title: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'AND' as const },
 };
-
-/** Split each page at its level-2 headings: a result points at the section, not just the page. */
-export function sectionsOf(pages: DocPage[]): Section[] {
-  return pages.flatMap((page) => {
-    const parts = page.markdown.split(/^(?=## )/m);
-    const ids = page.headings.filter((h) => h.depth === 2).map((h) => h.id);
-    return parts.map((part, i) => {
-      const heading = i === 0 ? page.title : (/^## (.*)$/m.exec(part)?.[1] ?? page.title);
-      const anchor = i === 0 ? '' : `#${ids[i - 1] ?? ''}`;
-      return {
-        id: `${page.url}${anchor}`,
-        title: page.title,
-        url: `${page.url}${anchor}`,
-        section: markdownToText(heading),
-        text: markdownToText(part),
-      };
-    });
-  });
-}
-
-export function buildSearchIndex(pages: DocPage[]): string {
-  const index = new MiniSearch<Section>(OPTIONS);
-  index.addAll(sectionsOf(pages));
-  return JSON.stringify(index);
-}
 
 function snippet(text: string, terms: string[]): string {
   const lower = text.toLowerCase();

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../api/app.ts';
-import type { Served } from '../api/ready.ts';
+import type { ReadyAnswer, Served } from '../api/ready.ts';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
@@ -23,20 +23,21 @@ function flatHeaders(headers: readonly [string, string][]): string[] {
   return list;
 }
 
-/** Answer from a ready answer if there is one; false when the request must take the ordinary path. */
-export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse): boolean {
+/** May this request be answered from a ready answer: GET or HEAD, with no body. */
+export function readyCandidate(req: IncomingMessage): boolean {
   const method = req.method;
   if (method !== 'GET' && method !== 'HEAD') return false;
   // A request with a body takes the ordinary path: answering at once would come before Node has
   // parsed that body, and a malformed one must still get its 400 (test/attack-edge.test.ts).
-  if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') return false;
-  // Only a target the core would keep under the same key: its own normalized path and query.
-  const kept = core.readyAnswer(req.url!);
-  if (!kept) return false;
+  return req.headers['transfer-encoding'] === undefined && (req.headers['content-length'] ?? '0') === '0';
+}
+
+/** Write the answer to this request from a ready answer; false when nothing was written. */
+export function writeReady(core: Core, kept: ReadyAnswer, req: IncomingMessage, res: ServerResponse): boolean {
   let served: Served;
   try {
     served = core.serveReady(kept, {
-      method,
+      method: req.method!,
       acceptEncoding: req.headers['accept-encoding'],
       ifNoneMatch: req.headers['if-none-match'] ?? null,
     });
@@ -51,4 +52,12 @@ export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse)
   const body = served.body;
   res.end(body && (body.length === 1 ? body[0] : Buffer.concat(body)));
   return true;
+}
+
+/** Answer from a ready answer if there is one; false when the request must take the ordinary path. */
+export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse): boolean {
+  if (!readyCandidate(req)) return false;
+  // Only a target the core would keep under the same key: its own normalized path and query.
+  const kept = core.readyAnswer(req.url!);
+  return kept ? writeReady(core, kept, req, res) : false;
 }

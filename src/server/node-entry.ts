@@ -10,29 +10,69 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { withRequestIds } from '../api/request-id.ts';
-import { serveMcpNode } from '../mcp/node.ts';
+import { API_PREFIX, MCP_PATH } from '../endpoints.ts';
 import { NODE_CODINGS, NODE_WHOLE_CODINGS } from './codings.ts';
-import { serveFast } from './fast-path.ts';
+import { FAILED, sendEdgeError } from './edge-errors.ts';
+import { readyCandidate, writeReady } from './fast-path.ts';
 import { log, search, serviceWith, site } from './runtime.ts';
-import { toNodeListener } from './node-http.ts';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const isSearch = (path: string) => path === '/api/search' || path === '/api/search/';
 
 /** The service with Node's codings: its REST core keeps ready answers, coded once, for the fast path. */
 const service = serviceWith(NODE_CODINGS);
 
-export const apiListener = toNodeListener(
-  withRequestIds((request) => (isSearch(new URL(request.url).pathname) ? search(request) : service(request))),
-  site,
-  log,
-);
+/**
+ * Whatever the fast path does not answer (search, streamed and uncacheable answers), through the
+ * web adapter, which is loaded with its first such request: a cold start answering ready URLs
+ * does not load it.
+ */
+let adapter: Promise<Listener> | undefined;
+export const apiListener: Listener = (req, res) => {
+  adapter ??= import('./node-http.ts').then(({ toNodeListener }) =>
+    toNodeListener(
+      withRequestIds((request) => (isSearch(new URL(request.url).pathname) ? search(request) : service(request))),
+      site,
+      log,
+    ),
+  );
+  adapter.then(
+    (listen) => listen(req, res),
+    (error: unknown) => {
+      adapter = undefined;
+      log('server: the API adapter failed to load:', error);
+      sendEdgeError(res, FAILED, site, req.method);
+    },
+  );
+};
 
 /** Every request to /api/v1/mcp, on Node's request and response, its answers coded as negotiated. */
-export const mcpListener = async (req: IncomingMessage, res: ServerResponse): Promise<void> =>
-  serveMcpNode(await service.mcpCore(), req, res, NODE_WHOLE_CODINGS);
+export const mcpListener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  // Loaded on the first MCP request, with the MCP core: a cold start serving REST does not pay for either.
+  const [{ serveMcpNode }, core] = await Promise.all([import('../mcp/node.ts'), service.mcpCore()]);
+  return serveMcpNode(core, req, res, NODE_WHOLE_CODINGS);
+};
 
-/** GET and HEAD of a URL the core has a ready answer for, written without the adapter. */
-export const fastListener = (req: IncomingMessage, res: ServerResponse): boolean => serveFast(service.rest, req, res);
+/** A target in origin form under /api/v1, other than the MCP endpoint (not the REST core's). */
+function isRestTarget(target: string): boolean {
+  if (!target.startsWith(`${API_PREFIX}/`)) return false;
+  const path = target.split('?', 1)[0];
+  return path !== MCP_PATH && path !== `${MCP_PATH}/`;
+}
+
+/**
+ * GET and HEAD answered from the REST core's ready answer, written without the adapter; the first
+ * request to a URL has the core make that answer first (its own routing and rules, once).
+ */
+export const fastListener = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
+  if (!readyCandidate(req)) return false;
+  const rest = service.rest;
+  const kept = rest.readyAnswer(req.url!);
+  if (kept) return writeReady(rest, kept, req, res);
+  if (!isRestTarget(req.url!)) return false;
+  return rest.makeReady(req.url!).then((made) => made !== undefined && writeReady(rest, made, req, res));
+};
 
 export { log, site };
 export { createNodeServer } from './node-server.ts';

@@ -16,15 +16,17 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import compression from 'compression';
 import { relayDrain } from './drain-relay.ts';
 import { clientGone, FAILED, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
+import { MCP_PATH } from '../endpoints.ts';
 import type { ServerLimits } from './limits.ts';
 import { servePage } from './page-requests.ts';
 import { originForm, unusableRequest } from './request-checks.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 const SECURITY = Object.entries(SECURITY_HEADERS);
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -33,9 +35,10 @@ export interface NodeServerOptions {
   api: Listener;
   /**
    * Answers a GET or HEAD the core has ready (fast-path.ts), before compression and the web
-   * adapter, or returns false for the ordinary path.
+   * adapter: true when answered, false for the ordinary path, or a promise of either while the
+   * core makes the URL's ready answer (its first request).
    */
-  fast?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  fast?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /**
    * /api/v1/mcp (src/mcp/node.ts through node-entry.ts mcpListener), before compression and the
    * web adapter: it reads its own body within its own limit and codes its own answers.
@@ -49,7 +52,12 @@ export interface NodeServerOptions {
   log?: (message: string, error?: unknown) => void;
 }
 
-const MCP_PATH = /^\/api\/v1\/mcp\/?(?:\?|$)/;
+/** A request target (path and query) naming the MCP endpoint, with or without a trailing slash. */
+function isMcpTarget(target: string): boolean {
+  const query = target.indexOf('?');
+  const path = query === -1 ? target : target.slice(0, query);
+  return path === MCP_PATH || path === `${MCP_PATH}/`;
+}
 /** /api, /api?… and /api/…: the API listener's (its JSON answers), not the pages'. */
 const API_PATH = /^\/api(?:[/?]|$)/;
 
@@ -163,13 +171,30 @@ export function createNodeServer({
     );
   });
 
-  // The package's defaults (brotli quality 4, gzip level 6) give most of the size win cheaply.
-  const compress = compression({ threshold: 1024 });
+  // Loaded on the first answer that needs it (pages, streamed API answers): ready answers come
+  // coded already, and a cold start serving them does not pay for the package. Its defaults
+  // (brotli quality 4, gzip level 6) give most of the size win cheaply.
+  let compress: Promise<Middleware> | undefined;
+  const compression = () =>
+    (compress ??= import('compression').then(({ default: make }) => make({ threshold: 1024 }) as Middleware));
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const unusable = unusableRequest(req);
     // A ready answer is written whole, security headers included, in one call: none of what
     // follows (in-flight tracking for clientError, headers set one by one, compression) is needed.
-    if (!unusable && fast?.(req, res)) return;
+    const answered = unusable || !fast ? false : fast(req, res);
+    if (answered === true) return;
+    if (answered === false) return ordinary(req, res, unusable);
+    answered.then(
+      (done) => done || ordinary(req, res, unusable),
+      (error: unknown) => {
+        log('server: ready answer failed:', error);
+        if (!res.headersSent) ordinary(req, res, unusable);
+      },
+    );
+  });
+
+  function ordinary(req: IncomingMessage, res: ServerResponse, unusable: EdgeError | undefined): void {
     const socket = req.socket;
     inFlight.set(socket, res);
     // Settled once the answer is sent and the request read to its end (a slow body may outlive an early answer).
@@ -182,7 +207,7 @@ export function createNodeServer({
     }
     req.url = originForm(req.url!);
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limits.maxBodyBytes && !MCP_PATH.test(req.url)) {
+    if (declared > limits.maxBodyBytes && !isMcpTarget(req.url)) {
       // Refused before routing; closing spares reading a body nobody wants.
       res.setHeader('connection', 'close');
       return sendEdgeError(
@@ -196,7 +221,7 @@ export function createNodeServer({
         req.method,
       );
     }
-    if (mcp && MCP_PATH.test(req.url)) {
+    if (mcp && isMcpTarget(req.url)) {
       mcp(req, res).catch((error: unknown) => {
         // Logged unless the client went away; answered if it still can be.
         if (!clientGone(error)) log('server: MCP request failed:', error);
@@ -205,11 +230,13 @@ export function createNodeServer({
       });
       return;
     }
-    compress(req as never, res as never, () => {
-      relayDrain(res);
-      if (API_PATH.test(req.url!)) api(req, res);
-      else servePage(req, res, pages, site, log);
-    });
-  });
+    compression().then((compress) =>
+      compress(req, res, () => {
+        relayDrain(res);
+        if (API_PATH.test(req.url!)) api(req, res);
+        else servePage(req, res, pages, site, log);
+      }),
+    );
+  }
   return server;
 }
