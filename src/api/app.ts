@@ -57,6 +57,8 @@ export interface Core extends Handler {
    * (by answering the URL itself); undefined where the answer cannot be kept (or without codings).
    */
   makeReady(pathAndQuery: string): Promise<ReadyAnswer | undefined>;
+  /** The core's clock: the time its answers are stamped with. */
+  now(): Date;
   /** One request's answer from a ready answer, at the core's clock and with its codings. */
   serveReady(answer: ReadyAnswer, request: ServeRequest): Served;
 }
@@ -222,6 +224,7 @@ export function createApi(deps: ApiDeps): Core {
       if (!deps.codings) return undefined;
       return (await readyFor(new URL(pathAndQuery, site))) ?? undefined;
     },
+    now,
     serveReady,
   });
 }

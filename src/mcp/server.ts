@@ -1,12 +1,13 @@
 /**
  * The MCP server: one JSON-RPC message (or a 2025-03-26 batch) in, the answer out, following the
- * version the message is served in (spec §4.7): `structuredContent` and `outputSchema` from
- * 2025-06-18; a bad argument is an `isError` result from 2025-11-25 and -32602 before; an unknown
- * tool is -32601 "Tool not found" before 2025-11-25 and -32602 from then on; 2026-07-28 results
- * carry `resultType` and the server information. Stateless: nothing is kept between requests, and
- * everything that does not depend on the request is built once (catalog.ts).
+ * version the message is served in (versionOf in protocol.ts): `structuredContent` and
+ * `outputSchema` from 2025-06-18; a bad argument is an `isError` result from 2025-11-25 and -32602
+ * before; an unknown tool is -32601 "Tool not found" before 2025-11-25 and -32602 from then on;
+ * 2026-07-28 results carry `resultType` and the server information. Stateless: nothing is kept
+ * between requests, and everything that does not depend on the request is built once (catalog.ts).
  */
 import type { Core, Handler } from '../api/app.ts';
+import type { ReadyAnswer } from '../api/ready.ts';
 import type { Log } from '../api/edge.ts';
 import { ApiError } from '../api/responses.ts';
 import { MODERN_RESULT_FIELDS, narrowing, type Catalog } from './catalog.ts';
@@ -43,6 +44,7 @@ const piecesOf = (json: Json) => (typeof json === 'string' ? [json] : json);
 export const byteLength = (json: Json) =>
   piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
 const encoder = new TextEncoder();
+const EMPTY = Buffer.alloc(0);
 /**
  * The body in bytes, as pieces: adjacent strings encoded together, kept bytes as they are.
  * Joining them into one buffer first costs more than the writes it saves (bench).
@@ -96,7 +98,7 @@ function bodyPieces(raw: Buffer, etag: string | null): { quoted: Json; raw: Json
   }
   const head = raw.subarray(0, cut);
   let known = kept.get(etag!);
-  if (!known || !known.head.equals(head)) {
+  if (!known?.head.equals(head)) {
     known = { head: Buffer.from(head), quoted: Buffer.from(JSON.stringify(head.toString('utf8')).slice(0, -1)) };
     if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
     kept.set(etag!, known);
@@ -145,15 +147,28 @@ function restRequest(url: URL): globalThis.Request {
   return request;
 }
 
-/** Tool results per REST body object and protocol version (see callRest); they go with the body. */
-const results = new WeakMap<object, Map<string, Uint8Array>>();
+/**
+ * A ready REST answer as the two forms a result needs, with no copy of its body: its head as it is
+ * and quoted (made once per ready answer, kept while the core keeps the answer), then this call's
+ * timestamp and `"}` in both forms.
+ */
+const quotedHeads = new WeakMap<ReadyAnswer, Buffer>();
+function readyPieces(kept: ReadyAnswer, stamp: string): { quoted: Json; raw: Json } {
+  let quoted = quotedHeads.get(kept);
+  if (!quoted) {
+    const head = Buffer.from(kept.head.buffer, kept.head.byteOffset, kept.head.byteLength).toString('utf8');
+    quotedHeads.set(kept, (quoted = Buffer.from(JSON.stringify(head).slice(0, -1))));
+  }
+  const tail = `${stamp}"}`;
+  return { quoted: [quoted, JSON.stringify(tail).slice(1)], raw: [kept.head, tail] };
+}
 
 /** The REST core the tools call: any handler, and where it is the core itself, its ready answers. */
-type RestApi = Handler & Partial<Pick<Core, 'readyAnswer' | 'serveReady'>>;
+type RestApi = Handler & Partial<Pick<Core, 'readyAnswer' | 'serveReady' | 'now'>>;
 
 export function createRpc(options: { api: RestApi; site: string; catalog: () => Promise<Catalog>; log: Log }) {
   const { api, site, log } = options;
-  const ready = api.readyAnswer && api.serveReady ? (api as Core) : undefined;
+  const ready = api.readyAnswer && api.serveReady && api.now ? (api as Core) : undefined;
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
   /** A tool result: one text item, from 2025-06-18 the same JSON as structuredContent (spliced in as it is, not parsed and written again). */
@@ -235,15 +250,25 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
    */
   async function restAnswer(
     url: URL,
-  ): Promise<{ status: number; etag: string | null; raw: Buffer | undefined; same?: object }> {
+  ): Promise<{
+    status: number;
+    etag: string | null;
+    raw: Buffer | undefined;
+    pieces?: ReturnType<typeof readyPieces>;
+  }> {
     const kept = ready?.readyAnswer(`${url.pathname}${url.search}`);
+    if (kept?.stamped && kept.status >= 200 && kept.status < 300) {
+      // A timestamp and `"}` follow the head: 26 bytes.
+      if (kept.head.length + 26 > LIMITS.resultBytes) return { status: kept.status, etag: null, raw: undefined };
+      return { status: kept.status, etag: null, raw: EMPTY, pieces: readyPieces(kept, ready!.now().toISOString()) };
+    }
     if (kept) {
       const served = ready!.serveReady(kept, { method: 'GET' });
       const parts = served.body ?? [];
       const one = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
       const raw = Buffer.from(one.buffer, one.byteOffset, one.byteLength);
       const etag = served.headers.find(([name]) => name === 'etag')?.[1] ?? null;
-      return { status: served.status, etag, raw: raw.length > LIMITS.resultBytes ? undefined : raw, same: one };
+      return { status: served.status, etag, raw: raw.length > LIMITS.resultBytes ? undefined : raw };
     }
     const response = await api(restRequest(url));
     return { status: response.status, etag: response.headers.get('etag'), raw: await readLimited(response) };
@@ -257,19 +282,10 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
       log('mcp: tool failed:', error);
       return new RpcError(INTERNAL_ERROR, 'Internal error');
     }
-    const { status, etag, raw, same } = answer;
+    const { status, etag, raw, pieces } = answer;
     if (raw === undefined) return toolResult(version, await tooLarge(tool), true);
-    if (status >= 200 && status < 300) {
-      if (!same) return toolResult(version, bodyPieces(raw, etag), false);
-      // The core hands out the same body object until its timestamp moves on (src/api/ready.ts):
-      // calls within that millisecond share one result, made into bytes once.
-      let byVersion = results.get(same);
-      if (!byVersion) results.set(same, (byVersion = new Map()));
-      let result = byVersion.get(version);
-      if (!result)
-        byVersion.set(version, (result = Buffer.concat(bodyOf(toolResult(version, bodyPieces(raw, etag), false)))));
-      return [result];
-    }
+    if (pieces) return toolResult(version, pieces, false);
+    if (status >= 200 && status < 300) return toolResult(version, bodyPieces(raw, etag), false);
     const body = JSON.parse(raw.toString('utf8')) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
     if (status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
