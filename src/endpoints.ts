@@ -17,11 +17,18 @@ export interface DataEndpoint {
   pathParam?: string;
   /** Strict: a parameter not declared here is a client mistake (400). */
   query: z.ZodObject;
-  /** Accepted and ignored (spec §4.4). */
+  /**
+   * Accepted and ignored: not an error, no effect (the credit card time series takes
+   * `institutionId` this way; /docs/concepts#snapshots-and-time-series).
+   */
   ignoredQuery: readonly string[];
 }
 
 export const API_PREFIX = '/api/v1';
+/** The path segment after a dataset's slug that names its time series (not an institution or issuer). */
+export const TIME_SERIES_SEGMENT = 'time-series';
+/** The path segment after API_PREFIX that names the health endpoint. */
+export const HEALTH_SEGMENT = 'health';
 
 function filterParams(dataset: Dataset) {
   return Object.fromEntries(
@@ -39,7 +46,7 @@ export function entityIdParam(dataset: Dataset) {
   const { kind } = dataset.entity;
   return EntityIdParam.describe(
     `The ${kind}'s id, e.g. ${exampleEntityId(dataset)} (case-insensitive; the bare slug also works). ` +
-      `GET /api/v1/${dataset.slug} lists every ${kind} with its id.`,
+      `GET ${API_PREFIX}/${dataset.slug} lists every ${kind} with its id.`,
   );
 }
 
@@ -78,7 +85,7 @@ function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
     timeSeries: {
       kind: 'timeSeries',
       dataset,
-      path: `${base}/time-series`,
+      path: `${base}/${TIME_SERIES_SEGMENT}`,
       query: z.strictObject({
         ...DATE_PARAMS,
         [dataset.entity.param]: entityIdParam(dataset).optional(),
@@ -101,7 +108,7 @@ export function operationName(endpoint: DataEndpoint): string {
 export const operationId = (endpoint: DataEndpoint) =>
   operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
-export const HEALTH_PATH = `${API_PREFIX}/health`;
+export const HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
 
 /** The MCP endpoint (Streamable HTTP, POST only); `${MCP_PATH}/` is answered too. */
 export const MCP_PATH = `${API_PREFIX}/mcp`;

@@ -7,7 +7,7 @@ import { createApi, type Handler } from './api/app.ts';
 import type { StatusStore } from './status/status-store.ts';
 import type { ServedStore } from './store/served-store.ts';
 import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
-import { API_PREFIX, endpointsOf, operationId, type DataEndpoint } from './endpoints.ts';
+import { API_PREFIX, endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endpoints.ts';
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
 
 export interface Example {
@@ -50,7 +50,7 @@ function trim(answer: unknown): unknown {
 /** The requests each endpoint is shown with: a success (when there is data) and its typical errors. */
 function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newestDate: string | undefined): string[] {
   const { dataset } = endpoint;
-  const base = `${API_PREFIX}/${dataset.slug}`;
+  const base = endpointsOf(dataset).list.path;
   const param = dataset.entity.param;
   const term = dataset.filters.some((f) => f.name === 'termInMonths') ? 'termInMonths=12' : '';
   switch (endpoint.kind) {
@@ -61,20 +61,18 @@ function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newest
         ...(firstId ? [`${base}/${firstId}${term ? `?${term}` : ''}`] : []),
         `${base}/${dataset.entity.prefix}:no-such-lender`,
       ];
-    case 'timeSeries':
+    case 'timeSeries': {
+      const series = endpoint.path;
       return [
-        ...(firstId && newestDate
-          ? [`${base}/time-series?date=${newestDate}&${param}=${firstId}${term ? `&${term}` : ''}`]
-          : []),
-        `${base}/time-series`,
-        `${base}/time-series?startDate=2024-06-01`,
-        `${base}/time-series?startDate=2024-06-30&endDate=2024-06-01`,
-        `${base}/time-series?date=2000-01-01`,
-        ...(newestDate
-          ? [`${base}/time-series?date=${newestDate}&${param}=${dataset.entity.prefix}:no-such-lender`]
-          : []),
-        `${base}/time-series?date=yesterday`,
+        ...(firstId && newestDate ? [`${series}?date=${newestDate}&${param}=${firstId}${term ? `&${term}` : ''}`] : []),
+        series,
+        `${series}?startDate=2024-06-01`,
+        `${series}?startDate=2024-06-30&endDate=2024-06-01`,
+        `${series}?date=2000-01-01`,
+        ...(newestDate ? [`${series}?date=${newestDate}&${param}=${dataset.entity.prefix}:no-such-lender`] : []),
+        `${series}?date=yesterday`,
       ];
+    }
   }
 }
 
@@ -107,9 +105,10 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
     return { request, status: response.status, body: trim(await response.json()) };
   };
   for (const dataset of DATASETS) {
-    const list = await ask(`${API_PREFIX}/${dataset.slug}`);
+    const { list: listEndpoint, timeSeries } = endpointsOf(dataset);
+    const list = await ask(listEndpoint.path);
     const first = (list.body as { data?: Entity[] }).data?.[0]?.id;
-    const series = await ask(`${API_PREFIX}/${dataset.slug}/time-series`);
+    const series = await ask(timeSeries.path);
     const newestDate = (series.body as { availableDates?: string[] }).availableDates?.at(-1);
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
@@ -118,7 +117,7 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
       changesExampleRequests(dataset, first, newestDate).map(ask),
     );
   }
-  examples.getHealth = [await ask(`${API_PREFIX}/health`), await ask(`${API_PREFIX}/health?verbose=1`)];
+  examples.getHealth = [await ask(HEALTH_PATH), await ask(`${HEALTH_PATH}?verbose=1`)];
   // The 500 every data endpoint gives when its store cannot be read, from the same code path.
   const broken = createApi({
     loadStore: () => Promise.reject(new Error('store unreadable')),
@@ -130,7 +129,7 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
   examples.serverError = [
     { request: `${API_PREFIX}/mortgage-rates`, status: failure.status, body: await failure.json() },
   ];
-  const unhealthy = await broken(new Request(`${origin}${API_PREFIX}/health`));
-  examples.getHealth.push({ request: `${API_PREFIX}/health`, status: unhealthy.status, body: await unhealthy.json() });
+  const unhealthy = await broken(new Request(`${origin}${HEALTH_PATH}`));
+  examples.getHealth.push({ request: HEALTH_PATH, status: unhealthy.status, body: await unhealthy.json() });
   return examples;
 }

@@ -6,6 +6,7 @@
  */
 import { canonicalEntityId } from '../datasets.ts';
 import { DEFAULT_DAYS, type ChangesEndpoint } from '../changes/endpoint.ts';
+import { endpointsOf } from '../endpoints.ts';
 import { changeLogOf } from '../changes/log.ts';
 import { cachedHead, readyResponse, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
@@ -41,7 +42,7 @@ export async function getChanges(
       dataset.entity.notFound,
       `${dataset.entity.label} not found`,
       `No ${dataset.entity.kind} with that id was ever listed. ${dataset.entity.label} ids look like ${dataset.entity.prefix}:<slug>; ` +
-        `GET /api/v1/${dataset.slug} lists every ${dataset.entity.kind} with its id.`,
+        `GET ${endpointsOf(dataset).list.path} lists every ${dataset.entity.kind} with its id.`,
     );
   }
 

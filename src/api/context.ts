@@ -1,4 +1,5 @@
 import type { Dataset } from '../datasets.ts';
+import { HEALTH_PATH } from '../endpoints.ts';
 import type { DatasetHistory, ServedStore } from '../store/served-store.ts';
 import { ApiError } from './responses.ts';
 
@@ -15,7 +16,7 @@ export function withData(dataset: Dataset, history: DatasetHistory): DatasetHist
     throw new ApiError(
       'server_error',
       `An error occurred while retrieving ${dataset.label} data`,
-      `No ${dataset.label} snapshot has been collected yet. GET /api/v1/health shows the state of each dataset; retry later.`,
+      `No ${dataset.label} snapshot has been collected yet. GET ${HEALTH_PATH} shows the state of each dataset; retry later.`,
     );
   }
   return history;

@@ -1,6 +1,7 @@
 /**
  * Query-string validation against an endpoint's strict zod schema. Two kinds of 400: a value of
- * the wrong format (no `x-request-id`, spec §4.9) and a parameter the endpoint does not use.
+ * the wrong format (answered without `x-request-id`, see /docs/concepts#x-request-id) and a
+ * parameter the endpoint does not use.
  */
 import type { z } from 'zod';
 import { ApiError } from './responses.ts';

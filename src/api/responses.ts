@@ -12,8 +12,9 @@ const STATUS: Record<ErrorCode, number> = {
 };
 
 /**
- * A client or server error with the §7 body. `formatError` marks a 400 caused by a parameter of
- * the wrong format: those answers carry no `x-request-id` (spec §4.9).
+ * A client or server error with the documented error body (`code`, `error`, `message`, `hint`,
+ * `documentationUrl`; /docs/errors). `formatError` marks a 400 caused by a parameter of the wrong
+ * format: those answers carry no `x-request-id` (/docs/concepts#x-request-id).
  */
 export class ApiError extends Error {
   readonly status: number;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { datasetBySlug, type Dataset } from '../datasets.ts';
-import { API_PREFIX, endpointsOf, type DataEndpoint } from '../endpoints.ts';
+import { API_PREFIX, endpointsOf, HEALTH_SEGMENT, TIME_SERIES_SEGMENT, type DataEndpoint } from '../endpoints.ts';
 import { CHANGES_SEGMENT, changesEndpointOf, type ChangesEndpoint } from '../changes/endpoint.ts';
 import { parseQuery } from './query.ts';
 
@@ -36,12 +36,12 @@ export function matchRoute(pathname: string): Route | undefined {
     .split('/');
   const [first = '', second, ...rest] = segments;
   if (rest.length > 0) return undefined;
-  if (first === 'health' && second === undefined) return { kind: 'health' };
+  if (first === HEALTH_SEGMENT && second === undefined) return { kind: 'health' };
   const dataset: Dataset | undefined = datasetBySlug(first);
   if (!dataset) return undefined;
   const endpoints = endpointsOf(dataset);
   if (second === undefined) return { kind: 'data', endpoint: endpoints.list };
-  if (second === 'time-series') return { kind: 'data', endpoint: endpoints.timeSeries };
+  if (second === TIME_SERIES_SEGMENT) return { kind: 'data', endpoint: endpoints.timeSeries };
   // Before the detail route: a bare slug `changes` would name it, so the build refuses one (src/changes/endpoint.ts).
   if (second === CHANGES_SEGMENT) return { kind: 'data', endpoint: changesEndpointOf(dataset) };
   if (second === '') return undefined;

@@ -1,6 +1,10 @@
-/** The time-series endpoint and the date rules of spec §4.5, word for word. */
+/**
+ * The time-series endpoint and its date rules: `date` alone, or `startDate` with `endDate`, or
+ * neither (the available dates). The docs show the same rules as a table (timeSeriesRules in
+ * src/docs/reference.ts; /docs/concepts#snapshots-and-time-series), messages word for word.
+ */
 import { canonicalEntityId, filterKey } from '../datasets.ts';
-import type { DataEndpoint } from '../endpoints.ts';
+import { endpointsOf, type DataEndpoint } from '../endpoints.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { cachedHead, etagFor, readyResponse, streamedResponse, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
@@ -85,14 +89,14 @@ export async function getTimeSeries(
   const rawId = query[dataset.entity.param];
   const id = rawId === undefined ? undefined : canonicalEntityId(rawId, dataset.entity);
   const only = id === undefined ? undefined : picked.map((s) => history.entityIn(s, id));
-  if (only && only.every((e) => e === undefined)) {
+  if (only?.every((e) => e === undefined)) {
     const where =
       selection.kind === 'one' ? `date: ${selection.date}` : `date range: ${selection.start} to ${selection.end}`;
     throw new ApiError(
       dataset.entity.notFound,
       `${dataset.entity.label} not found for ${where}`,
       `No ${dataset.entity.kind} with that id has a snapshot on ${selection.kind === 'one' ? 'that date' : 'any date of that range'}. ` +
-        `${dataset.entity.label} ids look like ${dataset.entity.prefix}:<slug>; GET /api/v1/${dataset.slug} lists them.`,
+        `${dataset.entity.label} ids look like ${dataset.entity.prefix}:<slug>; GET ${endpointsOf(dataset).list.path} lists them.`,
     );
   }
 

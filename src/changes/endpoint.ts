@@ -8,14 +8,14 @@
  * refuses any entity whose slug is a reserved segment (reservedSlugProblems).
  */
 import { z } from 'zod';
-import { API_PREFIX, entityIdParam } from '../endpoints.ts';
+import { API_PREFIX, entityIdParam, TIME_SERIES_SEGMENT } from '../endpoints.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { DateParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
 
 export const CHANGES_SEGMENT = 'changes';
 /** Path segments after a dataset that are not an institution or issuer. */
-export const RESERVED_SEGMENTS = ['time-series', CHANGES_SEGMENT] as const;
+export const RESERVED_SEGMENTS = [TIME_SERIES_SEGMENT, CHANGES_SEGMENT] as const;
 /** How far back the change log goes when `since` is not given. */
 export const DEFAULT_DAYS = 30;
 
@@ -63,7 +63,7 @@ export function changesExampleRequests(
   firstId: string | undefined,
   newestDate: string | undefined,
 ): string[] {
-  const base = `${API_PREFIX}/${dataset.slug}/${CHANGES_SEGMENT}`;
+  const base = changesEndpointOf(dataset).path;
   const { param, prefix } = dataset.entity;
   return [
     ...(newestDate ? [`${base}?since=${newestDate}`] : []),

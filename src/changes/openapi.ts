@@ -1,7 +1,7 @@
 /** The change log endpoints in the OpenAPI document (src/openapi/document.ts calls this per dataset). */
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
 import type { Dataset } from '../datasets.ts';
-import { API_PREFIX } from '../endpoints.ts';
+import { HEALTH_PATH } from '../endpoints.ts';
 import type { Example } from '../examples.ts';
 import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from './endpoint.ts';
 import { changesSchemaOf } from './schema.ts';
@@ -44,7 +44,7 @@ export function registerChangesPath(
       ),
       404: helpers.errorResponse(`\`${notFound}\`: no ${kind} with that id was ever listed.`, found, 404),
       500: helpers.errorResponse(
-        `\`server_error\`: the data could not be read; retry, and read ${API_PREFIX}/health if it persists.`,
+        `\`server_error\`: the data could not be read; retry, and read ${HEALTH_PATH} if it persists.`,
         examples.serverError,
         500,
       ),

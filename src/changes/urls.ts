@@ -10,9 +10,8 @@
  *   /api/v1/<dataset>/changes?since=…           the change log as JSON
  */
 import type { Dataset } from '../datasets.ts';
-import { API_PREFIX } from '../endpoints.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
-import { CHANGES_SEGMENT } from './endpoint.ts';
+import { changesEndpointOf } from './endpoint.ts';
 
 export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 const pathOf = (dataset: Dataset) => `/rates/${EXPLORER[dataset.slug].path}`;
@@ -41,7 +40,7 @@ export function changesApiUrl(
   if (options.until) query.set('until', options.until);
   if (options.entityId) query.set(dataset.entity.param, options.entityId);
   const text = query.toString().replaceAll('%3A', ':');
-  return `${API_PREFIX}/${dataset.slug}/${CHANGES_SEGMENT}${text ? `?${text}` : ''}`;
+  return `${changesEndpointOf(dataset).path}${text ? `?${text}` : ''}`;
 }
 
 /** The follow and download links of an explorer page (Rates.astro shows them; Atom ones also go into <head>). */

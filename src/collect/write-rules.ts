@@ -1,6 +1,7 @@
 /**
- * Spec §3: save only when the data differs from the newest snapshot; one file per UTC date; a
- * second change on the same date replaces that date's file; an unchanged run writes nothing.
+ * When a collection is saved: only when the data differs from the newest snapshot; one file per
+ * UTC date; a second change on the same date replaces that date's file; an unchanged run writes
+ * nothing (/docs/concepts#snapshots-and-time-series).
  */
 import type { Dataset, Entity, Snapshot } from '../datasets.ts';
 import { listSnapshotDates, readSnapshot, writeSnapshot } from '../snapshots/tree.ts';

@@ -1,6 +1,6 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
 import { DATASETS } from '../datasets.ts';
-import { API_PREFIX } from '../endpoints.ts';
+import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
 import { changesLlmsLines } from '../changes/docs.ts';
 
@@ -29,19 +29,19 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '## API',
     '',
     ...DATASETS.flatMap((d) => [
-      link(`${d.title}`, `${API_PREFIX}/${d.slug}`, `the newest ${d.label} of every ${d.entity.kind}`),
+      link(`${d.title}`, endpointsOf(d).list.path, `the newest ${d.label} of every ${d.entity.kind}`),
       link(
         `${d.title} time series`,
-        `${API_PREFIX}/${d.slug}/time-series`,
+        endpointsOf(d).timeSeries.path,
         'earlier snapshots; without a date it lists availableDates',
       ),
     ]),
-    link('Health', `${API_PREFIX}/health`, 'data freshness per dataset'),
+    link('Health', HEALTH_PATH, 'data freshness per dataset'),
     // The endpoint itself takes POST only, so the link goes to its page; the address is in the text.
     link(
       'MCP endpoint',
       '/docs/ai.md',
-      `Model Context Protocol server at POST ${site}${API_PREFIX}/mcp (Streamable HTTP, stateless), twelve read-only tools`,
+      `Model Context Protocol server at POST ${site}${MCP_PATH} (Streamable HTTP, stateless), twelve read-only tools`,
     ),
     '',
     '## Changes, feeds and downloads',

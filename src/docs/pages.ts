@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DATASETS } from '../datasets.ts';
-import { API_PREFIX } from '../endpoints.ts';
+import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
 import type { ExampleSet } from '../examples.ts';
 import { TOOLS } from '../mcp/tools.ts';
@@ -55,10 +55,10 @@ function substitutions(site: string): Record<string, string> {
     datasets: [
       '| dataset | list | one institution or issuer | time series | reference |',
       '| --- | --- | --- | --- | --- |',
-      ...DATASETS.map(
-        (d) =>
-          `| ${d.title} | \`${API_PREFIX}/${d.slug}\` | \`${API_PREFIX}/${d.slug}/{${d.entity.param}}\` | \`${API_PREFIX}/${d.slug}/time-series\` | [${d.title}](/docs/reference/${d.slug}) |`,
-      ),
+      ...DATASETS.map((d) => {
+        const { list, detail, timeSeries } = endpointsOf(d);
+        return `| ${d.title} | \`${list.path}\` | \`${detail.path}\` | \`${timeSeries.path}\` | [${d.title}](/docs/reference/${d.slug}) |`;
+      }),
     ].join('\n'),
   };
 }

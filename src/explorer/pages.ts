@@ -3,7 +3,7 @@
  * from the compiled history, with the charts already drawn.
  */
 import { DATASETS, type Dataset, type Entity, itemsOf } from '../datasets.ts';
-import { API_PREFIX } from '../endpoints.ts';
+import { endpointsOf } from '../endpoints.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { lineChart, PALETTE, scatterChart } from './chart.ts';
 import { EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
@@ -104,7 +104,7 @@ export function overview(view: DatasetView) {
     rows: definition.rows(entity),
   }));
   const first = snapshots[0]!.date;
-  const range = `${API_PREFIX}/${dataset.slug}/time-series?startDate=${first}&endDate=${latest.date}`;
+  const range = `${endpointsOf(dataset).timeSeries.path}?startDate=${first}&endDate=${latest.date}`;
   const byMeasure = trends(definition, snapshots);
   const charts: Chart[] = definition.measures.flatMap((measure, i) => {
     const points = byMeasure.get(measure.key)!;
@@ -157,7 +157,7 @@ export function overview(view: DatasetView) {
       svg: scatterChart({ id, title: s.title, description, points, xLabel: s.xLabel, yLabel: s.yLabel }),
       columns: ['Card', s.xLabel, s.yLabel],
       rows: points.map((p) => [p.label.split(':')[0]!, p.x, p.y]),
-      apiUrl: `${API_PREFIX}/${dataset.slug}`,
+      apiUrl: endpointsOf(dataset).list.path,
     };
   }
   return { ...view, cards, groups, charts, scatter, lowestValues: new Map(cards.map((c) => [c.measure.key, c.value])) };
@@ -184,7 +184,7 @@ export function entityPage(view: DatasetView, entity: Entity) {
     }),
     columns: ['Date', ...used.map((m) => `${m.label} %`)],
     rows: dates.map((date, r) => [date, ...used.map((m) => series.get(m.key)![r]!.value)]),
-    apiUrl: `${API_PREFIX}/${dataset.slug}/time-series?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
+    apiUrl: `${endpointsOf(dataset).timeSeries.path}?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
   };
   const lowest = lowestByMeasure(definition, latest.data);
   return {
@@ -192,7 +192,7 @@ export function entityPage(view: DatasetView, entity: Entity) {
     entity,
     rows: definition.rows(entity),
     chart,
-    apiUrl: `${API_PREFIX}/${dataset.slug}/${entity.id}`,
+    apiUrl: `${endpointsOf(dataset).list.path}/${entity.id}`,
     lowestValues: new Map([...lowest].map(([key, best]) => [key, best.value])),
   };
 }

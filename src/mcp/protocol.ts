@@ -1,7 +1,8 @@
 /**
  * The MCP wire rules this endpoint keeps: protocol versions, JSON-RPC codes, the limits, and the
- * classification of one message into its protocol version (spec §4.7). Plain data and functions,
- * no SDK: the endpoint is a small, fixed server, and owning these rules keeps each of them exact.
+ * classification of one message into its protocol version (versionOf; the versions are tabled
+ * at /docs/ai#protocol-versions). Plain data and functions, no SDK: the endpoint is a small, fixed
+ * server, and owning these rules keeps each of them exact.
  */
 
 export const MODERN_VERSION = '2026-07-28';

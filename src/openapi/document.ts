@@ -7,7 +7,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
 import { z } from 'zod';
 import { DATASETS } from '../datasets.ts';
-import { endpointsOf, entityIdParam, HEALTH_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
+import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import type { Example, ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
@@ -126,7 +126,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
                 ),
               }),
           500: errorResponse(
-            '`server_error`: the data could not be read; retry, and read /api/v1/health if it persists.',
+            `\`server_error\`: the data could not be read; retry, and read ${HEALTH_PATH} if it persists.`,
             examples.serverError,
             500,
           ),
@@ -199,7 +199,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
   const rpcError = (description: string) => ({ description, content: { [JSON_TYPE]: { schema: JsonRpcError } } });
   registry.registerPath({
     method: 'post',
-    path: '/api/v1/mcp',
+    path: MCP_PATH,
     operationId: 'sendMcpMessage',
     tags: ['MCP'],
     summary: 'Send a Model Context Protocol message',

@@ -82,14 +82,14 @@ export function compressHead(head: Uint8Array, encoding: Exclude<Encoding, 'iden
   return { bytes, check: a, adlerB: b, length: head.length };
 }
 
-/** Brotli uncompressed meta-block (RFC 7932 §9.2): ISLAST=0, 4 nibbles of MLEN-1, ISUNCOMPRESSED=1, padding. */
+/** Brotli uncompressed meta-block (RFC 7932, section 9.2): ISLAST=0, 4 nibbles of MLEN-1, ISUNCOMPRESSED=1, padding. */
 function brotliStored(tail: Uint8Array): Uint8Array[] {
   if (tail.length === 0) return [];
   const v = ((tail.length - 1) << 3) | (1 << 19);
   return [Uint8Array.of(v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff), tail];
 }
 
-/** Deflate final stored block (RFC 1951 §3.2.4), starting at the byte boundary the sync flush left. */
+/** Deflate final stored block (RFC 1951, section 3.2.4), starting at the byte boundary the sync flush left. */
 function deflateStored(tail: Uint8Array): Uint8Array[] {
   const n = tail.length;
   return [Uint8Array.of(0x01, n & 0xff, n >> 8, ~n & 0xff, (~n >> 8) & 0xff), tail];

@@ -9,6 +9,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { ErrorBody, ErrorCode } from '../schemas/errors.ts';
 import { JSON_TYPE } from '../api/responses.ts';
 import { NO_STORE } from '../api/caching.ts';
+import { HEALTH_PATH } from '../endpoints.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 export interface EdgeError {
@@ -22,7 +23,7 @@ export interface EdgeError {
 export const FAILED: EdgeError = {
   status: 500,
   message: 'An error occurred while answering the request',
-  hint: 'This is a fault on our side, not in your request. Retry shortly; if it persists, GET /api/v1/health reports the state of the service.',
+  hint: `This is a fault on our side, not in your request. Retry shortly; if it persists, GET ${HEALTH_PATH} reports the state of the service.`,
 };
 
 /** A client that went away mid-request (its answer is never written): not our failure, nothing to log. */

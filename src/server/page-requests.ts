@@ -10,6 +10,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { edgeErrorBody, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import { JSON_TYPE } from '../api/responses.ts';
 import { NO_STORE } from '../api/caching.ts';
+import { HEALTH_PATH } from '../endpoints.ts';
 
 export const PAGE_METHODS = 'GET, HEAD';
 
@@ -55,7 +56,7 @@ function errorFor(status: number): EdgeError {
     return {
       status,
       message: 'An error occurred while rendering the page',
-      hint: 'This is a fault on our side, not in your request. Retry shortly; GET /api/v1/health reports the state of the service.',
+      hint: `This is a fault on our side, not in your request. Retry shortly; GET ${HEALTH_PATH} reports the state of the service.`,
     };
   }
   return {

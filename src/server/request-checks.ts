@@ -5,6 +5,7 @@
  * path; here they get a 400 with the documented body instead, for pages and API alike.
  */
 import type { IncomingMessage } from 'node:http';
+import { HEALTH_PATH } from '../endpoints.ts';
 import type { EdgeError } from './edge-errors.ts';
 
 /** A host name, IPv4 or bracketed IPv6 literal, and an optional port: no user info, spaces, escapes or path. */
@@ -29,7 +30,7 @@ export function unusableRequest(req: IncomingMessage): EdgeError | undefined {
   if (hosts > 1) return invalid('More than one Host header', HOST_HINT);
   const host = req.headers.host;
   if (host === undefined || host === '') {
-    // HTTP/1.0 may omit it; HTTP/1.1 must send it (RFC 9112 §3.2).
+    // HTTP/1.0 may omit it; HTTP/1.1 must send it (RFC 9112, section 3.2).
     if (req.httpVersion !== '1.0') return invalid('Missing Host header', HOST_HINT);
   } else if (!usableHosts.has(host)) {
     if (!HOST.test(host) || !URL.canParse(`http://${host}/`)) return invalid('Invalid Host header', HOST_HINT);
@@ -38,11 +39,11 @@ export function unusableRequest(req: IncomingMessage): EdgeError | undefined {
   }
   const target = req.url ?? '';
   if (target.startsWith('/')) return undefined;
-  // The absolute form (`GET http://host/path`) is a proxy's; an origin server accepts it too (RFC 9112 §3.2.2).
+  // The absolute form (`GET http://host/path`) is a proxy's; an origin server accepts it too (RFC 9112, section 3.2.2).
   if (/^https?:\/\//i.test(target) && URL.canParse(target)) return undefined;
   return invalid(
     'Invalid request target',
-    'The request target must be a path starting with "/", such as /api/v1/health.',
+    `The request target must be a path starting with "/", such as ${HEALTH_PATH}.`,
   );
 }
 

@@ -7,6 +7,8 @@
  */
 import { requestIdHeaders } from '../api/request-id.ts';
 
+// A literal, not API_PREFIX from src/endpoints.ts: Vercel reads the matcher from the source at build time
+// and cannot evaluate an imported constant.
 export const config = { matcher: ['/api/v1/:path*'] };
 
 export default function middleware(request: Request): Response {

@@ -17,7 +17,7 @@ export function vercelBlobClient(token: string): BlobClient {
     async read(pathname) {
       const { get } = await blob();
       const result = await get(pathname, { access: 'private', token, useCache: false });
-      if (!result || result.statusCode !== 200) return null;
+      if (result?.statusCode !== 200) return null;
       return new Response(result.stream).text();
     },
     async write(pathname, body) {

@@ -7,7 +7,7 @@
  * stay small. A bad file stops the build with the file named, so it is never served.
  */
 import { createHash } from 'node:crypto';
-import { DATASETS, type Dataset, type Item } from '../datasets.ts';
+import { DATASETS, itemsOf, type Snapshot } from '../datasets.ts';
 import { listSnapshotDates, readSnapshot, SnapshotFileError } from '../snapshots/tree.ts';
 
 /** An institution or issuer: id, name, and the numbers of its items (products or plans). */
@@ -51,8 +51,6 @@ export class DatasetCompiler {
   private readonly itemNumbers = new Map<string, number>();
   private readonly entityNumbers = new Map<string, number>();
 
-  constructor(private readonly dataset: Dataset) {}
-
   private intern<T>(table: T[], numbers: Map<string, number>, key: string, value: T): number {
     let n = numbers.get(key);
     if (n === undefined) {
@@ -63,13 +61,13 @@ export class DatasetCompiler {
   }
 
   /** Add a validated snapshot (its objects in schema key order). Dates must come oldest first. */
-  add(date: string, snapshot: { data: readonly Record<string, unknown>[]; lastUpdated: string }): void {
+  add(date: string, snapshot: Pick<Snapshot, 'data' | 'lastUpdated'>): void {
     const entities = snapshot.data.map((entity) => {
-      const items = (entity[this.dataset.itemsKey] as Item[]).map((item) => {
+      const items = itemsOf(entity).map((item) => {
         const json = JSON.stringify(item);
         return this.intern(this.compiled.items, this.itemNumbers, json, json);
       });
-      const value: CompiledEntity = [entity.id as string, entity.name as string, items];
+      const value: CompiledEntity = [entity.id, entity.name, items];
       return this.intern(this.compiled.entities, this.entityNumbers, JSON.stringify(value), value);
     });
     this.compiled.dates.push(date);
@@ -87,7 +85,7 @@ export async function compileSnapshotTree(dir: string): Promise<CompiledStore> {
   const datasets: Record<string, CompiledDataset> = {};
   const failures: SnapshotFileError[] = [];
   for (const dataset of DATASETS) {
-    const compiler = new DatasetCompiler(dataset);
+    const compiler = new DatasetCompiler();
     for (const date of await listSnapshotDates(dir, dataset)) {
       try {
         compiler.add(date, await readSnapshot(dir, dataset, date));
