@@ -248,9 +248,7 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
    * The REST answer to a URL: from the core's ready answer when it keeps one (no Request, Response
    * or stream), else through the core as any caller; the body undefined past the result limit.
    */
-  async function restAnswer(
-    url: URL,
-  ): Promise<{
+  async function restAnswer(url: URL): Promise<{
     status: number;
     etag: string | null;
     raw: Buffer | undefined;

@@ -203,14 +203,15 @@ export function createNodeServer({
     for (const [name, value] of SECURITY) res.setHeader(name, value);
     if (unusable) {
       res.setHeader('connection', 'close');
-      return sendEdgeError(res, unusable, site, req.method);
+      sendEdgeError(res, unusable, site, req.method);
+      return;
     }
     req.url = originForm(req.url!);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limits.maxBodyBytes && !isMcpTarget(req.url)) {
       // Refused before routing; closing spares reading a body nobody wants.
       res.setHeader('connection', 'close');
-      return sendEdgeError(
+      sendEdgeError(
         res,
         {
           status: 413,
@@ -220,6 +221,7 @@ export function createNodeServer({
         site,
         req.method,
       );
+      return;
     }
     if (mcp && isMcpTarget(req.url)) {
       mcp(req, res).catch((error: unknown) => {
