@@ -4,6 +4,8 @@
  */
 import type { ServedStore } from '../store/served-store.ts';
 import type { StatusStore } from '../status/status-store.ts';
+import { DATASETS } from '../datasets.ts';
+import { endpointsOf, HEALTH_PATH } from '../endpoints.ts';
 import { siteUrl } from '../site.ts';
 import type { RequestContext } from './context.ts';
 import { applyCaching, notModifiedIfMatching } from './caching.ts';
@@ -63,6 +65,8 @@ export interface Core extends Handler {
   serveReady(answer: ReadyAnswer, request: ServeRequest): Served;
 }
 
+const DATASET_LISTS = DATASETS.map((dataset) => endpointsOf(dataset).list.path).join(', ');
+
 /** Ready answers (and URLs known not to have one) kept per core: unusual URLs cannot grow memory. */
 const READY_KEPT = 1024;
 
@@ -71,7 +75,7 @@ function serverError(route: Route): ApiError {
   return new ApiError(
     'server_error',
     `An error occurred while retrieving ${what}`,
-    'This is a fault on our side, not in your request. Retry shortly; if it persists, GET /api/v1/health reports the state of the service.',
+    `This is a fault on our side, not in your request. Retry shortly; if it persists, GET ${HEALTH_PATH} reports the state of the service.`,
   );
 }
 
@@ -114,7 +118,7 @@ export function createApi(deps: ApiDeps): Core {
       const notFound = new ApiError(
         'not_found',
         'Not found',
-        `There is no endpoint at ${quote(url.pathname)}. The endpoints are listed at /openapi/json; datasets: /api/v1/mortgage-rates, /api/v1/personal-loan-rates, /api/v1/car-loan-rates, /api/v1/credit-card-rates.`,
+        `There is no endpoint at ${quote(url.pathname)}. The endpoints are listed at /openapi/json; datasets: ${DATASET_LISTS}.`,
       );
       const response = withCors(errorResponse(notFound, site));
       applyCaching(response.headers, 'data', 404);

@@ -1,7 +1,7 @@
 /**
- * `x-request-id` (spec §4.9): echoed when the caller sends a safe one, generated otherwise; absent
- * on unknown paths, on 400s for a parameter of the wrong format, and on preflights. Every answer of
- * the MCP endpoint (/api/v1/mcp) but its preflight carries one.
+ * `x-request-id` (/docs/concepts#x-request-id): echoed when the caller sends a safe one, generated
+ * otherwise; absent on unknown paths, on 400s for a parameter of the wrong format, and on
+ * preflights. Every answer of the MCP endpoint but its preflight carries one.
  *
  * The core's answers never carry it, so a shared cache can keep one answer for every caller. The
  * outermost layer of each deployment stamps it on every response, cache hits included: on Vercel
@@ -10,6 +10,7 @@
  * by the route and query rules the core itself applies; with `npm start`, src/server/node-entry.ts.
  * Web APIs only: the middleware runs on Vercel's edge runtime.
  */
+import { MCP_PATH } from '../endpoints.ts';
 import { ApiError } from './responses.ts';
 import { isAllowedMethod, matchRoute, routeQuery } from './routes.ts';
 
@@ -18,8 +19,7 @@ export const REQUEST_ID = 'x-request-id';
 /** Characters and length a caller's `x-request-id` may have to be echoed; anything else is replaced. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
-/** The MCP endpoint (src/service.ts MCP_PATH, repeated here so the edge middleware loads nothing more). */
-const MCP_PATHS = new Set(['/api/v1/mcp', '/api/v1/mcp/']);
+const MCP_PATHS = new Set([MCP_PATH, `${MCP_PATH}/`]);
 
 /** Does the answer to this request carry `x-request-id`? */
 export function carriesRequestId(request: Request): boolean {
