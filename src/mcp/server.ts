@@ -43,7 +43,6 @@ export type Json = string | (string | Uint8Array)[];
 const piecesOf = (json: Json) => (typeof json === 'string' ? [json] : json);
 export const byteLength = (json: Json) =>
   piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
-const encoder = new TextEncoder();
 const EMPTY = Buffer.alloc(0);
 /**
  * The body in bytes, as pieces: adjacent strings encoded together, kept bytes as they are.
@@ -55,12 +54,12 @@ export function bodyOf(json: Json): Uint8Array[] {
   for (const piece of piecesOf(json)) {
     if (typeof piece === 'string') text += piece;
     else {
-      if (text) parts.push(encoder.encode(text));
+      if (text) parts.push(Buffer.from(text));
       text = '';
       parts.push(piece);
     }
   }
-  if (text) parts.push(encoder.encode(text));
+  if (text) parts.push(Buffer.from(text));
   return parts;
 }
 

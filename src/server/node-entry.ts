@@ -48,10 +48,16 @@ export const apiListener: Listener = (req, res) => {
 };
 
 /** Every request to /api/v1/mcp, on Node's request and response, its answers coded as negotiated. */
+let mcp: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> | undefined;
 export const mcpListener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-  // Loaded on the first MCP request, with the MCP core: a cold start serving REST does not pay for either.
-  const [{ serveMcpNode }, core] = await Promise.all([import('../mcp/node.ts'), service.mcpCore()]);
-  return serveMcpNode(core, req, res, NODE_WHOLE_CODINGS);
+  // Loaded once, on the first MCP request, with the MCP core: a cold start serving REST does not
+  // pay for either (and a dynamic import per request would go through the module loader each time).
+  mcp ??= Promise.all([import('../mcp/node.ts'), service.mcpCore()]).then(
+    ([{ serveMcpNode }, core]) =>
+      (req, res) =>
+        serveMcpNode(core, req, res, NODE_WHOLE_CODINGS),
+  );
+  return (await mcp)(req, res);
 };
 
 /** A target in origin form under /api/v1, other than the MCP endpoint (not the REST core's). */
