@@ -1,7 +1,7 @@
 /**
  * npx tsx scripts/bench-changes.ts [--years 10] [--builds 3] [--no-write]
  *
- * What the change feeds, the CSV downloads and the JSON change log cost (issue 15), over the
+ * What the change feeds, the CSV downloads and the JSON change log cost, over the
  * repository's snapshot tree (or --history <tree>) and, with --years N, a synthetic N-year history:
  *
  * - build work: the change log, every Atom feed and every CSV file made in-process by the same
@@ -21,8 +21,8 @@ import { join, resolve } from 'node:path';
 import { promisify, parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { createApi } from '../src/api/app.ts';
-import { generateHistory } from '../src/bench/synthetic-history.ts';
-import { fmt, mb, prependResults, ROOT } from '../src/bench/harness.ts';
+import { generateHistory } from '../bench/lib/synthetic-history.ts';
+import { fmt, mb, prependResults, ROOT } from '../bench/lib/harness.ts';
 import { datasetCsv } from '../src/changes/csv.ts';
 import { atomFeed, type DatasetChanges } from '../src/changes/feeds.ts';
 import { changeDays, entitiesEver } from '../src/changes/model.ts';

@@ -12,10 +12,11 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { ceilingScenarios } from '../src/bench/ceiling-scenarios.ts';
-import { ceilingTable } from '../src/bench/ceilings.ts';
-import { buildSite, fmt, mb, prependResults, ROOT, spawnServer, startProductionServer } from '../src/bench/harness.ts';
-import { generateHistory } from '../src/bench/synthetic-history.ts';
+import { ceilingScenarios } from '../bench/lib/ceiling-scenarios.ts';
+import { ceilingTable } from '../bench/lib/ceilings.ts';
+import { buildSite, fmt, mb, prependResults, ROOT, spawnServer, startProductionServer } from '../bench/lib/harness.ts';
+import { generateHistory } from '../bench/lib/synthetic-history.ts';
+import { MCP_PATH, modern } from '../test/support/mcp.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,30 +43,10 @@ async function coldStarts(buildDir: string): Promise<string> {
 }
 
 const startStaticServer = (dir: string) =>
-  spawnServer(
-    (port) => ['scripts/static-server.mjs', dir, String(port)],
-    {},
-    (url) => `${url}/0.json`,
-  );
+  spawnServer((port) => ['scripts/static-server.mjs', dir, String(port)], {}, '/0.json');
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-/** MCP tools/call of list_mortgage_rates: the same data as the REST list row, so the two compare (issue #13: MCP ≥ 0.6 × REST). */
-const MCP_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: { name: 'list_mortgage_rates', arguments: {}, _meta: META },
-});
-const MCP_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': 'list_mortgage_rates',
-};
+/** MCP tools/call of list_mortgage_rates: the same data as the REST list row, so the two compare (target: MCP ≥ 0.6 × REST). */
+const MCP_LIST = modern('tools/call', { name: 'list_mortgage_rates', arguments: {} });
 
 interface Scenario {
   name: string;
@@ -154,10 +135,8 @@ async function main() {
       { name: 'list', path: '/api/v1/mortgage-rates' },
       {
         name: 'MCP tools/call list_mortgage_rates',
-        path: '/api/v1/mcp',
-        method: 'POST',
-        body: MCP_BODY,
-        headers: MCP_HEADERS,
+        path: MCP_PATH,
+        ...MCP_LIST,
       },
       { name: 'detail', path: '/api/v1/mortgage-rates/institution:anz' },
       { name: 'time series, one date', path: `/api/v1/mortgage-rates/time-series?date=${dates.at(-1)}` },
@@ -197,7 +176,7 @@ async function main() {
     }
     console.error('load: REST list and MCP tools/call, back to back…');
     const paired = await pairedRatio(server.url, scenarios[0]!, scenarios[1]!);
-    console.error('load: ours against the Node ceiling and nginx (issue #16)…');
+    console.error('load: ours against the Node ceiling and nginx…');
     const ceilings = await ceilingTable(server.url, ceilingScenarios(dates.at(-1)!), work, CONNECTIONS, DURATION);
     const realRss = await server.peakRssMb();
     const staticRss = await floorRss();
@@ -228,7 +207,7 @@ async function main() {
     );
     say();
     say(
-      'Against the ceilings (issue #16): the Node ceiling is a minimal node:http server writing our exact status, type, coding and bytes from memory; nginx (one worker) sends the same bytes from disk, with status 200. The three run in turn per row, the order rotating; "br" rows send Accept-Encoding: br. Targets: ≥ 0.7 of the Node ceiling for list, detail, filtered list, one-date time series and 404; health ≥ 0.5.',
+      'Against the ceilings: the Node ceiling is a minimal node:http server writing our exact status, type, coding and bytes from memory; nginx (one worker) sends the same bytes from disk, with status 200. The three run in turn per row, the order rotating; "br" rows send Accept-Encoding: br. Targets: ≥ 0.7 of the Node ceiling for list, detail, filtered list, one-date time series and 404; health ≥ 0.5.',
     );
     say();
     for (const line of ceilings) say(line);

@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { buildSite, fmt, prependResults, ROOT, startProductionServer } from '../src/bench/harness.ts';
+import { buildSite, fmt, prependResults, ROOT, startProductionServer } from '../bench/lib/harness.ts';
+import { JSON_HEADERS, MCP_PATH, modern } from '../test/support/mcp.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -23,12 +24,6 @@ const { values: args } = parseArgs({
     'no-write': { type: 'boolean', default: false },
   },
 });
-
-const meta = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-const mcpJson = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 interface Planned {
   name: string;
@@ -78,35 +73,22 @@ function mix(etag: string): Planned[] {
     },
     {
       name: 'MCP tools/call (2026-07-28)',
-      method: 'POST',
-      path: '/api/v1/mcp',
-      headers: {
-        ...mcpJson,
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'get_mortgage_rates_by_institution',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'get_mortgage_rates_by_institution',
-          arguments: { institutionId: 'anz', termInMonths: '24' },
-          _meta: meta,
-        },
+      path: MCP_PATH,
+      ...modern('tools/call', {
+        name: 'get_mortgage_rates_by_institution',
+        arguments: { institutionId: 'anz', termInMonths: '24' },
       }),
       expect: 200,
     },
     {
       name: 'MCP tools/list (2025-06-18)',
       method: 'POST',
-      path: '/api/v1/mcp',
-      headers: { ...mcpJson, 'mcp-protocol-version': '2025-06-18' },
+      path: MCP_PATH,
+      headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
       expect: 200,
     },
-    { name: 'MCP GET', path: '/api/v1/mcp', expect: 405 },
+    { name: 'MCP GET', path: MCP_PATH, expect: 405 },
   ];
 }
 

@@ -1,27 +1,19 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
-import { DATASETS } from '../src/datasets.ts';
+import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
-import { apiOver, get, getJson, historyDir, NOW } from './helpers.ts';
+import { apiOver, get, getJson } from './support/core.ts';
+import { NOW, PLAN_FIELDS } from './support/constants.ts';
+import { historyDir, newestSnapshots, type SnapshotFile } from './support/history.ts';
 
 let api: Handler;
 /** The newest snapshot file of each dataset, read straight from disk as the oracle. */
-const newest: Record<string, any> = {};
+let newest: Record<DatasetSlug, SnapshotFile>;
 
 beforeAll(async () => {
   api = await apiOver(historyDir());
-  const last = {
-    'mortgage-rates': '2025-03-05',
-    'personal-loan-rates': '2025-02-04',
-    'car-loan-rates': '2025-02-24',
-    'credit-card-rates': '2025-01-07',
-  };
-  for (const [slug, date] of Object.entries(last)) {
-    newest[slug] = JSON.parse(await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'));
-  }
+  newest = await newestSnapshots();
 });
 
 describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s list and detail', (slug, dataset) => {
@@ -77,16 +69,7 @@ describe('credit cards', () => {
     const { body } = await getJson(api, '/api/v1/credit-card-rates/issuer:amex');
     expect(body.data).toHaveLength(1);
     const plan = body.data[0].plans[0];
-    expect(Object.keys(plan)).toEqual([
-      'id',
-      'name',
-      'purchaseRate',
-      'cashAdvanceRate',
-      'balanceTransferRate',
-      'balanceTransferPeriod',
-      'interestFreeDays',
-      'annualFeeNZD',
-    ]);
+    expect(Object.keys(plan)).toEqual(PLAN_FIELDS);
     expect(plan.interestFreeDays).toBe(55);
     const planIds = body.data[0].plans.map((p: { id: string }) => p.id);
     expect(planIds).toContain('plan:amex:airpoints-card');

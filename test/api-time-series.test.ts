@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
-import { apiOver, get, getJson, historyDir, SITE } from './helpers.ts';
+import { apiOver, get, getJson } from './support/core.ts';
+import { SITE } from './support/constants.ts';
+import { historyDir } from './support/history.ts';
 
 let api: Handler;
 const dates: Record<string, string[]> = {};

@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prependResults } from '../src/bench/harness.ts';
+import { prependResults } from '../bench/lib/harness.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import {
   eventually,
@@ -24,10 +24,10 @@ import {
   rssMb,
   sampler,
   type HealthProbe,
-} from './fixtures/attack-probe.ts';
-import { buildAndServe, type ProductionSite } from './fixtures/production.ts';
-import { head, openSocket, parseAnswer, rawRequest, type RawAnswer } from './fixtures/raw-http.ts';
-import { historyDir } from './helpers.ts';
+} from './support/attack-probe.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { head, openSocket, parseAnswer, rawRequest, type RawAnswer } from './support/raw-http.ts';
+import { historyDir } from './support/history.ts';
 
 /** The server's limits under test (the defaults are larger; see src/server/limits.ts). */
 const LIMITS = {

@@ -1,18 +1,20 @@
 /**
- * Attacks on the MCP endpoint of the production server (`npm start`'s build, real sockets): the
- * amplification of issue #12 — header-less batches of full-range time series, single calls that
- * ask for megabytes, many at once — at and past the limits of src/mcp/protocol.ts. After each:
+ * Attacks on the MCP endpoint of the production server (`npm start`'s build, real sockets):
+ * amplification, where a small request asks for a large answer — header-less batches of full-range
+ * time series, single calls that ask for megabytes, many at once — at and past the limits of
+ * src/mcp/protocol.ts (listed on the docs site, /docs/ai#limits). After each:
  * the process is alive, health answers within 1 s (also while the attack runs), and memory comes
  * back to within RSS_MARGIN_MB of where it was. The figures are printed (bench/RESULTS.md keeps a
  * run of them).
  */
 import { spawn } from 'node:child_process';
-import { get as httpGet, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/mcp/protocol.ts';
-import { rssMb } from './fixtures/attack-probe.ts';
-import { buildAndServe, type ProductionSite } from './fixtures/production.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { rssMb } from './support/attack-probe.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { nodeRequest } from './support/http.ts';
+import { JSON_HEADERS, MCP_PATH, META, toolCall } from './support/mcp.ts';
 
 /**
  * How far above its resting size the server's RSS may stay once an attack is over. The heap itself
@@ -50,70 +52,29 @@ afterAll(async () => {
   );
 });
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 const FULL = { startDate: '2000-01-01', endDate: '2100-01-01' };
 let nextId = 1;
-const call = (name: string, args: Record<string, string>) => ({
-  jsonrpc: '2.0',
-  id: nextId++,
-  method: 'tools/call',
-  params: { name, arguments: args },
-});
+const call = (name: string, args: Record<string, string>) => toolCall(nextId++, name, args);
 
 /** One POST on its own connection; a header-less body is protocol 2025-03-26 (batches allowed). */
-function mcp(
+async function mcp(
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; bytes: number; text: string; ms: number }> {
-  const payload = JSON.stringify(body);
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const url = new URL(`${server.url}/api/v1/mcp`);
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        agent: false,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const all = Buffer.concat(chunks);
-          done({
-            status: res.statusCode!,
-            bytes: all.length,
-            text: all.toString('utf8'),
-            ms: performance.now() - started,
-          });
-        });
-        res.on('error', fail);
-      },
-    );
-    req.setTimeout(60_000, () => req.destroy(new Error('no answer within 60 s')));
-    req.on('error', fail);
-    req.end(payload);
+  const answer = await nodeRequest(`${server.url}${MCP_PATH}`, {
+    method: 'POST',
+    agent: false,
+    headers: { ...JSON_HEADERS, ...headers },
+    body: JSON.stringify(body),
+    timeoutMs: 60_000,
   });
+  return { status: answer.status, bytes: answer.body.length, text: answer.text, ms: answer.ms };
 }
 
-function healthMs(): Promise<number> {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const req = httpGet(`${server.url}/api/v1/health`, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () =>
-        res.statusCode === 200 ? done(performance.now() - started) : fail(new Error(`health ${res.statusCode}`)),
-      );
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('health did not answer within 10 s')));
-    req.on('error', fail);
-  });
+async function healthMs(): Promise<number> {
+  const { status, ms } = await nodeRequest(`${server.url}/api/v1/health`, { agent: false, timeoutMs: 10_000 });
+  if (status !== 200) throw new Error(`health ${status}`);
+  return ms;
 }
 
 /**

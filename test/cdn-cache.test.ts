@@ -12,19 +12,19 @@
  * between callers (hits included), a sent id comes back, nothing varies on x-request-id, and
  * after a deployment with new data an old ETag gets the new answer while the current one gets 304.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
-import { freePort } from '../src/lib/free-port.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import middleware from '../src/server/vercel-middleware.ts';
-import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { ROOT } from './support/constants.ts';
+import { freePort } from './support/free-port.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { type Listening, listen, nodeRequest } from './support/http.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { startServer } from './support/server-process.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -33,43 +33,6 @@ const ANY_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 interface Running {
   url: string;
   stop(): Promise<void>;
-}
-
-/** Resolves once something accepts connections on the port. */
-async function listening(port: number, exited: () => boolean, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited()) throw new Error(`exited before listening:\n${log()}`);
-    const open = await new Promise<boolean>((done) => {
-      const socket = connect(port, '127.0.0.1', () => (socket.end(), done(true)));
-      socket.on('error', () => done(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing listened on ${port}:\n${log()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
-}
-
-/** A child process serving on a free loopback port. */
-async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, port: number): Promise<Running> {
-  let output = '';
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await listening(
-    port,
-    () => child.exitCode !== null,
-    () => output,
-  );
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }
 
 /** nginx in the foreground with its own prefix, temp folders and cache; `http` is the inside of its http block. */
@@ -92,12 +55,10 @@ ${http(port, dir)}
 }
 `;
   await writeFile(join(dir, 'nginx.conf'), config);
-  const running = await startProcess(
-    NGINX,
-    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')],
-    process.env,
+  const running = await startServer(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
     port,
-  );
+    env: process.env,
+  });
   return {
     url: running.url,
     stop: async () => {
@@ -108,8 +69,8 @@ ${http(port, dir)}
 }
 
 /** The routing middleware as Vercel runs it: the request in, the headers it adds out (nginx's auth_request asks here). */
-async function startMiddleware(): Promise<Running> {
-  const server: Server = createServer((req, res) => {
+function startMiddleware(): Promise<Listening> {
+  return listen((req, res) => {
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const method = headers.get('x-original-method') ?? 'GET';
@@ -120,11 +81,6 @@ async function startMiddleware(): Promise<Running> {
     }
     res.writeHead(200, Object.fromEntries([...answer.headers].filter(([name]) => name !== 'x-middleware-next'))).end();
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    stop: () => new Promise((done) => (server.closeAllConnections(), server.close(() => done()))),
-  };
 }
 
 /** nginx as Vercel's edge: routing middleware before the cache on /api/v1, the CDN cache, the function behind. */
@@ -187,7 +143,7 @@ const status = (response: Response) => response.headers.get('x-cache-status');
 let oldSite: ProductionSite;
 let newSite: ProductionSite;
 const functions: Record<'old' | 'new', Running> = {} as never;
-let mw: Running;
+let mw: Listening;
 const cleanup: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
@@ -223,11 +179,11 @@ beforeAll(async () => {
       SITE_URL: site.url,
       ASTRO_TELEMETRY_DISABLED: '1',
     };
-    functions[key] = await startProcess(process.execPath, [join(site.buildDir, 'server', 'entry.mjs')], env, port);
+    functions[key] = await startServer(process.execPath, [join(site.buildDir, 'server', 'entry.mjs')], { port, env });
     cleanup.push(() => functions[key].stop());
   }
   mw = await startMiddleware();
-  cleanup.push(() => mw.stop());
+  cleanup.push(() => mw.close());
 }, 240_000);
 
 afterAll(async () => {
@@ -432,21 +388,9 @@ describe('npm start: the stamp on the node server itself', () => {
   });
 
   it('a poisoned Host never reaches a body, on npm start or on the function', async () => {
-    const raw = (base: string, path: string) =>
-      new Promise<string>((done, fail) => {
-        const { port } = new URL(base);
-        httpRequest(
-          { host: '127.0.0.1', port, path, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
-          (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => done(text));
-          },
-        )
-          .on('error', fail)
-          .end();
-      });
+    const raw = async (base: string, path: string) =>
+      (await nodeRequest(`${base}${path}`, { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } }))
+        .text;
     for (const [base, site] of [
       [newSite.url, newSite.url],
       [functions.new.url, newSite.url],

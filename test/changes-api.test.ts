@@ -1,7 +1,7 @@
 /**
  * The JSON change log, `GET /api/v1/<dataset>/changes`, over the real history: it equals the
  * difference between the time-series answers for the same dates (worked out by
- * test/fixtures/changes-diff.ts, independently of src/snapshots/diff.ts), filters by institution, follows the error, caching and x-request-id
+ * test/support/changes-diff.ts, independently of src/snapshots/diff.ts), filters by institution, follows the error, caching and x-request-id
  * rules of every data endpoint, matches its zod schema and its OpenAPI schema, and is reserved in
  * routing (the build refuses an institution whose slug is `changes`).
  */
@@ -23,9 +23,10 @@ import { ErrorBody } from '../src/schemas/errors.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
-import { expectedDays, type ExpectedChange } from './fixtures/changes-diff.ts';
-import { ROOT } from './fixtures/production.ts';
-import { apiOver, get, getJson, historyDir, SITE, tempDir } from './helpers.ts';
+import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
+import { apiOver, get, getJson } from './support/core.ts';
+import { ROOT, SITE } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
 
 let api: Handler;
 const series: Record<string, any> = {};

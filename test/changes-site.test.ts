@@ -19,9 +19,10 @@ import { changeDays, type SnapshotData } from '../src/changes/model.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
-import { expectedDays, type ExpectedChange } from './fixtures/changes-diff.ts';
-import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
+import { PLAN_VALUES, ROOT } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
 
 /** The explorer's address of each dataset, as users see it. */
 const PATHS: Record<string, string> = {
@@ -306,17 +307,7 @@ describe('CSV downloads', () => {
         'mortgage-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'term', 'termInMonths'],
         'personal-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
         'car-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
-        'credit-card-rates': [
-          'date',
-          ...entityKeys,
-          ...keys,
-          'purchaseRate',
-          'cashAdvanceRate',
-          'balanceTransferRate',
-          'balanceTransferPeriod',
-          'interestFreeDays',
-          'annualFeeNZD',
-        ],
+        'credit-card-rates': ['date', ...entityKeys, ...keys, ...PLAN_VALUES],
       }[name]!;
       const dates = Object.keys(series[name]!);
       for (const [file, wanted] of [

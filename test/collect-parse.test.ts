@@ -9,7 +9,7 @@ import { normalizeProductName } from '../src/collect/parsers/mortgage.ts';
 import { DATASETS, datasetBySlug, type Dataset } from '../src/datasets.ts';
 import { normalizeDataset } from '../src/snapshots/normalize.ts';
 import { renderSourcePage } from './fixtures/source-page.ts';
-import { historyDir } from './helpers.ts';
+import { historyDir } from './support/history.ts';
 
 function collectPage(slug: string, html: string) {
   const dataset = datasetBySlug(slug) as Dataset;

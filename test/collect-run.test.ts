@@ -1,27 +1,28 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, type CollectOptions } from '../src/collect/collect.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { renderSourcePage, type RenderOptions } from './fixtures/source-page.ts';
-import { startSourceServer, type SourceServer } from './fixtures/source-server.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { NEWEST, ROOT } from './support/constants.ts';
+import {
+  historyDir,
+  newestSnapshots,
+  type SnapshotFile,
+  tempDir,
+  treeOfNewest,
+  withAnzSpecial,
+} from './support/history.ts';
+import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const FAST = { timeoutMs: 400, retries: 2, retryDelayMs: 5 };
-const NEWEST: Record<DatasetSlug, string> = {
-  'mortgage-rates': '2025-03-05',
-  'personal-loan-rates': '2025-02-04',
-  'car-loan-rates': '2025-02-24',
-  'credit-card-rates': '2025-01-07',
-};
 const PATHS = Object.fromEntries(DATASETS.map((d) => [d.slug, d.sourcePath])) as Record<DatasetSlug, string>;
 
 let server: SourceServer;
-let newest: Record<string, any>;
+let newest: Record<DatasetSlug, SnapshotFile>;
 let snapshots: string;
 let status: FileStatusStore;
 let clock: Date;
@@ -29,9 +30,9 @@ let clock: Date;
 const readText = (slug: string, date: string) => readFile(join(snapshots, slug, `${date}.json`), 'utf8');
 const filesOf = async (slug: string) => (await readdir(join(snapshots, slug)).catch(() => [])).sort();
 
-function servePages(options: RenderOptions = {}, data: Record<string, any[]> = {}) {
-  for (const d of DATASETS)
-    server.serve(d.sourcePath, { page: renderSourcePage(d.slug, data[d.slug] ?? newest[d.slug].data, options) });
+/** The source pages of the newest data, `data` replacing a dataset's. */
+function servePages(options: RenderOptions = {}, data: Partial<Record<DatasetSlug, any[]>> = {}) {
+  serveSourcePages(server, (slug) => data[slug] ?? newest[slug].data, options);
 }
 
 function run(extra: Partial<CollectOptions> = {}) {
@@ -39,28 +40,16 @@ function run(extra: Partial<CollectOptions> = {}) {
 }
 
 /** The newest mortgage data with ANZ's Special 1-year rate set to `value`. */
-function mortgageWithAnzSpecial(value: number) {
-  const data = structuredClone(newest['mortgage-rates'].data);
-  const rate = data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12);
-  rate.rate = value;
-  return data;
-}
+const mortgageWithAnzSpecial = (value: number) => withAnzSpecial(newest['mortgage-rates'].data, value);
 
 beforeAll(async () => {
   server = await startSourceServer();
-  newest = {};
-  for (const [slug, date] of Object.entries(NEWEST))
-    newest[slug] = JSON.parse(await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'));
+  newest = await newestSnapshots();
 });
 afterAll(() => server.close());
 
 beforeEach(async () => {
-  // A tree holding each dataset's newest real snapshot, as the repository would.
-  snapshots = await tempDir('rates-snapshots-');
-  for (const [slug, date] of Object.entries(NEWEST)) {
-    await mkdir(join(snapshots, slug), { recursive: true });
-    await copyFile(join(historyDir(), slug, `${date}.json`), join(snapshots, slug, `${date}.json`));
-  }
+  snapshots = await treeOfNewest();
   status = new FileStatusStore(await tempDir('rates-status-'));
   clock = new Date('2026-11-21T03:00:00.000Z');
   server.requests.length = 0;

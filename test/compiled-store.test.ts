@@ -11,7 +11,9 @@ import { DATA_CACHE_CONTROL } from '../src/api/caching.ts';
 import { DATASETS, filterEntities, type Dataset, type Entity } from '../src/datasets.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { apiOver, get, historyDir, NOW, tempDir } from './helpers.ts';
+import { apiOver, get } from './support/core.ts';
+import { NOW } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
 
 interface SnapshotFile {
   type: string;

@@ -4,8 +4,8 @@
  * valid JSON that validates, and the status store is readable.
  */
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from '../src/collect/collect.ts';
 import { DATASETS, type Entity } from '../src/datasets.ts';
@@ -13,16 +13,10 @@ import { validateSnapshot } from '../src/snapshots/tree.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { renderSourcePage } from './fixtures/source-page.ts';
-import { startSourceServer, type SourceServer } from './fixtures/source-server.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { startSourceServer, type SourceServer } from './support/source-server.ts';
+import { NEWEST, ROOT } from './support/constants.ts';
+import { newestSnapshots, tempDir, treeOfNewest } from './support/history.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const NEWEST: Record<string, string> = {
-  'mortgage-rates': '2025-03-05',
-  'personal-loan-rates': '2025-02-04',
-  'car-loan-rates': '2025-02-24',
-  'credit-card-rates': '2025-01-07',
-};
 /** Kill until this many kills have landed mid-write (a temporary file left behind), at most MAX_KILLS. */
 const MID_WRITE_KILLS = 3;
 const MAX_KILLS = 100;
@@ -44,10 +38,9 @@ function moved(data: Entity[], delta: number): Entity[] {
 beforeAll(async () => {
   server = await startSourceServer();
   const written: Record<string, Entity[][]> = {};
+  const newest = await newestSnapshots();
   for (const dataset of DATASETS) {
-    const { data } = JSON.parse(
-      await readFile(join(historyDir(), dataset.slug, `${NEWEST[dataset.slug]}.json`), 'utf8'),
-    );
+    const { data } = newest[dataset.slug];
     const a = moved(data, 0.1);
     const b = moved(data, -0.1);
     versions[dataset.slug] = [data, a, b].map((d) => JSON.stringify(d));
@@ -76,20 +69,13 @@ async function check(snapshots: string, status: FileStatusStore) {
 
 describe('a collector killed while writing', () => {
   it('leaves every snapshot old or new, valid, and the status readable, however often it is killed', async () => {
-    const snapshots = await tempDir('rates-crash-');
+    const snapshots = await treeOfNewest('rates-crash-');
     const status = new FileStatusStore(await tempDir('rates-crash-status-'));
-    for (const dataset of DATASETS) {
-      await mkdir(join(snapshots, dataset.slug), { recursive: true });
-      await copyFile(
-        join(historyDir(), dataset.slug, `${NEWEST[dataset.slug]}.json`),
-        join(snapshots, dataset.slug, `${NEWEST[dataset.slug]}.json`),
-      );
-    }
     let leftovers = 0;
     let kills = 0;
     while (kills < MAX_KILLS && leftovers < MID_WRITE_KILLS) {
       kills++;
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/collect-loop.ts'], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/collect-loop.ts'], {
         cwd: ROOT,
         env: {
           ...process.env,

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
@@ -22,46 +22,39 @@ import {
   raceOnFirstPush,
   rejectEveryPush,
   type Origin,
-} from './fixtures/git-origin.ts';
-import { renderSourcePage } from './fixtures/source-page.ts';
-import { startSourceServer, type SourceServer } from './fixtures/source-server.ts';
-import { startVercelStandIn, type VercelStandIn } from './fixtures/vercel-stand-in.ts';
-import { historyDir, tempDir } from './helpers.ts';
+} from './support/git-origin.ts';
+import { NEWEST, ROOT } from './support/constants.ts';
+import {
+  anzSpecial,
+  newestSnapshots,
+  newestTexts,
+  type SnapshotFile,
+  tempDir,
+  withAnzSpecial,
+} from './support/history.ts';
+import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
+import { startVercelStandIn, type VercelStandIn } from './support/vercel-stand-in.ts';
 
 // Each case spawns npm, tsx, the collector and git several times; a loaded machine needs room.
 vi.setConfig({ testTimeout: 120_000 });
 
-const ROOT = resolve(import.meta.dirname, '..');
 const BOT = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
-const NEWEST: Record<DatasetSlug, string> = {
-  'mortgage-rates': '2025-03-05',
-  'personal-loan-rates': '2025-02-04',
-  'car-loan-rates': '2025-02-24',
-  'credit-card-rates': '2025-01-07',
-};
-const MORTGAGE_PATH = DATASETS.find((d) => d.slug === 'mortgage-rates')!.sourcePath;
 const CARD_PATH = DATASETS.find((d) => d.slug === 'credit-card-rates')!.sourcePath;
 const SNAPSHOT = /^snapshots\/mortgage-rates\/(\d{4}-\d{2}-\d{2})\.json$/;
 
 let source: SourceServer;
 let vercel: VercelStandIn;
-let newest: Record<string, { type: string; data: any[]; lastUpdated: string }>;
+let newest: Record<DatasetSlug, SnapshotFile>;
 let seed: Record<string, string>;
 
 /** The newest mortgage data with ANZ's Special 1-year rate set to `value`. */
-function mortgageWithAnzSpecial(value: number) {
-  const data = structuredClone(newest['mortgage-rates']!.data);
-  data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate = value;
-  return data;
-}
-const anzSpecial = (snapshot: any) =>
-  snapshot.data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate;
+const mortgageWithAnzSpecial = (value: number) => withAnzSpecial(newest['mortgage-rates'].data, value);
 const snapshotText = (type: string, data: unknown, lastUpdated: string) =>
   `${JSON.stringify({ type, data, lastUpdated }, null, 2)}\n`;
 
+/** The source pages of the newest data, `data` replacing a dataset's. */
 function servePages(data: Partial<Record<DatasetSlug, any[]>> = {}) {
-  for (const d of DATASETS)
-    source.serve(d.sourcePath, { page: renderSourcePage(d.slug, data[d.slug] ?? newest[d.slug]!.data) });
+  serveSourcePages(source, (slug) => data[slug] ?? newest[slug].data);
 }
 
 interface Run {
@@ -130,13 +123,10 @@ async function expectNoConflictMarkers(origin: Origin) {
 beforeAll(async () => {
   source = await startSourceServer();
   vercel = await startVercelStandIn();
-  newest = {};
+  newest = await newestSnapshots();
   seed = { 'README.md': '# rates\n' };
-  for (const [slug, date] of Object.entries(NEWEST)) {
-    const text = await readFile(join(historyDir(), slug, `${date}.json`), 'utf8');
-    newest[slug] = JSON.parse(text);
-    seed[`snapshots/${slug}/${date}.json`] = text;
-  }
+  for (const [slug, text] of Object.entries(await newestTexts()))
+    seed[`snapshots/${slug}/${NEWEST[slug as DatasetSlug]}.json`] = text;
 });
 afterAll(async () => {
   await source?.close();

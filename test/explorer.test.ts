@@ -4,15 +4,15 @@
  * alternatives and render in headless Chromium.
  */
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import * as cheerio from 'cheerio';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineChart, scatterChart } from '../src/explorer/chart.ts';
 import { median } from '../src/explorer/history.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
-import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { chromiumForTests, visit } from './support/chromium.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
 
 let site: ProductionSite;
 const api = async (path: string) => (await fetch(`${site.url}${path}`)).json() as Promise<any>;
@@ -277,23 +277,7 @@ describe('the built pages show what the API returns', () => {
 });
 
 describe('in headless Chromium', () => {
-  let browser: Browser;
-  const shots = resolve(ROOT, '.builds', 'screenshots');
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-  }, 60_000);
-  afterAll(() => browser?.close());
+  const browser = chromiumForTests();
 
   it.each([
     ['/rates/mortgages', 'rates-mortgages.png', 1280],
@@ -304,11 +288,7 @@ describe('in headless Chromium', () => {
   ])(
     '%s renders its charts and tables with no console errors',
     async (path, file, width) => {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
-      const errors: string[] = [];
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      page.on('pageerror', (e) => errors.push(String(e)));
-      await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
+      const { page, errors, shot } = await visit(browser(), `${site.url}${path}`, width);
       const charts = page.locator('svg.chart');
       for (let i = 0; i < (await charts.count()); i++) {
         const box = await charts.nth(i).boundingBox();
@@ -318,7 +298,7 @@ describe('in headless Chromium', () => {
       expect(await page.locator('table').count()).toBeGreaterThan(0);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, 'the page itself does not scroll sideways').toBeLessThanOrEqual(0);
-      await page.screenshot({ path: join(shots, file) });
+      await shot(file);
       expect(errors).toEqual([]);
       await page.close();
     },

@@ -5,9 +5,7 @@
  * x-request-id) and decoded bodies must be the same; ready answers are precompressed, so both
  * must also decode to the identity body. And health's status reads are kept for their window.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, type Core } from '../src/api/app.ts';
 import { STATUS_CACHE_MS } from '../src/api/health.ts';
@@ -20,46 +18,21 @@ import { createNodeServer } from '../src/server/node-server.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore, type CollectionStatus, type StatusStore } from '../src/status/status-store.ts';
-import { historyDir, NOW, SITE, tempDir } from './helpers.ts';
+import { NOW, SITE } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { decodedText, type NodeAnswer, nodeRequest } from './support/http.ts';
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function ask(base: string, path: string, method: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((done, fail) => {
-    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', fail).end();
-  });
-}
-
-function decoded({ headers, body }: Answer): string {
-  switch (headers['content-encoding']) {
-    case 'br':
-      return brotliDecompressSync(body).toString();
-    case 'gzip':
-      return gunzipSync(body).toString();
-    case 'deflate':
-      return inflateSync(body).toString();
-    default:
-      return body.toString();
-  }
-}
+const ask = (base: string, path: string, method: string, headers: Record<string, string>) =>
+  nodeRequest(`${base}${path}`, { method, headers });
 
 /** What must be equal: date and a generated id differ per response, nothing else may. */
-function comparable(answer: Answer, sentId: boolean) {
+function comparable(answer: NodeAnswer, sentId: boolean) {
   const { date, 'x-request-id': id, connection, 'keep-alive': _, ...headers } = answer.headers;
   return {
     status: answer.status,
     headers,
     id: id === undefined ? 'none' : sentId ? id : 'generated',
-    body: decoded(answer),
+    body: decodedText(answer),
   };
 }
 
@@ -161,7 +134,7 @@ describe('the Node fast path answers as the ordinary path does', () => {
           expect(same[0], `${method} ${path} ${encoding}`).toEqual(same[1]);
           if (fastCore.readyAnswer(path)) taken++;
           if (answer.body.length > 0 && answer.headers['content-encoding'])
-            expect(JSON.parse(decoded(answer))).toBeTruthy();
+            expect(JSON.parse(decodedText(answer))).toBeTruthy();
         }
       }
     }
@@ -175,7 +148,7 @@ describe('the Node fast path answers as the ordinary path does', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toBe('Accept-Encoding');
     expect(br.headers.etag).not.toBe(plain.headers.etag);
-    expect(decoded(br)).toBe(plain.body.toString());
+    expect(decodedText(br)).toBe(plain.body.toString());
     for (const [encoding, etag, status] of [
       ['br', br.headers.etag!, 304],
       ['br', plain.headers.etag!, 200],

@@ -11,11 +11,12 @@ import { Health } from '../src/schemas/health.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { UnconfiguredStatusStore } from '../src/status/status-store.ts';
-import { withoutFsReads } from './fixtures/no-fs-reads.ts';
-import { historyDir, NOW } from './helpers.ts';
+import { withoutFsReads } from './support/no-fs-reads.ts';
+import { NOW } from './support/constants.ts';
+import { historyDir } from './support/history.ts';
 
-vi.mock('node:fs', async (real) => (await import('./fixtures/no-fs-reads.ts')).guarded(await real()));
-vi.mock('node:fs/promises', async (real) => (await import('./fixtures/no-fs-reads.ts')).guarded(await real()));
+vi.mock('node:fs', async (real) => (await import('./support/no-fs-reads.ts')).guarded(await real()));
+vi.mock('node:fs/promises', async (real) => (await import('./support/no-fs-reads.ts')).guarded(await real()));
 
 let api: Handler;
 const seen = { requests: 0, status: new Map<number, number>() };

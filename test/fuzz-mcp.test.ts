@@ -1,7 +1,7 @@
 /**
  * Property-based tests over the MCP endpoint: random and malformed JSON-RPC bodies (wrong types
  * everywhere, deep nesting, huge strings, batches of thousands, ids of every JSON type), header
- * combinations and versions. Never a 5xx or a crash; only the spec's JSON-RPC error codes; bodies
+ * combinations and versions. Never a 5xx or a crash; only the documented JSON-RPC error codes; bodies
  * over the limit get 413.
  */
 import fc from 'fast-check';
@@ -12,15 +12,20 @@ import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { UnconfiguredStatusStore } from '../src/status/status-store.ts';
-import { withoutFsReads } from './fixtures/no-fs-reads.ts';
-import { historyDir, NOW } from './helpers.ts';
+import { withoutFsReads } from './support/no-fs-reads.ts';
+import { NOW } from './support/constants.ts';
+import { historyDir } from './support/history.ts';
+import { JSON_HEADERS, metaFor, VERSIONS } from './support/mcp.ts';
 
-vi.mock('node:fs', async (real) => (await import('./fixtures/no-fs-reads.ts')).guarded(await real()));
-vi.mock('node:fs/promises', async (real) => (await import('./fixtures/no-fs-reads.ts')).guarded(await real()));
+vi.mock('node:fs', async (real) => (await import('./support/no-fs-reads.ts')).guarded(await real()));
+vi.mock('node:fs/promises', async (real) => (await import('./support/no-fs-reads.ts')).guarded(await real()));
 
 let mcp: Handler;
 const seen = { requests: 0, status: new Map<number, number>(), codes: new Map<number, number>() };
-/** The JSON-RPC codes of spec §7, plus -32000, which the transport uses for HTTP-level refusals (405, 406, 415). */
+/**
+ * The error codes the endpoint may answer (listed on the docs site, /docs/ai#errors): JSON-RPC's
+ * own, the MCP header and version codes, and -32000 for transport refusals (405, 406, 415).
+ */
 const CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32022, -32000]);
 
 beforeAll(async () => {
@@ -37,7 +42,6 @@ afterAll(() => {
   );
 });
 
-const VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const METHODS = [
   'initialize',
   'ping',
@@ -79,10 +83,6 @@ const deepText = fc
     if (where === 'params') return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${nested}}`;
     return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_mortgage_rates","arguments":{"x":${nested}}}}`;
   });
-const meta = (version: string) => ({
-  'io.modelcontextprotocol/protocolVersion': version,
-  'io.modelcontextprotocol/clientCapabilities': {},
-});
 const params = fc.oneof(
   anything,
   fc.record(
@@ -102,7 +102,7 @@ const params = fc.oneof(
       protocolVersion: fc.oneof(fc.constantFrom(...VERSIONS, '1999-01-01'), anything),
       capabilities: fc.oneof(fc.constant({}), anything),
       clientInfo: fc.oneof(fc.constant({ name: 'fuzz', version: '1' }), anything),
-      _meta: fc.oneof(fc.constantFrom(...VERSIONS).map(meta), anything),
+      _meta: fc.oneof(fc.constantFrom(...VERSIONS).map(metaFor), anything),
     },
     { requiredKeys: [] },
   ),
@@ -193,11 +193,8 @@ const coherent = fc
         : rpc === 'initialize'
           ? { protocolVersion: version, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } }
           : {};
-    if (modern) callParams._meta = meta(version);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    };
+    if (modern) callParams._meta = metaFor(version);
+    const headers: Record<string, string> = { ...JSON_HEADERS };
     if (modern || version >= '2025-06-18') headers['mcp-protocol-version'] = version;
     if (modern) {
       headers['mcp-method'] = rpc;
@@ -210,7 +207,7 @@ const chaotic = fc
   .map(([text, h, m]) => ({ text, headers: h as Record<string, string>, method: m }));
 
 describe('the MCP endpoint under random and malformed messages', () => {
-  it('never answers 5xx, answers JSON-RPC errors with the spec codes, and refuses oversized bodies with 413', async () => {
+  it('never answers 5xx, answers JSON-RPC errors with the documented codes, and refuses oversized bodies with 413', async () => {
     const { reads } = await withoutFsReads(() =>
       fc.assert(
         fc.asyncProperty(

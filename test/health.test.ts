@@ -9,7 +9,9 @@ import { ServedStore } from '../src/store/served-store.ts';
 import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-store.ts';
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore, type CollectionStatus, type StatusStore } from '../src/status/status-store.ts';
-import { apiOver, get, getJson, historyDir, NOW, tempDir } from './helpers.ts';
+import { apiOver, get, getJson } from './support/core.ts';
+import { NOW } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -2,8 +2,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../src/mcp/server.ts';
-import { serveHandler } from './fixtures/http-adapter.ts';
-import { historyDir, serviceOver } from './helpers.ts';
+import { serveHandler } from './support/http.ts';
+import { serviceOver } from './support/core.ts';
+import { historyDir } from './support/history.ts';
 
 let server: Awaited<ReturnType<typeof serveHandler>>;
 beforeAll(async () => {

@@ -1,15 +1,16 @@
 /**
- * The real-client matrix (issue #13): the MCP clients people use, pinned as devDependencies, each
+ * The real-client matrix: the MCP clients people use, pinned as devDependencies, each
  * connecting over HTTP to the production server (`npm start`'s build, one for the whole matrix),
  * listing the tools and running the same table of cases in every protocol version the client can
  * speak, each result compared with the REST answer to the same query. A client's own known bug is
  * recorded in KNOWN_CLIENT_BUGS with its version and issue link, and not worked around here.
  */
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENTS, installedVersion, KNOWN_CLIENT_BUGS, type Outcome, type Session } from './fixtures/mcp-clients.ts';
-import { buildAndServe, type ProductionSite } from './fixtures/production.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { CLIENTS, installedVersion, KNOWN_CLIENT_BUGS, type Outcome, type Session } from './support/mcp-clients.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { nodeRequest } from './support/http.ts';
+import { JSON_HEADERS, MCP_PATH } from './support/mcp.ts';
 
 let server: ProductionSite;
 const seen: string[] = [];
@@ -187,7 +188,7 @@ describe.each(CLIENTS)('$label', (client) => {
     let session: Session;
     const outcomes: string[] = [];
     beforeAll(async () => {
-      session = await client.connect(`${server.url}/api/v1/mcp`, version);
+      session = await client.connect(`${server.url}${MCP_PATH}`, version);
     }, 60_000);
     afterAll(async () => {
       await session?.close();
@@ -225,33 +226,19 @@ describe.each(CLIENTS)('$label', (client) => {
 });
 
 describe('the production server’s MCP edges', () => {
-  const post = (host: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((done, fail) => {
-      const { port } = new URL(server.url);
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/api/v1/mcp',
-          method: 'POST',
-          headers: {
-            host,
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2025-11-25',
-            ...headers,
-          },
-        },
-        (res) => {
-          let body = '';
-          res
-            .on('data', (c) => (body += c))
-            .on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
-        },
-      );
-      req.on('error', fail);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+  const post = async (host: string, headers: Record<string, string> = {}) => {
+    const { port } = new URL(server.url);
+    const {
+      status,
+      headers: answered,
+      text,
+    } = await nodeRequest(`http://127.0.0.1:${port}${MCP_PATH}`, {
+      method: 'POST',
+      headers: { host, ...JSON_HEADERS, 'mcp-protocol-version': '2025-11-25', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
     });
+    return { status, headers: answered, body: text };
+  };
 
   it('stamps x-request-id on MCP answers, refusals included', async () => {
     const { port } = new URL(server.url);

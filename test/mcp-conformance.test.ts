@@ -12,8 +12,8 @@ import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { serveHandler } from './fixtures/http-adapter.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { serveHandler } from './support/http.ts';
+import { historyDir, tempDir } from './support/history.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BASELINE = resolve(ROOT, 'test/conformance/expected-failures.yml');

@@ -1,11 +1,15 @@
-/** Raw HTTP against the MCP endpoint: every row of spec §4.7's header, error and version rules. */
+/**
+ * Raw HTTP against the MCP endpoint: every header, error and version rule of the transport, as
+ * the docs site states them (/docs/ai, "Protocol versions" and "Errors").
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpEndpoint } from '../src/mcp/endpoint.ts';
-import { serveHandler } from './fixtures/http-adapter.ts';
-import { historyDir, serviceOver } from './helpers.ts';
+import { serviceOver } from './support/core.ts';
+import { historyDir } from './support/history.ts';
+import { type Listening, nodeRequest, serveHandler } from './support/http.ts';
+import { JSON_HEADERS, MCP_PATH, META, metaFor, modern as request, postMcp, sendMcp } from './support/mcp.ts';
 
-type Served = Awaited<ReturnType<typeof serveHandler>>;
-let server: Served;
+let server: Listening;
 const responses: Response[] = [];
 
 beforeAll(async () => {
@@ -13,34 +17,23 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
+/** POST a JSON-RPC body to the endpoint (or to `base`'s), keeping every response for the last check. */
 async function post(body: unknown, headers: Record<string, string> = {}, base = server.url) {
-  const response = await fetch(`${base}/api/v1/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  responses.push(response);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+  const answer = await postMcp(base, body, headers);
+  responses.push(answer.response);
+  return answer;
 }
 
 /** A 2026-07-28 request with every header right; `headers` and `meta` override. */
-function modern(
+async function modern(
   method: string,
   params: Record<string, unknown> = {},
   headers: Record<string, string> = {},
   meta: Record<string, unknown> = META,
 ) {
-  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
-  return post(
-    { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: meta } },
-    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...name, ...headers },
-  );
+  const answer = await sendMcp(server.url, request(method, params, { id: 7, headers, meta }));
+  responses.push(answer.response);
+  return answer;
 }
 
 /** A 2025-era request (id 1, or a notification when `id` is null); `version` undefined sends no MCP-Protocol-Version header. */
@@ -79,26 +72,14 @@ describe('transport', () => {
     const guarded = await serveHandler(
       createMcpEndpoint(await serviceOver(historyDir()), { allowedHosts, siteUrl: 'https://rates.example.org' }),
     );
-    const { request } = await import('node:http');
-    const send = (port: string, host: string) =>
-      new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((done) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            path: '/api/v1/mcp',
-            method: 'POST',
-            headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          },
-          (res) => {
-            let body = '';
-            res
-              .on('data', (c) => (body += c))
-              .on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
-          },
-        );
-        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    const send = async (port: string, host: string) => {
+      const { status, headers, text } = await nodeRequest(`http://127.0.0.1:${port}${MCP_PATH}`, {
+        method: 'POST',
+        headers: { host, ...JSON_HEADERS },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
       });
+      return { status, headers, body: text };
+    };
     const port = new URL(guarded.url).port;
     const evil = await send(port, 'evil.example.com');
     expect(evil.status).toBe(403);
@@ -358,7 +339,7 @@ describe('legacy versions', () => {
   });
 });
 
-describe('version rules (issue #13)', () => {
+describe('version rules', () => {
   const ALL = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
   it.each(['2030-01-01', '2024-10-07', 'latest'])(
@@ -373,10 +354,7 @@ describe('version rules (issue #13)', () => {
   );
 
   it('a request whose _meta names 2025-11-25 is served in 2025-11-25', async () => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2025-11-25',
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
+    const meta = metaFor('2025-11-25');
     const list = await post(
       { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: meta } },
       { 'mcp-protocol-version': '2025-11-25' },
@@ -430,7 +408,7 @@ describe('version rules (issue #13)', () => {
   });
 });
 
-describe('arguments and texts, as an agent reads them (issue #13)', () => {
+describe('arguments and texts, as an agent reads them', () => {
   const call = (version: string, name: string, args: unknown) =>
     version === '2026-07-28'
       ? modern('tools/call', { name, arguments: args })
@@ -534,7 +512,7 @@ describe('arguments and texts, as an agent reads them (issue #13)', () => {
   );
 });
 
-describe('x-request-id (issue #13)', () => {
+describe('x-request-id', () => {
   it('every MCP answer carries one: the caller’s safe id echoed, else a new one; the preflight none', async () => {
     const echoed = await modern('tools/list', {}, { 'x-request-id': 'agent-42' });
     expect(echoed.headers.get('x-request-id')).toBe('agent-42');

@@ -6,58 +6,33 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/mcp/protocol.ts';
-import { serveHandler } from './fixtures/http-adapter.ts';
-import { historyDir, serviceOver } from './helpers.ts';
+import { serviceOver } from './support/core.ts';
+import { historyDir } from './support/history.ts';
+import { type Listening, serveHandler } from './support/http.ts';
+import { MODERN, modern, postMcp, sendMcp, toolCall } from './support/mcp.ts';
 
-let server: Awaited<ReturnType<typeof serveHandler>>;
+let server: Listening;
 beforeAll(async () => {
   server = await serveHandler(await serviceOver(historyDir()));
 });
 afterAll(() => server.close());
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-async function post(body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/api/v1/mcp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, bytes: Buffer.byteLength(text), json: text ? JSON.parse(text) : undefined };
-}
+const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(server.url, body, headers);
 
 function call(version: string, name: string, args: Record<string, unknown>, id = 1) {
-  if (version !== '2026-07-28')
-    return post(
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
-      { 'mcp-protocol-version': version },
-    );
-  return post(
-    { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: META } },
-    { 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': name },
-  );
+  if (version !== MODERN) return post(toolCall(id, name, args), { 'mcp-protocol-version': version });
+  return sendMcp(server.url, modern('tools/call', { name, arguments: args }, { id }));
 }
 
-const tools = async (version = '2026-07-28') =>
+const tools = async (version = MODERN) =>
   (
-    await post(
-      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: version === '2026-07-28' ? { _meta: META } : {} },
-      version === '2026-07-28'
-        ? { 'mcp-protocol-version': version, 'mcp-method': 'tools/list' }
-        : { 'mcp-protocol-version': version },
-    )
+    await (version === MODERN
+      ? sendMcp(server.url, modern('tools/list'))
+      : post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'mcp-protocol-version': version }))
   ).json.result.tools as { name: string; description: string; outputSchema?: object; inputSchema: object }[];
 
-const rangeCall = (id: number, days: number, end: string) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'tools/call',
-  params: { name: 'get_mortgage_rates_time_series', arguments: { startDate: minusDays(end, days - 1), endDate: end } },
-});
+const rangeCall = (id: number, days: number, end: string) =>
+  toolCall(id, 'get_mortgage_rates_time_series', { startDate: minusDays(end, days - 1), endDate: end });
 const minusDays = (date: string, days: number) =>
   new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
 
@@ -122,12 +97,7 @@ describe('one tool result holds at most 1 MiB', () => {
 
 describe('a header-less batch does bounded work', () => {
   it(`past ${LIMITS.batchToolCalls} tools/call requests, each further call gets a -32000 error naming the limit`, async () => {
-    const batch = Array.from({ length: LIMITS.batchToolCalls + 5 }, (_, i) => ({
-      jsonrpc: '2.0',
-      id: i,
-      method: 'tools/call',
-      params: { name: 'list_car_loan_rates', arguments: {} },
-    }));
+    const batch = Array.from({ length: LIMITS.batchToolCalls + 5 }, (_, i) => toolCall(i, 'list_car_loan_rates', {}));
     const { status, json } = await post([{ jsonrpc: '2.0', id: 'p', method: 'ping' }, ...batch]);
     expect(status).toBe(200);
     expect(json).toHaveLength(batch.length + 1);

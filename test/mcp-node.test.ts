@@ -2,8 +2,6 @@
  * The MCP endpoint on Node's own request and response (src/mcp/node.ts) answers exactly as the
  * web handler does: the same statuses, bodies and headers, request for request, over real sockets.
  */
-import { createServer, request as httpRequest } from 'node:http';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRequestIds } from '../src/api/request-id.ts';
 import { serveMcpNode } from '../src/mcp/node.ts';
@@ -12,22 +10,15 @@ import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { serveHandler } from './fixtures/http-adapter.ts';
 import { NODE_WHOLE_CODINGS } from '../src/server/codings.ts';
-import { historyDir, NOW, SITE, tempDir } from './helpers.ts';
+import { NOW, SITE } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { decodedText, type Listening, listen, nodeRequest, serveHandler } from './support/http.ts';
+import { JSON_HEADERS, MCP_PATH, modern as request } from './support/mcp.ts';
 
-let web: Awaited<ReturnType<typeof serveHandler>>;
-let node: { url: string; close(): Promise<void> };
-let coded: { url: string; close(): Promise<void> };
-
-async function listen(listener: Parameters<typeof createServer>[1]) {
-  const server = createServer(listener);
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
+let web: Listening;
+let node: Listening;
+let coded: Listening;
 
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
@@ -46,23 +37,11 @@ afterAll(async () => {
   await coded.close();
 });
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const modern = (method: string, params: Record<string, unknown> = {}) => ({
-  method: 'POST',
-  headers: {
-    ...JSON_HEADERS,
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': method,
-    ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-  },
-  body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params: { ...params, _meta: META } }),
-});
+type Init = { method: string; headers: Record<string, string>; body?: string };
 
-const CASES: [string, { method: string; headers: Record<string, string>; body?: string }][] = [
+const modern = (method: string, params: Record<string, unknown> = {}) => request(method, params, { id: 3 });
+
+const CASES: [string, Init][] = [
   ['server/discover', modern('server/discover')],
   ['tools/list', modern('tools/list')],
   ['tools/call list', modern('tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: '12' } })],
@@ -110,31 +89,9 @@ const CASES: [string, { method: string; headers: Record<string, string>; body?: 
   ],
 ];
 
-function send(base: string, init: { method: string; headers: Record<string, string>; body?: string }) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
-    (done, fail) => {
-      const { port } = new URL(base);
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/api/v1/mcp',
-          method: init.method,
-          headers: { 'x-request-id': 'same-id', ...init.headers },
-        },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res
-            .on('data', (c: string) => (body += c))
-            .on('end', () => done({ status: res.statusCode!, headers: res.headers, body }));
-        },
-      );
-      req.on('error', fail);
-      req.end(init.body);
-    },
-  );
-}
+/** One request to the endpoint, with the same x-request-id on every server, so the answers compare. */
+const send = (base: string, init: Init) =>
+  nodeRequest(`${base}${MCP_PATH}`, { ...init, headers: { 'x-request-id': 'same-id', ...init.headers } });
 
 const WIRE = [
   'content-type',
@@ -153,31 +110,13 @@ describe('the MCP endpoint on Node directly', () => {
   it.each(CASES)('%s: the same answer as the web handler', async (_, init) => {
     const [a, b] = [await send(web.url, init), await send(node.url, init)];
     expect(b.status).toBe(a.status);
-    expect(timeless(b.body)).toBe(timeless(a.body));
+    expect(timeless(b.text)).toBe(timeless(a.text));
     for (const name of WIRE) expect(b.headers[name], name).toEqual(a.headers[name]);
   });
 });
 
-function sendRaw(base: string, init: { method: string; headers: Record<string, string>; body?: string }) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
-    (done, fail) => {
-      const req = httpRequest(`${base}/api/v1/mcp`, { method: init.method, headers: init.headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res
-          .on('data', (c: Buffer) => chunks.push(c))
-          .on('end', () => done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
-      req.on('error', fail);
-      req.end(init.body);
-    },
-  );
-}
-
-const DECODE: Record<string, (b: Buffer) => Buffer> = {
-  br: brotliDecompressSync,
-  gzip: gunzipSync,
-  deflate: inflateSync,
-};
+/** One request to the endpoint as it is. */
+const sendRaw = (base: string, init: Init) => nodeRequest(`${base}${MCP_PATH}`, init);
 
 describe('the MCP endpoint on Node, with content codings (npm start)', () => {
   const list = modern('tools/call', { name: 'list_mortgage_rates', arguments: {} });
@@ -193,7 +132,7 @@ describe('the MCP endpoint on Node, with content codings (npm start)', () => {
       expect(sent.headers.vary).toBe('Accept-Encoding');
       expect(Number(sent.headers['content-length'])).toBe(sent.body.length);
       expect(sent.body.length).toBeLessThan(plain.body.length / 4);
-      expect(timeless(DECODE[encoding]!(sent.body).toString('utf8'))).toBe(timeless(plain.body.toString('utf8')));
+      expect(timeless(decodedText(sent))).toBe(timeless(plain.text));
     },
   );
 

@@ -4,15 +4,18 @@
  * middleware) gives every response its own id by the contract's rules. And every absolute URL
  * comes from the configured site URL, never from the request.
  */
-import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
-import { createSearchHandler, buildSearchIndex } from '../src/docs/search.ts';
+import { createSearchHandler } from '../src/docs/search.ts';
+import { buildSearchIndex } from '../src/docs/search-index.ts';
 import middleware, { config } from '../src/server/vercel-middleware.ts';
 import { siteUrl } from '../src/site.ts';
-import { serveHandler } from './fixtures/http-adapter.ts';
-import { apiOver, coreOver, get, historyDir, ORIGIN, serviceOver, SITE, tempDir } from './helpers.ts';
+import { apiOver, coreOver, get, serviceOver } from './support/core.ts';
+import { ORIGIN, SITE } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { nodeRequest, serveHandler } from './support/http.ts';
+import { JSON_HEADERS, MCP_PATH, toolCall } from './support/mcp.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let core: Handler;
@@ -170,39 +173,25 @@ describe('one site URL', () => {
     const service = await serveHandler(await serviceOver(historyDir()));
     const search = await serveHandler(createSearchHandler(async () => buildSearchIndex([]), SITE));
     const poison = 'evil.example';
-    const send = (base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
-      new Promise<{ status: number; text: string; head: string }>((done, fail) => {
-        const { port } = new URL(base);
-        const req = httpRequest(
-          {
-            host: '127.0.0.1',
-            port,
-            method,
-            path,
-            headers: { host: poison, 'x-forwarded-host': poison, forwarded: `host=${poison}`, ...headers },
-          },
-          (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => done({ status: res.statusCode!, text, head: JSON.stringify(res.headers) }));
-          },
-        );
-        req.on('error', fail);
-        req.end(body);
+    const send = async (
+      base: string,
+      method: string,
+      path: string,
+      body?: string,
+      headers: Record<string, string> = {},
+    ) => {
+      const answer = await nodeRequest(`${base}${path}`, {
+        method,
+        headers: { host: poison, 'x-forwarded-host': poison, forwarded: `host=${poison}`, ...headers },
+        body,
       });
+      return { status: answer.status, text: answer.text, head: JSON.stringify(answer.headers) };
+    };
     const mcp = (name: string, args: Record<string, unknown>) =>
-      send(
-        service.url,
-        'POST',
-        '/api/v1/mcp',
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-        {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-        },
-      );
+      send(service.url, 'POST', MCP_PATH, JSON.stringify(toolCall(1, name, args)), {
+        ...JSON_HEADERS,
+        'mcp-protocol-version': '2025-11-25',
+      });
     try {
       const answers = [
         await send(service.url, 'GET', '/api/v1/nothing-here'),

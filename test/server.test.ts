@@ -2,57 +2,39 @@
  * End to end, as a user runs it: the real history, plus one hourly collection from a local
  * stand-in for interest.co.nz (`npm run collect`), built and served by `npm start`, read over HTTP.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cp, readdir, readFile } from 'node:fs/promises';
-import { freePort } from '../src/lib/free-port.ts';
-import { join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { cp } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
-import { renderSourcePage } from './fixtures/source-page.ts';
-import { startSourceServer, type SourceServer } from './fixtures/source-server.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
+import { ROOT } from './support/constants.ts';
+import { freePort } from './support/free-port.ts';
+import { historyDir, newestSnapshots, tempDir, withAnzSpecial } from './support/history.ts';
+import { nodeRequest } from './support/http.ts';
+import { MCP_PATH, modern } from './support/mcp.ts';
+import { answers, type ServerProcess, startServer } from './support/server-process.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-let server: ChildProcess;
+let server: ServerProcess;
 let source: SourceServer;
 let base: string;
-let output = '';
 let today: string;
 let collectOutput: string;
 
-async function waitUntilServing(url: string, deadline: number): Promise<void> {
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`npm start exited ${server.exitCode}:\n${output}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  throw new Error(`npm start did not serve ${url} in time:\n${output}`);
-}
-
 /** Pages rendered from each dataset's newest real snapshot, with ANZ's Special 1-year mortgage rate cut to 4.69. */
-async function serveSourcePages() {
+async function serveCutPages() {
   source = await startSourceServer();
-  for (const dataset of DATASETS) {
-    const dir = join(historyDir(), dataset.slug);
-    const newest = (await readdir(dir)).sort().at(-1)!;
-    const { data } = JSON.parse(await readFile(join(dir, newest), 'utf8'));
-    if (dataset.slug === 'mortgage-rates') {
-      data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12).rate = 4.69;
-    }
-    source.serve(dataset.sourcePath, { page: renderSourcePage(dataset.slug, data) });
-  }
+  const newest = await newestSnapshots();
+  serveSourcePages(source, (slug) =>
+    slug === 'mortgage-rates' ? withAnzSpecial(newest[slug].data, 4.69) : newest[slug].data,
+  );
 }
 
 beforeAll(async () => {
   const snapshots = await tempDir('rates-e2e-');
   const statusDir = await tempDir('rates-status-');
   await cp(historyDir(), snapshots, { recursive: true });
-  await serveSourcePages();
+  await serveCutPages();
   const before = new Date().toISOString().slice(0, 10);
   const collected = await promisify(execFile)('npm', ['run', '--silent', 'collect'], {
     cwd: ROOT,
@@ -64,10 +46,9 @@ beforeAll(async () => {
   expect([before, new Date().toISOString().slice(0, 10)]).toContain(today);
 
   const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn('npm', ['start'], {
-    cwd: ROOT,
-    detached: true,
+  // npm start builds, then serves: its own process group, so stopping it stops the server too.
+  server = await startServer('npm', ['start'], {
+    port,
     env: {
       ...process.env,
       PORT: String(port),
@@ -75,14 +56,16 @@ beforeAll(async () => {
       STATUS_DIR: statusDir,
       ASTRO_TELEMETRY_DISABLED: '1',
     },
+    detached: true,
+    ready: answers('/api/v1/health'),
+    pollMs: 250,
+    timeoutMs: 150_000,
   });
-  server.stdout!.on('data', (chunk) => (output += chunk));
-  server.stderr!.on('data', (chunk) => (output += chunk));
-  await waitUntilServing(`${base}/api/v1/health`, Date.now() + 150_000);
+  base = server.url;
 }, 160_000);
 
 afterAll(async () => {
-  if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+  await server?.stop();
   await source?.close();
 });
 
@@ -176,53 +159,29 @@ describe('the production server from npm start', () => {
   });
 
   it('answers MCP through the same function: a 2026-07-28 tool call equals the REST response', async () => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    const response = await fetch(`${base}/api/v1/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'get_credit_card_rates_by_issuer',
-        origin: 'https://agent.example',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' }, _meta: meta },
-      }),
-    });
+    const response = await fetch(
+      `${base}${MCP_PATH}`,
+      modern(
+        'tools/call',
+        { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' } },
+        { headers: { origin: 'https://agent.example' } },
+      ),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('mcp-session-id')).toBeNull();
     const { result } = await response.json();
     const rest = await (await fetch(`${base}/api/v1/credit-card-rates/issuer:amex`)).json();
     expect({ ...result.structuredContent, timestamp: null }).toEqual({ ...rest, timestamp: null });
-    expect((await fetch(`${base}/api/v1/mcp`)).status).toBe(405);
+    expect((await fetch(`${base}${MCP_PATH}`)).status).toBe(405);
   });
 
   it('compresses for clients that accept it, caches built assets as immutable', async () => {
-    const { request } = await import('node:http');
-    const raw = (path: string, encoding?: string) =>
-      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; length: number }>(
-        (done, fail) => {
-          const port = new URL(base).port;
-          request(
-            { host: '127.0.0.1', port, path, headers: encoding ? { 'accept-encoding': encoding } : {} },
-            (res) => {
-              let length = 0;
-              res.on('data', (chunk: Buffer) => (length += chunk.length));
-              res.on('end', () => done({ status: res.statusCode!, headers: res.headers, length }));
-            },
-          )
-            .on('error', fail)
-            .end();
-        },
-      );
+    const raw = async (path: string, encoding?: string) => {
+      const { status, headers, body } = await nodeRequest(`${base}${path}`, {
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+      return { status, headers, length: body.length };
+    };
     const plain = await raw('/api/v1/mortgage-rates');
     const brotli = await raw('/api/v1/mortgage-rates', 'br, gzip');
     const gzip = await raw('/api/v1/mortgage-rates', 'gzip');

@@ -11,13 +11,14 @@ import { promisify } from 'node:util';
 import { dereference, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocPage } from '../src/docs/pages.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
-import { buildAndServe, ROOT, type ProductionSite } from './fixtures/production.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { chromiumForTests, visit as open } from './support/chromium.ts';
+import { ROOT } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
 
 const run = promisify(execFile);
 let site: ProductionSite;
@@ -384,32 +385,11 @@ describe('security', () => {
 });
 
 describe('in headless Chromium', () => {
-  let browser: Browser;
-  const shots = resolve(ROOT, '.builds', 'screenshots');
-  beforeAll(async () => {
-    await mkdir(shots, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-  }, 60_000);
-  afterAll(() => browser?.close());
+  const browser = chromiumForTests();
 
   async function visit(path: string, file: string, width = 1280) {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
-    return { page, errors, shot: () => page.screenshot({ path: join(shots, file), fullPage: false }) };
+    const { page, errors, shot } = await open(browser(), `${site.url}${path}`, width);
+    return { page, errors, shot: () => shot(file) };
   }
 
   it('/openapi lists the operations with no console errors', async () => {

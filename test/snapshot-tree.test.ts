@@ -6,7 +6,7 @@ import type { MortgageRate } from '../src/schemas/rates.ts';
 import { normalizeDataset } from '../src/snapshots/normalize.ts';
 import { serializeSnapshot } from '../src/snapshots/tree.ts';
 import { CompileError, compileSnapshotTree } from '../src/store/compile.ts';
-import { tempDir } from './helpers.ts';
+import { tempDir } from './support/history.ts';
 
 const mortgage = datasetBySlug('mortgage-rates') as Dataset;
 const rate = (id: string, value: number, months: number | null): MortgageRate => ({

@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importHistory } from '../src/snapshots/import.ts';
-import { REPO_SNAPSHOTS } from './setup/history.ts';
-import { tempDir } from './helpers.ts';
+import { REPO_SNAPSHOTS } from './support/global-setup.ts';
+import { tempDir } from './support/history.ts';
 
 /** Raw files in the earlier deployment's shape (a few of those the committed tree was imported from). */
 const LEGACY = resolve(import.meta.dirname, 'fixtures/legacy-history');

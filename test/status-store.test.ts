@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-store.ts';
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { apiOver, getJson, historyDir, NOW, tempDir } from './helpers.ts';
+import { apiOver, getJson } from './support/core.ts';
+import { NOW } from './support/constants.ts';
+import { historyDir, tempDir } from './support/history.ts';
 
 const STATUS = {
   lastChecked: '2025-03-05T11:30:00.000Z',

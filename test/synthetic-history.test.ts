@@ -1,10 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateHistory, measureFrequency } from '../src/bench/synthetic-history.ts';
+import { generateHistory, measureFrequency } from '../bench/lib/synthetic-history.ts';
 import type { Snapshot } from '../src/datasets.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { historyDir, tempDir } from './helpers.ts';
+import { historyDir, tempDir } from './support/history.ts';
 
 describe('the benchmark’s synthetic history', () => {
   it('measures the real change frequency', async () => {

@@ -1,18 +1,19 @@
 /**
- * The bench's two ceilings (issue #16): a minimal node:http server writing our exact answer bytes
+ * The bench's two ceilings, what our server's throughput is measured against: a minimal node:http server writing our exact answer bytes
  * from memory (what Node itself can do) and nginx sending them from disk. Each request kind is
  * captured from our server once per coding (none, and Accept-Encoding: br), then the three
  * servers are driven in turn, the order rotating per row, so every ratio comes from one run.
  * nginx is Debian's package: installed with apt-get when missing and we are root, else skipped.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort } from '../lib/free-port.ts';
+import { freePort } from '../../test/support/free-port.ts';
+import { answers, startServer } from '../../test/support/server-process.ts';
 import { fmt, spawnServer } from './harness.ts';
 
 export interface CeilingScenario {
@@ -87,19 +88,19 @@ http {
 `,
   );
   await mkdir(join(dir, 'tmp'), { recursive: true });
-  const child: ChildProcess = spawn(binary, ['-c', conf, '-p', dir], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 500; i++) {
-    if (child.exitCode !== null) return `nginx exited ${child.exitCode}: its column is skipped`;
-    try {
-      await fetch(`${url}/0-plain`);
-      return { url, stop: () => child.kill('SIGQUIT') };
-    } catch {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+  try {
+    const nginx = await startServer(binary, ['-c', conf, '-p', dir], {
+      port,
+      env: process.env,
+      ready: answers('/0-plain'),
+      pollMs: 10,
+      timeoutMs: 5_000,
+      quiet: true,
+    });
+    return { url: nginx.url, stop: () => void nginx.stop('SIGQUIT') };
+  } catch (error) {
+    return `nginx did not start (${(error as Error).message.split('\n')[0]}): its column is skipped`;
   }
-  child.kill();
-  return 'nginx did not start: its column is skipped';
 }
 
 async function rps(
@@ -147,11 +148,7 @@ export async function ceilingTable(
     }
   }
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  const node = await spawnServer(
-    (port) => ['scripts/ceiling-server.mjs', dir, String(port)],
-    {},
-    (url) => `${url}/0-plain`,
-  );
+  const node = await spawnServer((port) => ['scripts/ceiling-server.mjs', dir, String(port)], {}, '/0-plain');
   const nginx = await startNginx(dir);
   const lines: string[] = [];
   try {

@@ -1,27 +1,15 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { inject } from 'vitest';
-import { createApi, type Handler } from '../src/api/app.ts';
-import { withRequestIds } from '../src/api/request-id.ts';
-import { createService } from '../src/service.ts';
-import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
-import { FileStatusStore, type StatusStore } from '../src/status/status-store.ts';
-
-export const NOW = new Date('2025-03-05T12:00:00.000Z');
-/** Where test requests are sent: a host the answers must never repeat. */
-export const ORIGIN = 'http://rates.test';
-/** The configured site URL the answers' absolute URLs come from. */
-export const SITE = 'https://rates.example';
-
-export function historyDir(): string {
-  return inject('historyDir');
-}
-
-export async function tempDir(prefix = 'rates-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
-}
+/**
+ * The service in process, over a snapshot tree compiled as the build does, with a fixed clock:
+ * the bare core, the REST API as callers see it, and REST with MCP as deployed; and requests to it.
+ */
+import { createApi, type Handler } from '../../src/api/app.ts';
+import { withRequestIds } from '../../src/api/request-id.ts';
+import { createService } from '../../src/service.ts';
+import { compileSnapshotTree } from '../../src/store/compile.ts';
+import { ServedStore } from '../../src/store/served-store.ts';
+import { FileStatusStore, type StatusStore } from '../../src/status/status-store.ts';
+import { NOW, ORIGIN, SITE } from './constants.ts';
+import { tempDir } from './history.ts';
 
 /** The bare core over a snapshot tree, compiled as the build does, with a fixed clock: what a CDN caches. */
 export async function coreOver(

@@ -6,9 +6,9 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATASETS, type Dataset, type Entity, type Snapshot } from '../datasets.ts';
-import { rateValues } from '../collect/guards.ts';
-import { writeSnapshot } from '../snapshots/tree.ts';
+import { rateValues } from '../../src/collect/guards.ts';
+import { DATASETS, type Entity, itemsOf, type Snapshot } from '../../src/datasets.ts';
+import { writeSnapshot } from '../../src/snapshots/tree.ts';
 
 /** Small, fast, seeded PRNG (mulberry32), so two runs generate the same history. */
 function random(seed: number) {
@@ -39,14 +39,15 @@ export function measureFrequency(snapshots: Snapshot[]): ChangeFrequency {
   };
 }
 
-/** Move `count` random rate values of a dataset by ±0.05–0.25 percentage points. */
-function walk(dataset: Dataset, data: Entity[], count: number, next: () => number): Entity[] {
+/** Move `count` random rate values of a dataset's data by ±0.05–0.25 percentage points (in a copy). */
+function walk(data: Entity[], count: number, next: () => number): Entity[] {
   const copy = structuredClone(data);
   const targets: { holder: Record<string, unknown>; key: string }[] = [];
   for (const entity of copy) {
-    for (const item of entity[dataset.itemsKey] as Record<string, unknown>[]) {
-      const holders = Array.isArray(item.rates) ? (item.rates as Record<string, unknown>[]) : [item];
-      for (const holder of holders) {
+    for (const item of itemsOf(entity)) {
+      // A product's values are in its rates; a card plan's are fields of the plan itself.
+      const holders: object[] = 'rates' in item ? item.rates : [item];
+      for (const holder of holders as Record<string, unknown>[]) {
         for (const key of Object.keys(holder))
           if ((key === 'rate' || key.endsWith('Rate')) && typeof holder[key] === 'number')
             targets.push({ holder, key });
@@ -81,7 +82,7 @@ export async function generateHistory(options: {
     for (let day = 0; day < Math.round(options.years * 365.25); day++) {
       if (day > 0 && next() >= frequency.snapshotsPerDay) continue;
       const moves = Math.max(1, Math.round(frequency.movesPerSnapshot * (0.5 + next())));
-      data = day === 0 ? data : walk(dataset, data, moves, next);
+      data = day === 0 ? data : walk(data, moves, next);
       const lastUpdated = new Date(start + day * 86_400_000 + Math.floor(next() * 86_000_000)).toISOString();
       await writeSnapshot(options.to, dataset, { type: dataset.type, data, lastUpdated });
       written[dataset.slug]!++;

@@ -2,11 +2,12 @@
  * What the benchmark and the load run share: building the site into its own folder, starting a
  * server process and timing its cold start, reading its peak RSS, and writing results.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../lib/free-port.ts';
+import { freePort } from '../../test/support/free-port.ts';
+import { answers, startServer } from '../../test/support/server-process.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RESULTS_FILE = resolve(ROOT, 'bench/RESULTS.md');
@@ -46,48 +47,34 @@ async function memory(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
 }
 
-/** Spawn a server process and wait for the first 200 of `probe`: process spawn to that answer is the cold start. */
+/** Spawn a server process and wait for the first 200 of `probePath`: process spawn to that answer is the cold start. */
 export async function spawnServer(
   args: (port: number) => string[],
   env: Record<string, string>,
-  probe: (url: string) => string,
+  probePath: string,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  const child = spawn(process.execPath, args(port), {
-    cwd: ROOT,
+  const server = await startServer(process.execPath, args(port), {
+    port,
     env: { ...process.env, ...env, PORT: String(port) },
-    stdio: 'ignore',
+    ready: answers(probePath, 200),
+    pollMs: 2,
+    timeoutMs: 600_000,
+    quiet: true,
   });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${args(port).join(' ')} exited ${child.exitCode}`);
-    try {
-      if ((await fetch(probe(url))).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  const coldStartMs = performance.now() - started;
-  const pid = child.pid!;
   return {
-    url,
-    pid,
-    coldStartMs,
-    rssMb: () => memory(pid, 'VmRSS'),
-    peakRssMb: () => memory(pid, 'VmHWM'),
-    stop: () => child.kill(),
+    url: server.url,
+    pid: server.pid,
+    coldStartMs: server.readyMs,
+    rssMb: () => memory(server.pid, 'VmRSS'),
+    peakRssMb: () => memory(server.pid, 'VmHWM'),
+    stop: () => void server.stop(),
   };
 }
 
 /** The production server, as `npm start` runs it after building. */
 export const startProductionServer = (buildDir: string) =>
-  spawnServer(
-    () => ['scripts/serve.mjs'],
-    { BUILD_DIR: buildDir },
-    (url) => `${url}/api/v1/mortgage-rates`,
-  );
+  spawnServer(() => ['scripts/serve.mjs'], { BUILD_DIR: buildDir }, '/api/v1/mortgage-rates');
 
 /** Put a run's section at the top of bench/RESULTS.md, below its introduction. */
 export async function prependResults(section: string, introduction: string): Promise<void> {
