@@ -1,5 +1,5 @@
 // The benchmark's Node ceiling: a minimal node:http server writing, from memory, the exact status,
-// type, coding and bytes our server sent (src/bench/ceilings.ts writes them with a manifest).
+// type, coding and bytes our server sent (bench/lib/ceilings.ts writes them with a manifest).
 // Usage: node scripts/ceiling-server.mjs <dir> <port>
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';

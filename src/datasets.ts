@@ -21,20 +21,17 @@ import { FIXED_TERM_MONTHS_PROSE } from './schemas/terms.ts';
 
 /**
  * An institution or issuer of any dataset, as its zod schema infers it. Each lists its items
- * under one key (`products` or `plans`, the dataset's itemsKey) and never the other, which is
- * what lets code that serves all four datasets read `entity[dataset.itemsKey]`.
+ * under one key, `products` or `plans` (the dataset's itemsKey): read them with itemsOf, replace
+ * them with withItems.
  */
-export type Entity =
-  | (MortgageInstitution & { plans?: never })
-  | (LoanInstitution & { plans?: never })
-  | (CreditCardIssuer & { products?: never });
+export type Entity = MortgageInstitution | LoanInstitution | CreditCardIssuer;
 
 /** A product or plan: what an entity lists under its items key. */
 export type Item = MortgageProduct | LoanProduct | CreditCardPlan;
 
 /** The items (products or plans) of an entity of any dataset. */
 export function itemsOf(entity: Entity): readonly Item[] {
-  return entity.plans ?? entity.products ?? [];
+  return 'plans' in entity ? entity.plans : entity.products;
 }
 
 /** The entity with its items replaced by `items` (which must be of its own dataset). */

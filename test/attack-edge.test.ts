@@ -234,7 +234,7 @@ describe('hostile Host values', () => {
     '"x"',
     'a,b',
     'é.example',
-    'a'.repeat(3000) + ':1:2',
+    `${'a'.repeat(3000)}:1:2`,
     'h:80:80',
     'h:-1',
     '[zz::1]',

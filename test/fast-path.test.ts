@@ -186,7 +186,10 @@ describe('health keeps its status store reads for a stated window', () => {
     const counting: StatusStore = {
       kind: 'filesystem',
       required: false,
-      read: async (): Promise<CollectionStatus | null> => (reads++, null),
+      read: async (): Promise<CollectionStatus | null> => {
+        reads++;
+        return null;
+      },
       write: async () => {},
     };
     let clock = 0;

@@ -77,7 +77,7 @@ const deepText = fc
     fc.constantFrom('params', 'arguments', 'id', 'body'),
   )
   .map(([n, pair, where]) => {
-    const nested = pair === '[]' ? '['.repeat(n) + ']'.repeat(n) : '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    const nested = pair === '[]' ? '['.repeat(n) + ']'.repeat(n) : `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
     if (where === 'body') return nested;
     if (where === 'id') return `{"jsonrpc":"2.0","id":${nested},"method":"ping"}`;
     if (where === 'params') return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${nested}}`;

@@ -80,7 +80,7 @@ describe('docs pages', () => {
   it('reference pages carry real examples from the data the site was built with', async () => {
     const markdown = await (await get('/docs/reference/mortgage-rates.md')).text();
     expect(markdown).toContain('"lastUpdated": "2025-03-05T01:32:05.919Z"');
-    expect(markdown).toContain("curl '" + site.url + '/api/v1/mortgage-rates?termInMonths=12');
+    expect(markdown).toContain(`curl '${site.url}/api/v1/mortgage-rates?termInMonths=12`);
     for (const param of ['termInMonths', 'date', 'startDate', 'endDate', 'institutionId'])
       expect(markdown).toContain(`| \`${param}\` |`);
     const cards = await (await get('/docs/reference/credit-card-rates.md')).text();

@@ -83,6 +83,6 @@ export async function prependResults(section: string, introduction: string): Pro
   await mkdir(resolve(ROOT, 'bench'), { recursive: true });
   await writeFile(
     RESULTS_FILE,
-    [head!.trimEnd(), section.trimEnd(), ...runs.map((r) => r.trimEnd())].join('\n\n') + '\n',
+    `${[head!.trimEnd(), section.trimEnd(), ...runs.map((r) => r.trimEnd())].join('\n\n')}\n`,
   );
 }
