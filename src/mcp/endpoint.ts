@@ -6,6 +6,7 @@
 import type { Handler } from '../api/app.ts';
 import { corsHeaders, defaultLog, preflightHeaders, type CorsPolicy, type Log } from '../api/edge.ts';
 import { type Served, servedResponse } from '../api/ready.ts';
+import { readUpTo } from '../lib/read-up-to.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
 import { errorText, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR, INVALID_REQUEST } from './protocol.ts';
@@ -39,21 +40,9 @@ async function readBody(request: Request): Promise<string> {
     if (text.length > LIMITS.bodyBytes) throw new BodyTooLarge();
     return text;
   }
-  if (!request.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > LIMITS.bodyBytes) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  return chunks.length === 1 ? new TextDecoder().decode(chunks[0]) : Buffer.concat(chunks).toString('utf8');
+  const bytes = await readUpTo(request.body, LIMITS.bodyBytes);
+  if (!bytes) throw new BodyTooLarge();
+  return bytes.toString('utf8');
 }
 
 /** One MCP request as the endpoint reads it, whatever carried it (a web Request, Node's request). */

@@ -9,6 +9,7 @@
 import type { Core, Handler } from '../api/app.ts';
 import type { ReadyAnswer } from '../api/ready.ts';
 import type { Log } from '../api/edge.ts';
+import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
 import { MODERN_RESULT_FIELDS, narrowing, type Catalog } from './catalog.ts';
 import {
@@ -192,36 +193,6 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     return toolResult(version, JSON.stringify(new ApiError('invalid_request', message, hint).body(site)), true);
   }
 
-  /**
-   * The REST body, read up to the result limit: past it the read stops, and the rest is never
-   * made. Read with a reader (arrayBuffer() and for-await cost twice as much per call).
-   */
-  async function readLimited(response: Response): Promise<Buffer | undefined> {
-    if (!response.body) return Buffer.alloc(0);
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    let sinceTurn = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > LIMITS.resultBytes) {
-        await reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-      // A long body is made as it is read, all in promises: give other requests a turn now and then.
-      if ((sinceTurn += value.byteLength) >= 128 * 1024) {
-        sinceTurn = 0;
-        await new Promise((turn) => setImmediate(turn));
-      }
-    }
-    return chunks.length === 1
-      ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength)
-      : Buffer.concat(chunks);
-  }
-
   async function callTool(version: string, params: Record<string, unknown>, inBatch: boolean): Promise<Outcome> {
     const { name } = params;
     if (typeof name !== 'string')
@@ -268,7 +239,11 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
       return { status: served.status, etag, raw: raw.length > LIMITS.resultBytes ? undefined : raw };
     }
     const response = await api(restRequest(url));
-    return { status: response.status, etag: response.headers.get('etag'), raw: await readLimited(response) };
+    return {
+      status: response.status,
+      etag: response.headers.get('etag'),
+      raw: await readUpTo(response.body, LIMITS.resultBytes),
+    };
   }
 
   async function callRest(version: string, tool: ToolDefinition, values: Record<string, string>): Promise<Outcome> {
