@@ -16,6 +16,7 @@ import type { DocPage } from '../src/docs/pages.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
 import { chromiumForTests, visit as open } from './support/chromium.ts';
+import { MCP_PATH, modern } from './support/mcp.ts';
 import { ROOT } from './support/constants.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
@@ -356,11 +357,23 @@ describe('security', () => {
       '/api/v1/mortgage-rates',
       '/api/v1/nothing',
       '/api/search?query=x',
+      '/api/v1/mcp',
       '/favicon.svg',
     ]) {
       const response = await get(path);
       for (const [name, value] of Object.entries(SECURITY_HEADERS))
         expect(response.headers.get(name), `${name} on ${path}`).toBe(value);
+    }
+    // An MCP answer, plain and brotli-coded, is written whole by the MCP endpoint's own listener.
+    for (const coding of ['identity', 'br']) {
+      const init = modern('tools/call', { name: 'list_car_loan_rates', arguments: {} });
+      const response = await fetch(`${site.url}${MCP_PATH}`, {
+        ...init,
+        headers: { ...init.headers, 'accept-encoding': coding },
+      });
+      expect(response.status).toBe(200);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        expect(response.headers.get(name), `${name} on an MCP answer (${coding})`).toBe(value);
     }
   });
 

@@ -48,11 +48,13 @@ export interface WholeCodings {
 
 const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
 
+/** `first` (names and values in turn) go first on every answer: the server's own, such as its security headers. */
 export async function serveMcpNode(
   core: McpCore,
   req: IncomingMessage,
   res: ServerResponse,
   codings?: WholeCodings,
+  first: readonly string[] = [],
 ): Promise<void> {
   let tooLarge = false;
   const { status, headers, body } = await core({
@@ -68,7 +70,7 @@ export async function serveMcpNode(
     codings && body && sizeOf(body) >= codings.threshold
       ? codings.negotiate(req.headers['accept-encoding'])
       : 'identity';
-  const flat: string[] = [];
+  const flat: string[] = [...first];
   for (const [name, value] of headers)
     if (!(encoding !== 'identity' && name === 'content-length')) flat.push(name, value);
   if (req.method !== 'OPTIONS') flat.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));

@@ -128,15 +128,18 @@ export const NODE_CODINGS: Codings = { negotiate, threshold: THRESHOLD, compress
 const coders = { br: promisify(brotliCompress), gzip: promisify(gzip), deflate: promisify(deflate) };
 
 /**
- * A body made per request (an MCP answer), coded whole as negotiated, with compression's own
- * settings (brotli quality 4, zlib's default level), in zlib's thread pool rather than on the
- * event loop; the brotli window is sized to the body, which keeps the encoder's memory small.
+ * A body made per request (an MCP answer), coded whole as negotiated, in zlib's thread pool
+ * rather than on the event loop. A ready answer is coded once, at quality 9; this one is coded on
+ * every call, so at the fastest settings: brotli quality 1 and zlib level 1 take about 0.2 and
+ * 0.35 ms for a 68 KB list against 0.65 and 0.85 ms at compression's defaults (quality 4, level
+ * 6), for 8.9 KB instead of 7.2 KB. The brotli window is sized to the body, which keeps the
+ * encoder's memory small.
  */
 export function codeWhole(body: Buffer, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> {
-  if (encoding !== 'br') return coders[encoding](body);
+  if (encoding !== 'br') return coders[encoding](body, { level: 1 });
   const window = Math.min(24, Math.max(16, Math.ceil(Math.log2(body.length + 1))));
   const params = {
-    [constants.BROTLI_PARAM_QUALITY]: 4,
+    [constants.BROTLI_PARAM_QUALITY]: 1,
     [constants.BROTLI_PARAM_LGWIN]: window,
     [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
   };

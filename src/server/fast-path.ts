@@ -10,16 +10,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../api/app.ts';
 import type { ReadyAnswer, Served } from '../api/ready.ts';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import { SECURITY_HEADER_LIST } from './security-headers.ts';
 
 /** The security headers every response carries (node-server.ts sets them on every other answer). */
-const SECURITY = Object.entries(SECURITY_HEADERS).flat();
 
 /** A coding's headers are made once and shared (src/api/ready.ts), so their flat form is too. */
 const flat = new WeakMap<readonly [string, string][], string[]>();
 function flatHeaders(headers: readonly [string, string][]): string[] {
   let list = flat.get(headers);
-  if (!list) flat.set(headers, (list = [...SECURITY, ...headers.flat()]));
+  if (!list) flat.set(headers, (list = [...SECURITY_HEADER_LIST, ...headers.flat()]));
   return list;
 }
 

@@ -15,6 +15,7 @@ import { NODE_CODINGS, NODE_WHOLE_CODINGS } from './codings.ts';
 import { FAILED, sendEdgeError } from './edge-errors.ts';
 import { readyCandidate, writeReady } from './fast-path.ts';
 import { log, search, serviceWith, site } from './runtime.ts';
+import { SECURITY_HEADER_LIST } from './security-headers.ts';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -55,7 +56,7 @@ export const mcpListener = async (req: IncomingMessage, res: ServerResponse): Pr
   mcp ??= Promise.all([import('../mcp/node.ts'), service.mcpCore()]).then(
     ([{ serveMcpNode }, core]) =>
       (req, res) =>
-        serveMcpNode(core, req, res, NODE_WHOLE_CODINGS),
+        serveMcpNode(core, req, res, NODE_WHOLE_CODINGS, SECURITY_HEADER_LIST),
   );
   return (await mcp)(req, res);
 };

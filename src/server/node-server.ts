@@ -40,8 +40,9 @@ export interface NodeServerOptions {
    */
   fast?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /**
-   * /api/v1/mcp (src/mcp/node.ts through node-entry.ts mcpListener), before compression and the
-   * web adapter: it reads its own body within its own limit and codes its own answers.
+   * /api/v1/mcp (src/mcp/node.ts through node-entry.ts mcpListener), before anything else: it
+   * reads its own body within its own limit, codes its own answers and writes each whole, the
+   * security headers among its own.
    */
   mcp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Everything else: Astro's Node handler. */
@@ -178,8 +179,28 @@ export function createNodeServer({
   const compression = () =>
     (compress ??= import('compression').then(({ default: make }) => make({ threshold: 1024 }) as Middleware));
 
+  /** An MCP request: its answer is written whole, security headers included (src/mcp/node.ts). */
+  function serveMcp(req: IncomingMessage, res: ServerResponse): void {
+    mcp!(req, res).catch((error: unknown) => {
+      // Logged unless the client went away; answered if it still can be.
+      if (!clientGone(error)) log('server: MCP request failed:', error);
+      if (res.headersSent || req.destroyed) res.destroy();
+      else {
+        for (const [name, value] of SECURITY) res.setHeader(name, value);
+        sendEdgeError(res, FAILED, site, req.method);
+      }
+    });
+  }
+
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const unusable = unusableRequest(req);
+    if (!unusable && mcp) {
+      const target = originForm(req.url!);
+      if (isMcpTarget(target)) {
+        req.url = target;
+        return serveMcp(req, res);
+      }
+    }
     // A ready answer is written whole, security headers included, in one call: none of what
     // follows (in-flight tracking for clientError, headers set one by one, compression) is needed.
     const answered = unusable || !fast ? false : fast(req, res);
@@ -221,15 +242,6 @@ export function createNodeServer({
         site,
         req.method,
       );
-      return;
-    }
-    if (mcp && isMcpTarget(req.url)) {
-      mcp(req, res).catch((error: unknown) => {
-        // Logged unless the client went away; answered if it still can be.
-        if (!clientGone(error)) log('server: MCP request failed:', error);
-        if (res.headersSent || req.destroyed) res.destroy();
-        else sendEdgeError(res, FAILED, site, req.method);
-      });
       return;
     }
     compression().then((compress) =>
