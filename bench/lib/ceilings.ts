@@ -1,6 +1,8 @@
 /**
- * The bench's two ceilings, what our server's throughput is measured against: a minimal node:http server writing our exact answer bytes
- * from memory (what Node itself can do) and nginx sending them from disk. Each request kind is
+ * The bench's two ceilings, what our server's throughput is measured against: a minimal
+ * node:http server writing our exact answer bytes from memory (what Node itself can do), once
+ * with only their type and coding and once with every header we sent, and nginx sending them
+ * from disk. Each request kind is
  * captured from our server once per coding (none, and Accept-Encoding: br), then the three
  * servers are driven in turn, the order rotating per row, so every ratio comes from one run.
  * nginx is Debian's package: installed with apt-get when missing and we are root, else skipped.
@@ -26,9 +28,14 @@ export interface CeilingScenario {
 
 interface Captured {
   status: number;
+  /** Type and coding only. */
   headers: Record<string, string>;
+  /** Every header we sent but those Node's server writes itself (date, connection, framing). */
+  all: Record<string, string>;
   body: Buffer;
 }
+
+const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 function capture(url: string, s: CeilingScenario, headers: Record<string, string>): Promise<Captured> {
   return new Promise((done, fail) => {
@@ -43,7 +50,12 @@ function capture(url: string, s: CeilingScenario, headers: Record<string, string
             'content-type': String(res.headers['content-type'] ?? 'application/json'),
           };
           if (res.headers['content-encoding']) kept['content-encoding'] = String(res.headers['content-encoding']);
-          done({ status: res.statusCode!, headers: kept, body: Buffer.concat(chunks) });
+          const all: Record<string, string> = {};
+          for (let h = 0; h < res.rawHeaders.length; h += 2) {
+            const name = res.rawHeaders[h]!.toLowerCase();
+            if (!WRITTEN_BY_NODE.has(name)) all[name] = res.rawHeaders[h + 1]!;
+          }
+          done({ status: res.statusCode!, headers: kept, all, body: Buffer.concat(chunks) });
         });
       },
     );
@@ -143,7 +155,9 @@ export async function ceilingTable(
       const got = await capture(ours, s, c.headers);
       const name = `${i}-${c.suffix}`;
       await writeFile(join(dir, name), got.body);
+      await writeFile(join(dir, `${name}-headers`), got.body);
       manifest[name] = { status: got.status, headers: got.headers };
+      manifest[`${name}-headers`] = { status: got.status, headers: got.all };
       sizes.set(name, got.body.length);
     }
   }
@@ -153,9 +167,9 @@ export async function ceilingTable(
   const lines: string[] = [];
   try {
     lines.push(
-      '| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx |',
+      '| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx | Node ceiling with our headers req/s | ours/that |',
     );
-    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     let turn = 0;
     for (const [i, s] of scenarios.entries()) {
       for (const c of codings) {
@@ -164,6 +178,7 @@ export async function ceilingTable(
         const runs: [string, () => Promise<number>][] = [
           ['ours', () => rps(ours, s.path, s, c.headers, connections, duration)],
           ['node', () => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, duration)],
+          ['headers', () => rps(node.url, `/${name}-headers`, { ...s, headers: {} }, {}, connections, duration)],
         ];
         if (nginxServes)
           runs.push([
@@ -182,8 +197,9 @@ export async function ceilingTable(
         const o = result.get('ours')!;
         const n = result.get('node')!;
         const x = result.get('nginx');
+        const h = result.get('headers')!;
         lines.push(
-          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(n)} | ${x === undefined ? '—' : fmt(x)} | **${fmt(o / n, 2)}** | ${x === undefined ? '—' : fmt(o / x, 2)} |`,
+          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(n)} | ${x === undefined ? '—' : fmt(x)} | **${fmt(o / n, 2)}** | ${x === undefined ? '—' : fmt(o / x, 2)} | ${fmt(h)} | ${fmt(o / h, 2)} |`,
         );
       }
     }
