@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Core } from '../api/app.ts';
 import type { ReadyAnswer, Served } from '../api/ready.ts';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
+import { API_PREFIX, MCP_PATH } from '../endpoints.ts';
 import { SECURITY_HEADER_LIST } from './security-headers.ts';
 
 /** The security headers every response carries (node-server.ts sets them on every other answer). */
@@ -23,7 +24,7 @@ function flatHeaders(headers: readonly [string, string][]): string[] {
 }
 
 /** May this request be answered from a ready answer: GET or HEAD, with no body. */
-export function readyCandidate(req: IncomingMessage): boolean {
+function readyCandidate(req: IncomingMessage): boolean {
   const method = req.method;
   if (method !== 'GET' && method !== 'HEAD') return false;
   // A request with a body takes the ordinary path: answering at once would come before Node has
@@ -32,7 +33,7 @@ export function readyCandidate(req: IncomingMessage): boolean {
 }
 
 /** Write the answer to this request from a ready answer; false when nothing was written. */
-export function writeReady(core: Core, kept: ReadyAnswer, req: IncomingMessage, res: ServerResponse): boolean {
+function writeReady(core: Core, kept: ReadyAnswer, req: IncomingMessage, res: ServerResponse): boolean {
   let served: Served;
   try {
     served = core.serveReady(kept, {
@@ -53,10 +54,23 @@ export function writeReady(core: Core, kept: ReadyAnswer, req: IncomingMessage, 
   return true;
 }
 
-/** Answer from a ready answer if there is one; false when the request must take the ordinary path. */
-export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse): boolean {
+/** A target in origin form under /api/v1, other than the MCP endpoint (not the REST core's). */
+function isRestTarget(target: string): boolean {
+  if (!target.startsWith(`${API_PREFIX}/`)) return false;
+  const path = target.split('?', 1)[0];
+  return path !== MCP_PATH && path !== `${MCP_PATH}/`;
+}
+
+/**
+ * Answer from the core's ready answer: true when written, false when the request must take the
+ * ordinary path, or a promise of either for the first request to a URL, whose ready answer the
+ * core makes first (its own routing and rules, once).
+ */
+export function serveFast(core: Core, req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
   if (!readyCandidate(req)) return false;
-  // Only a target the core would keep under the same key: its own normalized path and query.
+  // A target the core keeps under the same key: its own normalized path and query.
   const kept = core.readyAnswer(req.url!);
-  return kept ? writeReady(core, kept, req, res) : false;
+  if (kept) return writeReady(core, kept, req, res);
+  if (!isRestTarget(req.url!)) return false;
+  return core.makeReady(req.url!).then((made) => made !== undefined && writeReady(core, made, req, res));
 }

@@ -10,10 +10,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { withRequestIds } from '../api/request-id.ts';
-import { API_PREFIX, MCP_PATH } from '../endpoints.ts';
 import { NODE_CODINGS, NODE_WHOLE_CODINGS } from './codings.ts';
 import { FAILED, sendEdgeError } from './edge-errors.ts';
-import { readyCandidate, writeReady } from './fast-path.ts';
+import { serveFast } from './fast-path.ts';
 import { log, search, serviceWith, site } from './runtime.ts';
 import { SECURITY_HEADER_LIST } from './security-headers.ts';
 
@@ -61,25 +60,8 @@ export const mcpListener = async (req: IncomingMessage, res: ServerResponse): Pr
   return (await mcp)(req, res);
 };
 
-/** A target in origin form under /api/v1, other than the MCP endpoint (not the REST core's). */
-function isRestTarget(target: string): boolean {
-  if (!target.startsWith(`${API_PREFIX}/`)) return false;
-  const path = target.split('?', 1)[0];
-  return path !== MCP_PATH && path !== `${MCP_PATH}/`;
-}
-
-/**
- * GET and HEAD answered from the REST core's ready answer, written without the adapter; the first
- * request to a URL has the core make that answer first (its own routing and rules, once).
- */
-export const fastListener = (req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> => {
-  if (!readyCandidate(req)) return false;
-  const rest = service.rest;
-  const kept = rest.readyAnswer(req.url!);
-  if (kept) return writeReady(rest, kept, req, res);
-  if (!isRestTarget(req.url!)) return false;
-  return rest.makeReady(req.url!).then((made) => made !== undefined && writeReady(rest, made, req, res));
-};
+/** GET and HEAD answered from the REST core's ready answers, written without the adapter. */
+export const fastListener = (req: IncomingMessage, res: ServerResponse) => serveFast(service.rest, req, res);
 
 export { log, site };
 export { createNodeServer } from './node-server.ts';

@@ -17,6 +17,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
+import { defaultLog, type Log } from '../api/edge.ts';
 import { relayDrain } from './drain-relay.ts';
 import { clientGone, FAILED, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import { MCP_PATH } from '../endpoints.ts';
@@ -51,7 +52,7 @@ export interface NodeServerOptions {
   limits: ServerLimits;
   /** The origin of `documentationUrl` in error bodies. */
   site: string;
-  log?: (message: string, error?: unknown) => void;
+  log?: Log;
 }
 
 /** A request target (path and query) naming the MCP endpoint, with or without a trailing slash. */
@@ -97,15 +98,7 @@ function closeWith(socket: Socket, text: string): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-export function createNodeServer({
-  api,
-  fast,
-  mcp,
-  pages,
-  limits,
-  site,
-  log = console.error,
-}: NodeServerOptions): Server {
+export function createNodeServer({ api, fast, mcp, pages, limits, site, log = defaultLog }: NodeServerOptions): Server {
   const server = createServer({
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
