@@ -73,6 +73,18 @@ function withEtag(headers: [string, string][], etag: string): [string, string][]
  */
 const TAIL_LENGTH = '2026-01-01T00:00:00.000Z"}'.length;
 
+/** The timestamp of a time, written once per millisecond: every request in that millisecond sends the same. */
+let lastTime = Number.NaN;
+let lastStamp = '';
+export function stampOf(now: Date): string {
+  const time = now.getTime();
+  if (time !== lastTime) {
+    lastStamp = now.toISOString();
+    lastTime = time;
+  }
+  return lastStamp;
+}
+
 /** One coding of a ready answer: its headers, made once, and its body at the newest timestamp sent. */
 export interface Representation {
   headers: readonly [string, string][];
@@ -113,7 +125,7 @@ function representation(answer: ReadyAnswer, encoding: Encoding, stamp: string, 
 }
 
 export function serve(answer: ReadyAnswer, request: ServeRequest, now: Date, codings?: Codings): Served {
-  const stamp = answer.stamped ? now.toISOString() : '';
+  const stamp = answer.stamped ? stampOf(now) : '';
   const length = answer.head.length + (answer.stamped ? TAIL_LENGTH : 0);
   // As compression did: HEAD is never coded, nor is a body under its threshold.
   const encoding =

@@ -45,11 +45,15 @@ async function readBody(request: Request): Promise<string> {
   return bytes.toString('utf8');
 }
 
-/** One MCP request as the endpoint reads it, whatever carried it (a web Request, Node's request). */
-export interface McpInput {
+/** What the endpoint reads of a request before its body. */
+export interface McpHead {
   method: string;
   /** A request header by its lower-case name. */
   header(name: string): string | null;
+}
+
+/** One MCP request as the endpoint reads it, whatever carried it (a web Request, Node's request). */
+export interface McpInput extends McpHead {
   /** The body as text; throws BodyTooLarge past LIMITS.bodyBytes without reading the rest. */
   body(): Promise<string>;
 }
@@ -125,8 +129,18 @@ export interface McpEndpointOptions {
   log?: Log;
 }
 
-/** The endpoint with no web objects: the HTTP rules here, the JSON-RPC rules in server.ts. */
-export type McpCore = (input: McpInput) => Promise<McpOutput>;
+/**
+ * The endpoint with no web objects: the HTTP rules here, the JSON-RPC rules in server.ts. Called
+ * whole, it reads the body itself (input.body); a caller that reads the body its own way calls
+ * its two steps, and gets an answer from a ready REST answer with no await at all.
+ */
+export interface McpCore {
+  (input: McpInput): Promise<McpOutput>;
+  /** The refusal that needs no body (preflight, Host, method), or undefined: read the body. */
+  beforeBody(head: McpHead): McpOutput | undefined;
+  /** The answer to a request whose body is `text`, or was over the limit (undefined). */
+  afterBody(head: McpHead, text: string | undefined): McpOutput | Promise<McpOutput>;
+}
 
 export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): McpCore {
   const site = options.siteUrl ?? siteUrl();
@@ -134,7 +148,7 @@ export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): M
   const log = options.log ?? defaultLog;
   const rpc = createRpc({ api, site, catalog: catalogLoader(api, site), log });
 
-  return async function serveMcp(input: McpInput): Promise<McpOutput> {
+  function beforeBody(input: McpHead): McpOutput | undefined {
     if (input.method === 'OPTIONS') return PREFLIGHT;
     if (allowed) {
       const host = input.header('host');
@@ -153,14 +167,12 @@ export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): M
         ['allow', MCP_CORS.methods.join(', ')],
       ]);
     }
-    let text: string;
-    try {
-      text = await input.body();
-    } catch (error) {
-      if (error instanceof BodyTooLarge)
-        return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
-      throw error;
-    }
+    return undefined;
+  }
+
+  function afterBody(input: McpHead, text: string | undefined): McpOutput | Promise<McpOutput> {
+    if (text === undefined)
+      return refusal(413, INVALID_REQUEST, `Invalid Request: the body is larger than ${LIMITS.bodyBytes} bytes`);
     const { json, stream } = acceptance(input.header('accept'));
     if (!json || !stream) {
       return refusal(
@@ -179,14 +191,31 @@ export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): M
     } catch {
       return refusal(400, PARSE_ERROR, 'Parse error: the body is not JSON');
     }
-    try {
-      const { status, body } = await rpc.handle(value, mcpHeaders(input.header));
-      return output(status, body);
-    } catch (error) {
+    const failed = (error: unknown) => {
       log('mcp: request failed:', error);
       return refusal(500, -32603, 'Internal error');
+    };
+    try {
+      const answer = rpc.handle(value, mcpHeaders(input.header));
+      if (answer instanceof Promise) return answer.then(({ status, body }) => output(status, body), failed);
+      return output(answer.status, answer.body);
+    } catch (error) {
+      return failed(error);
     }
-  };
+  }
+
+  async function serveMcp(input: McpInput): Promise<McpOutput> {
+    const early = beforeBody(input);
+    if (early) return early;
+    let text: string | undefined;
+    try {
+      text = await input.body();
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+    }
+    return afterBody(input, text);
+  }
+  return Object.assign(serveMcp, { beforeBody, afterBody });
 }
 
 /** The endpoint as a web handler (the Astro route, Vercel, tests). */

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
-import { BodyTooLarge, type McpCore } from './endpoint.ts';
+import { BodyTooLarge, type McpCore, type McpOutput } from './endpoint.ts';
 import { LIMITS } from './protocol.ts';
 
 /** The body as text, refusing past the limit: a declared length before reading, a longer stream as it comes. */
@@ -49,44 +49,57 @@ export interface WholeCodings {
 const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
 
 /** `first` (names and values in turn) go first on every answer: the server's own, such as its security headers. */
-export async function serveMcpNode(
+export function serveMcpNode(
   core: McpCore,
   req: IncomingMessage,
   res: ServerResponse,
   codings?: WholeCodings,
   first: readonly string[] = [],
 ): Promise<void> {
+  const head = { method: req.method ?? 'GET', header: headerOf(req) };
   let tooLarge = false;
-  const { status, headers, body } = await core({
-    method: req.method ?? 'GET',
-    header: headerOf(req),
-    body: () =>
-      readBody(req).catch((error: unknown) => {
-        tooLarge = error instanceof BodyTooLarge;
-        throw error;
-      }),
-  });
-  const encoding =
-    codings && body && sizeOf(body) >= codings.threshold
-      ? codings.negotiate(req.headers['accept-encoding'])
-      : 'identity';
-  const flat: string[] = [...first];
-  for (const [name, value] of headers)
-    if (!(encoding !== 'identity' && name === 'content-length')) flat.push(name, value);
-  if (req.method !== 'OPTIONS') flat.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
-  // The rest of a refused body is not read: the connection cannot carry another request.
-  if (tooLarge) flat.push('connection', 'close');
-  // Every JSON answer varies by Accept-Encoding, coded or not (as the compression package does).
-  if (codings && body) flat.push('vary', 'Accept-Encoding');
-  if (!body) return void res.writeHead(status, flat).end();
-  if (encoding === 'identity') {
-    // The pieces as they are, in one writev: joining them first would copy the whole answer.
-    res.writeHead(status, flat);
-    res.cork();
-    for (const part of body) res.write(part);
-    return void res.end();
+  // The body is read here and handed to the core's second step, so an answer made from a ready
+  // REST answer is written in the turn the body arrives in.
+  const send = (answer: McpOutput | Promise<McpOutput>): void | Promise<void> =>
+    answer instanceof Promise ? answer.then(write) : write(answer);
+  const write = ({ status, headers, body }: McpOutput): void | Promise<void> => {
+    const encoding =
+      codings && body && sizeOf(body) >= codings.threshold
+        ? codings.negotiate(req.headers['accept-encoding'])
+        : 'identity';
+    const flat: string[] = [...first];
+    for (const [name, value] of headers)
+      if (!(encoding !== 'identity' && name === 'content-length')) flat.push(name, value);
+    if (req.method !== 'OPTIONS') flat.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
+    // The rest of a refused body is not read: the connection cannot carry another request.
+    if (tooLarge) flat.push('connection', 'close');
+    // Every JSON answer varies by Accept-Encoding, coded or not (as the compression package does).
+    if (codings && body) flat.push('vary', 'Accept-Encoding');
+    if (!body) return void res.writeHead(status, flat).end();
+    if (encoding === 'identity') {
+      // The pieces as they are, in one writev: joining them first would copy the whole answer.
+      res.writeHead(status, flat);
+      res.cork();
+      for (const part of body) res.write(part);
+      return void res.end();
+    }
+    return codings!.codeWhole(Buffer.concat(body), encoding).then((coded) => {
+      flat.push('content-encoding', encoding, 'content-length', String(coded.length));
+      res.writeHead(status, flat).end(coded);
+    });
+  };
+  try {
+    const early = core.beforeBody(head);
+    if (early) return Promise.resolve(write(early));
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const coded = await codings!.codeWhole(Buffer.concat(body), encoding);
-  flat.push('content-encoding', encoding, 'content-length', String(coded.length));
-  res.writeHead(status, flat).end(coded);
+  return readBody(req).then(
+    (text) => send(core.afterBody(head, text)),
+    (error: unknown) => {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      tooLarge = true;
+      return send(core.afterBody(head, undefined));
+    },
+  );
 }

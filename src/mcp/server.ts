@@ -7,7 +7,7 @@
  * between requests, and everything that does not depend on the request is built once (catalog.ts).
  */
 import type { Core, Handler } from '../api/app.ts';
-import type { ReadyAnswer } from '../api/ready.ts';
+import { stampOf, type ReadyAnswer } from '../api/ready.ts';
 import type { Log } from '../api/edge.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
@@ -44,7 +44,6 @@ export type Json = string | (string | Uint8Array)[];
 const piecesOf = (json: Json) => (typeof json === 'string' ? [json] : json);
 export const byteLength = (json: Json) =>
   piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
-const EMPTY = Buffer.alloc(0);
 /**
  * The body in bytes, as pieces: adjacent strings encoded together, kept bytes as they are.
  * Joining them into one buffer first costs more than the writes it saves (bench).
@@ -73,6 +72,13 @@ export interface Answer {
 type Request = Extract<Message, { kind: 'request' }>;
 /** A result as JSON, or a JSON-RPC error. */
 type Outcome = Json | RpcError;
+/**
+ * A value now, or later. A tool call answered from a ready REST answer is worked out with no
+ * await at all: under load, each turn through the promise queue costs more than the call itself.
+ */
+type Maybe<T> = T | Promise<T>;
+const then = <T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> =>
+  value instanceof Promise ? value.then(next) : next(value);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -150,7 +156,7 @@ function restRequest(url: URL): globalThis.Request {
 /**
  * A ready REST answer as the two forms a result needs, with no copy of its body: its head as it is
  * and quoted (made once per ready answer, kept while the core keeps the answer), then this call's
- * timestamp and `"}` in both forms.
+ * timestamp and `"}` in both forms (a timestamp has no character JSON escapes).
  */
 const quotedHeads = new WeakMap<ReadyAnswer, Buffer>();
 function readyPieces(kept: ReadyAnswer, stamp: string): { quoted: Json; raw: Json } {
@@ -159,8 +165,13 @@ function readyPieces(kept: ReadyAnswer, stamp: string): { quoted: Json; raw: Jso
     const head = Buffer.from(kept.head.buffer, kept.head.byteOffset, kept.head.byteLength).toString('utf8');
     quotedHeads.set(kept, (quoted = Buffer.from(JSON.stringify(head).slice(0, -1))));
   }
-  const tail = `${stamp}"}`;
-  return { quoted: [quoted, JSON.stringify(tail).slice(1)], raw: [kept.head, tail] };
+  return { quoted: [quoted, `${stamp}\\"}"`], raw: [kept.head, `${stamp}"}`] };
+}
+
+/** A call's REST request: its URL, and its path and query as the core keys ready answers. */
+interface RestTarget {
+  url: URL;
+  key: string;
 }
 
 /** The REST core the tools call: any handler, and where it is the core itself, its ready answers. */
@@ -170,6 +181,28 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
   const { api, site, log } = options;
   const ready = api.readyAnswer && api.serveReady && api.now ? (api as Core) : undefined;
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
+
+  /**
+   * The REST request of a call, remembered for the calls agents repeat (bounded): parsing a URL
+   * costs more than the rest of a call answered from a ready answer.
+   */
+  const TARGETS_KEPT = 256;
+  const targets = new Map<string, RestTarget>();
+  function restTarget(tool: ToolDefinition, values: Record<string, string>): RestTarget {
+    let memo = tool.name;
+    for (const _ in values) {
+      memo = `${tool.name} ${JSON.stringify(values)}`;
+      break;
+    }
+    let target = targets.get(memo);
+    if (!target) {
+      const url = restUrl(tool, values, site);
+      target = { url, key: `${url.pathname}${url.search}` };
+      if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value!);
+      targets.set(memo, target);
+    }
+    return target;
+  }
 
   /** A tool result: one text item, from 2025-06-18 the same JSON as structuredContent (spliced in as it is, not parsed and written again). */
   function toolResult(version: string, body: string | { quoted: Json; raw: Json }, isError: boolean): Json {
@@ -193,7 +226,7 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     return toolResult(version, JSON.stringify(new ApiError('invalid_request', message, hint).body(site)), true);
   }
 
-  async function callTool(version: string, params: Record<string, unknown>, inBatch: boolean): Promise<Outcome> {
+  function callTool(version: string, params: Record<string, unknown>, inBatch: boolean): Maybe<Outcome> {
     const { name } = params;
     if (typeof name !== 'string')
       return new RpcError(
@@ -210,26 +243,29 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     }
     const args = readArguments(tool, params.arguments);
     if ('problems' in args) return badArguments(version, 'Invalid arguments', args.problems);
+    const target = restTarget(tool, args.values);
+    // A call of its own whose REST answer is ready is answered at once: no memory is held past
+    // this turn, so it needs no place in the semaphore (a batch's calls still take turns).
+    const now = inBatch ? undefined : readyResult(version, target);
+    return now ?? inTurn(async () => readyResult(version, target) ?? callRest(version, tool, target.url), inBatch);
+  }
 
-    return inTurn(() => callRest(version, tool, args.values), inBatch);
+  /** The result from the core's ready answer to a call, when it keeps one that a result may hold. */
+  function readyResult(version: string, target: RestTarget): Outcome | undefined {
+    const kept = ready?.readyAnswer(target.key);
+    // A timestamp and `"}` follow the head: 26 bytes.
+    if (!kept?.stamped || kept.status < 200 || kept.status >= 300 || kept.head.length + 26 > LIMITS.resultBytes)
+      return undefined;
+    return toolResult(version, readyPieces(kept, stampOf(ready!.now())), false);
   }
 
   /**
-   * The REST answer to a URL: from the core's ready answer when it keeps one (no Request, Response
-   * or stream), else through the core as any caller; the body undefined past the result limit.
+   * The REST answer to a URL (other than a ready result, readyResult): from the core's ready
+   * answer when it keeps one (no Request, Response or stream), else through the core as any
+   * caller; the body undefined past the result limit.
    */
-  async function restAnswer(url: URL): Promise<{
-    status: number;
-    etag: string | null;
-    raw: Buffer | undefined;
-    pieces?: ReturnType<typeof readyPieces>;
-  }> {
+  async function restAnswer(url: URL): Promise<{ status: number; etag: string | null; raw: Buffer | undefined }> {
     const kept = ready?.readyAnswer(`${url.pathname}${url.search}`);
-    if (kept?.stamped && kept.status >= 200 && kept.status < 300) {
-      // A timestamp and `"}` follow the head: 26 bytes.
-      if (kept.head.length + 26 > LIMITS.resultBytes) return { status: kept.status, etag: null, raw: undefined };
-      return { status: kept.status, etag: null, raw: EMPTY, pieces: readyPieces(kept, ready!.now().toISOString()) };
-    }
     if (kept) {
       const served = ready!.serveReady(kept, { method: 'GET' });
       const parts = served.body ?? [];
@@ -246,17 +282,16 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     };
   }
 
-  async function callRest(version: string, tool: ToolDefinition, values: Record<string, string>): Promise<Outcome> {
+  async function callRest(version: string, tool: ToolDefinition, url: URL): Promise<Outcome> {
     let answer: Awaited<ReturnType<typeof restAnswer>>;
     try {
-      answer = await restAnswer(restUrl(tool, values, site));
+      answer = await restAnswer(url);
     } catch (error) {
       log('mcp: tool failed:', error);
       return new RpcError(INTERNAL_ERROR, 'Internal error');
     }
-    const { status, etag, raw, pieces } = answer;
+    const { status, etag, raw } = answer;
     if (raw === undefined) return toolResult(version, await tooLarge(tool), true);
-    if (pieces) return toolResult(version, pieces, false);
     if (status >= 200 && status < 300) return toolResult(version, bodyPieces(raw, etag), false);
     const body = JSON.parse(raw.toString('utf8')) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
@@ -282,16 +317,20 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     return JSON.stringify({ ...error.body(site), documentationUrl: documentationUrl(site, 'limits') });
   }
 
-  async function dispatch(request: Request, version: string, inBatch = false): Promise<Outcome> {
+  function dispatch(request: Request, version: string, inBatch = false): Maybe<Outcome> {
     const params = isObject(request.params) ? request.params : {};
+    if (request.method === 'tools/call') return callTool(version, params, inBatch);
+    return catalogMethod(request, params, version);
+  }
+
+  /** Every method but tools/call. */
+  async function catalogMethod(request: Request, params: Record<string, unknown>, version: string): Promise<Outcome> {
     if (version === MODERN_VERSION) {
       switch (request.method) {
         case 'server/discover':
           return (await options.catalog()).discover;
         case 'tools/list':
           return (await options.catalog()).toolsList(version);
-        case 'tools/call':
-          return callTool(version, params, inBatch);
         default:
           return new RpcError(
             METHOD_NOT_FOUND,
@@ -314,8 +353,6 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
         return '{}';
       case 'tools/list':
         return (await options.catalog()).toolsList(version);
-      case 'tools/call':
-        return callTool(version, params, inBatch);
       default:
         return new RpcError(METHOD_NOT_FOUND, 'Method not found');
     }
@@ -328,15 +365,17 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     body: errorText(idOf(value), error),
   });
 
-  async function single(value: unknown, headers: McpHeaders): Promise<Answer> {
+  function single(value: unknown, headers: McpHeaders): Maybe<Answer> {
     const message = readMessage(value);
     if (message instanceof RpcError) return refuse(value, message);
     if (message.kind === 'response') return { status: 202 };
     const version = versionOf(message, headers);
     if (version instanceof RpcError) return refuse(value, version);
     if (message.kind === 'notification') return { status: 202 };
-    const outcome = await dispatch(message, version);
-    return { status: outcome instanceof RpcError ? outcome.status : 200, body: reply(message.id, outcome) };
+    return then(dispatch(message, version), (outcome) => ({
+      status: outcome instanceof RpcError ? outcome.status : 200,
+      body: reply(message.id, outcome),
+    }));
   }
 
   const limitError = (message: string, limit: keyof typeof LIMITS) =>
@@ -406,8 +445,8 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     'Send this call in a request of its own, or narrow it (a time series: institutionId or issuerId, or a shorter startDate–endDate range).';
 
   return {
-    /** The answer to one parsed JSON body (a message or a batch). */
-    handle(value: unknown, headers: McpHeaders): Promise<Answer> {
+    /** The answer to one parsed JSON body (a message or a batch): at once when nothing had to wait. */
+    handle(value: unknown, headers: McpHeaders): Maybe<Answer> {
       return Array.isArray(value) ? batch(value, headers) : single(value, headers);
     },
   };

@@ -48,16 +48,18 @@ export const apiListener: Listener = (req, res) => {
 };
 
 /** Every request to /api/v1/mcp, on Node's request and response, its answers coded as negotiated. */
-let mcp: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> | undefined;
-export const mcpListener = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+type McpListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+let mcpLoading: Promise<McpListener> | undefined;
+let mcpLoaded: McpListener | undefined;
+export const mcpListener: McpListener = (req, res) => {
+  if (mcpLoaded) return mcpLoaded(req, res);
   // Loaded once, on the first MCP request, with the MCP core: a cold start serving REST does not
   // pay for either (and a dynamic import per request would go through the module loader each time).
-  mcp ??= Promise.all([import('../mcp/node.ts'), service.mcpCore()]).then(
+  mcpLoading ??= Promise.all([import('../mcp/node.ts'), service.mcpCore()]).then(
     ([{ serveMcpNode }, core]) =>
-      (req, res) =>
-        serveMcpNode(core, req, res, NODE_WHOLE_CODINGS, SECURITY_HEADER_LIST),
+      (mcpLoaded = (req, res) => serveMcpNode(core, req, res, NODE_WHOLE_CODINGS, SECURITY_HEADER_LIST)),
   );
-  return (await mcp)(req, res);
+  return mcpLoading.then((listen) => listen(req, res));
 };
 
 /** GET and HEAD answered from the REST core's ready answers, written without the adapter. */
