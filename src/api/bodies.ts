@@ -64,13 +64,16 @@ export function readyResponse({ head, etag }: ReadyHead, now: Date): Response {
   return response;
 }
 
-/** A body sent in pieces as they are produced: large time series are never built as one string. */
-export function streamedResponse(pieces: Iterator<string>, etag: string): Response {
+/**
+ * A body sent in pieces as they are produced: large time series are never built as one string.
+ * A piece in bytes is sent as it is (kept bytes, shared between requests: read, never changed).
+ */
+export function streamedResponse(pieces: Iterator<string | Uint8Array>, etag: string): Response {
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       const next = pieces.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
     },
   });
   return new Response(stream, { headers: { 'content-type': JSON_TYPE, etag } });

@@ -100,25 +100,49 @@ export async function getTimeSeries(
     );
   }
 
-  const key = `ts/${selection.kind === 'one' ? selection.date : `${selection.start}..${selection.end}`}/${id ?? ''}?${filterKey(dataset, query)}`;
-  const type = JSON.stringify(dataset.type);
-  /** Everything up to the timestamp's value, then (when streamed) the timestamp and the close. */
-  function* pieces(streamed: boolean): Generator<string> {
-    yield `{"type":${JSON.stringify(dataset.timeSeriesType)},"timeSeries":{`;
+  const filters = filterKey(dataset, query);
+  const key = `ts/${selection.kind === 'one' ? selection.date : `${selection.start}..${selection.end}`}/${id ?? ''}?${filters}`;
+  const entry = (s: number, data: string) =>
+    `${JSON.stringify(history.dates[s])}:{"type":${JSON.stringify(dataset.type)},"data":${data},"lastUpdated":${JSON.stringify(history.lastUpdated(s))}}`;
+  const open = `{"type":${JSON.stringify(dataset.timeSeriesType)},"timeSeries":{`;
+  const close = `},"availableDates":${history.availableDatesJson},"termsOfUse":${TERMS},"timestamp":"`;
+  // One snapshot is a list-sized body: kept per URL like the list's, and a ready answer (ready.ts).
+  if (picked.length === 1) {
+    const head = () => {
+      const entity = only?.[0];
+      const data = history.dataJson(picked[0]!, query, only ? (entity === undefined ? [] : [entity]) : undefined);
+      return `${open}${entry(picked[0]!, data)}${close}`;
+    };
+    return readyResponse(cachedHead(history, key, head), ctx.now);
+  }
+  // A range is streamed, a snapshot at a time. Unfiltered, each snapshot's entry is the same
+  // for every request, so it is kept as bytes: a range sends kept bytes, and a client that
+  // reads slowly leaves no megabytes of per-request copies behind it.
+  const kept = !only && !filters ? keptEntries(history) : undefined;
+  function* pieces(): Generator<string | Uint8Array> {
+    yield open;
     for (const [n, s] of picked.entries()) {
+      if (kept) {
+        let bytes = kept.get(s);
+        if (!bytes) kept.set(s, (bytes = encoder.encode(`,${entry(s, history.dataJson(s))}`)));
+        yield n ? bytes : bytes.subarray(1);
+        continue;
+      }
       const entity = only?.[n];
       const data = history.dataJson(s, query, only ? (entity === undefined ? [] : [entity]) : undefined);
-      yield `${n ? ',' : ''}${JSON.stringify(history.dates[s])}:{"type":${type},"data":${data},"lastUpdated":${JSON.stringify(history.lastUpdated(s))}}`;
+      yield `${n ? ',' : ''}${entry(s, data)}`;
     }
-    yield `},"availableDates":${history.availableDatesJson},"termsOfUse":${TERMS},"timestamp":"`;
-    if (streamed) yield `${timestamp}"}`;
+    yield close;
+    yield `${timestamp}"}`;
   }
-  // One snapshot is a list-sized body: kept per URL like the list's, and a ready answer (ready.ts).
-  // A range stays streamed, a snapshot at a time.
-  if (picked.length === 1)
-    return readyResponse(
-      cachedHead(history, key, () => [...pieces(false)].join('')),
-      ctx.now,
-    );
-  return streamedResponse(pieces(true), etagFor(history, key));
+  return streamedResponse(pieces(), etagFor(history, key));
+}
+
+const encoder = new TextEncoder();
+/** Each history's unfiltered time-series entries, `,"<date>":{…}` in bytes: at most one per snapshot, freed with the history. */
+const entriesOf = new WeakMap<object, Map<number, Uint8Array>>();
+function keptEntries(history: object): Map<number, Uint8Array> {
+  let kept = entriesOf.get(history);
+  if (!kept) entriesOf.set(history, (kept = new Map()));
+  return kept;
 }
