@@ -3,8 +3,10 @@
  * node:http server writing our exact answer bytes from memory (what Node itself can do), once
  * with only their type and coding and once with every header we sent, and nginx sending them
  * from disk. Each request kind is
- * captured from our server once per coding (none, and Accept-Encoding: br), then the three
- * servers are driven in turn, the order rotating per row, so every ratio comes from one run.
+ * captured from our server once per coding (none, and Accept-Encoding: br), then the servers are
+ * driven in turn, in ROUNDS short rounds per row with the order rotating each round, and each
+ * ratio is the median of its rounds' ratios: on a shared 2-core machine a single run of a row
+ * swings by a third, and the rounds' ratios, each taken within seconds, swing much less.
  * nginx is Debian's package: installed with apt-get when missing and we are root, else skipped.
  */
 import { execFile } from 'node:child_process';
@@ -115,6 +117,12 @@ http {
   }
 }
 
+/** Rounds per row: the row's duration is split between them. */
+export const ROUNDS = 3;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** A load run of one server; `warm` runs a second first, unmeasured. */
 async function rps(
   url: string,
   path: string,
@@ -122,6 +130,7 @@ async function rps(
   headers: Record<string, string>,
   connections: number,
   duration: number,
+  warm: boolean,
 ) {
   const options = {
     url: `${url}${path}`,
@@ -130,7 +139,7 @@ async function rps(
     headers: { ...s.headers, ...headers },
     connections,
   };
-  await autocannon({ ...options, duration: 1 });
+  if (warm) await autocannon({ ...options, duration: 1 });
   return (await autocannon({ ...options, duration })).requests.average;
 }
 
@@ -175,31 +184,49 @@ export async function ceilingTable(
       for (const c of codings) {
         const name = `${i}-${c.suffix}`;
         const nginxServes = typeof nginx !== 'string' && (s.method ?? 'GET') === 'GET';
-        const runs: [string, () => Promise<number>][] = [
-          ['ours', () => rps(ours, s.path, s, c.headers, connections, duration)],
-          ['node', () => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, duration)],
-          ['headers', () => rps(node.url, `/${name}-headers`, { ...s, headers: {} }, {}, connections, duration)],
+        const seconds = Math.max(1, Math.round(duration / ROUNDS));
+        const runs: [string, (warm: boolean) => Promise<number>][] = [
+          ['ours', (warm) => rps(ours, s.path, s, c.headers, connections, seconds, warm)],
+          ['node', (warm) => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, seconds, warm)],
+          [
+            'headers',
+            (warm) => rps(node.url, `/${name}-headers`, { ...s, headers: {} }, {}, connections, seconds, warm),
+          ],
         ];
         if (nginxServes)
           runs.push([
             'nginx',
-            () =>
-              rps((nginx as { url: string }).url, `/${name}`, { name: s.name, path: '' }, {}, connections, duration),
+            (warm) =>
+              rps(
+                (nginx as { url: string }).url,
+                `/${name}`,
+                { name: s.name, path: '' },
+                {},
+                connections,
+                seconds,
+                warm,
+              ),
           ]);
-        const result = new Map<string, number>();
-        // Interleaved: the order rotates, so no server always runs first (or last) on a warm machine.
-        for (let k = 0; k < runs.length; k++) {
-          const [who, run] = runs[(k + turn) % runs.length]!;
-          console.error(`ceilings: ${s.name} (${c.label}) — ${who}…`);
-          result.set(who, await run());
+        const rounds: Map<string, number>[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const result = new Map<string, number>();
+          // Interleaved: the order rotates, so no server always runs first (or last) on a warm machine.
+          for (let k = 0; k < runs.length; k++) {
+            const [who, run] = runs[(k + turn) % runs.length]!;
+            console.error(`ceilings: ${s.name} (${c.label}) — ${who}, round ${round + 1} of ${ROUNDS}…`);
+            result.set(who, await run(round === 0));
+          }
+          turn++;
+          rounds.push(result);
         }
-        turn++;
-        const o = result.get('ours')!;
-        const n = result.get('node')!;
-        const x = result.get('nginx');
-        const h = result.get('headers')!;
+        const of = (who: string) => (rounds[0]!.has(who) ? median(rounds.map((r) => r.get(who)!)) : undefined);
+        const ratio = (who: string) => median(rounds.map((r) => r.get('ours')! / r.get(who)!));
+        const o = of('ours')!;
+        const n = of('node')!;
+        const x = of('nginx');
+        const h = of('headers')!;
         lines.push(
-          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(n)} | ${x === undefined ? '—' : fmt(x)} | **${fmt(o / n, 2)}** | ${x === undefined ? '—' : fmt(o / x, 2)} | ${fmt(h)} | ${fmt(o / h, 2)} |`,
+          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(n)} | ${x === undefined ? '—' : fmt(x)} | **${fmt(ratio('node'), 2)}** | ${x === undefined ? '—' : fmt(ratio('nginx'), 2)} | ${fmt(h)} | ${fmt(ratio('headers'), 2)} |`,
         );
       }
     }
