@@ -136,6 +136,43 @@ describe('the MCP endpoint on Node, with content codings (npm start)', () => {
     },
   );
 
+  it('a client that takes gzip as readily as br gets gzip spliced from kept pieces: for every id and version, it decodes (CRC and length checked) to the same JSON', async () => {
+    for (const [i, accept] of ['gzip, deflate, br', 'br, gzip', '*'].entries()) {
+      for (const version of ['2026-07-28', '2025-06-18', '2024-11-05']) {
+        const call =
+          version === '2026-07-28'
+            ? request('tools/call', { name: 'list_mortgage_rates', arguments: {} }, { id: `call-${i}-é` })
+            : {
+                method: 'POST',
+                headers: { ...JSON_HEADERS, 'mcp-protocol-version': version },
+                body: JSON.stringify({
+                  jsonrpc: '2.0',
+                  id: 1000 + i,
+                  method: 'tools/call',
+                  params: { name: 'list_mortgage_rates', arguments: {} },
+                }),
+              };
+        const plain = await sendRaw(coded.url, call);
+        const sent = await sendRaw(coded.url, { ...call, headers: { ...call.headers, 'accept-encoding': accept } });
+        expect(sent.headers['content-encoding'], `${accept}, ${version}`).toBe('gzip');
+        expect(Number(sent.headers['content-length'])).toBe(sent.body.length);
+        expect(sent.body.length).toBeLessThan(plain.body.length / 4);
+        // gunzipSync checks the trailer's CRC-32 and length against what it decoded.
+        expect(timeless(decodedText(sent))).toBe(timeless(plain.text));
+      }
+    }
+  });
+
+  it('the client’s q-values still decide: br preferred by the client is br', async () => {
+    const call = request('tools/call', { name: 'list_mortgage_rates', arguments: {} });
+    const sent = await sendRaw(coded.url, {
+      ...call,
+      headers: { ...call.headers, 'accept-encoding': 'br, gzip;q=0.5' },
+    });
+    expect(sent.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(decodedText(sent)).result.content[0].type).toBe('text');
+  });
+
   it('a small answer, or a client that asks for no coding, gets the JSON as it is', async () => {
     const ping = modern('tools/list');
     const small = await sendRaw(coded.url, {

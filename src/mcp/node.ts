@@ -40,10 +40,12 @@ const headerOf = (req: IncomingMessage) => (name: string) => {
 
 /** Content codings for whole answers (src/server/codings.ts NODE_WHOLE_CODINGS). */
 export interface WholeCodings {
-  negotiate(acceptEncoding: string | undefined): string;
+  /** The coding for this body and this Accept-Encoding ('identity' for none). */
+  negotiate(acceptEncoding: string | undefined, body: readonly Uint8Array[]): string;
   /** Bodies shorter than this go uncompressed. */
   threshold: number;
-  codeWhole(body: Buffer, encoding: string): Promise<Buffer>;
+  /** The body coded: at once when it can be spliced from kept pieces, else later. */
+  code(body: readonly Uint8Array[], encoding: string): Uint8Array[] | Promise<Buffer>;
 }
 
 const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
@@ -65,7 +67,7 @@ export function serveMcpNode(
   const write = ({ status, headers, body }: McpOutput): void | Promise<void> => {
     const encoding =
       codings && body && sizeOf(body) >= codings.threshold
-        ? codings.negotiate(req.headers['accept-encoding'])
+        ? codings.negotiate(req.headers['accept-encoding'], body)
         : 'identity';
     const flat: string[] = [...first];
     for (const [name, value] of headers)
@@ -83,10 +85,15 @@ export function serveMcpNode(
       for (const part of body) res.write(part);
       return void res.end();
     }
-    return codings!.codeWhole(Buffer.concat(body), encoding).then((coded) => {
-      flat.push('content-encoding', encoding, 'content-length', String(coded.length));
-      res.writeHead(status, flat).end(coded);
-    });
+    const sendCoded = (coded: Uint8Array[]) => {
+      flat.push('content-encoding', encoding, 'content-length', String(sizeOf(coded)));
+      res.writeHead(status, flat);
+      res.cork();
+      for (const part of coded) res.write(part);
+      res.end();
+    };
+    const coded = codings!.code(body, encoding);
+    return coded instanceof Promise ? coded.then((whole) => sendCoded([whole])) : sendCoded(coded);
   };
   try {
     const early = core.beforeBody(head);

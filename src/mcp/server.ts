@@ -9,6 +9,7 @@
 import type { Core, Handler } from '../api/app.ts';
 import { stampOf, type ReadyAnswer } from '../api/ready.ts';
 import type { Log } from '../api/edge.ts';
+import { keepBytes } from '../lib/kept-bytes.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
 import { MODERN_RESULT_FIELDS, narrowing, type Catalog } from './catalog.ts';
@@ -105,7 +106,10 @@ function bodyPieces(raw: Buffer, etag: string | null): { quoted: Json; raw: Json
   const head = raw.subarray(0, cut);
   let known = kept.get(etag!);
   if (!known?.head.equals(head)) {
-    known = { head: Buffer.from(head), quoted: Buffer.from(JSON.stringify(head.toString('utf8')).slice(0, -1)) };
+    known = {
+      head: keepBytes(Buffer.from(head)),
+      quoted: keepBytes(Buffer.from(JSON.stringify(head.toString('utf8')).slice(0, -1))),
+    };
     if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
     kept.set(etag!, known);
   }
@@ -163,7 +167,8 @@ function readyPieces(kept: ReadyAnswer, stamp: string): { quoted: Json; raw: Jso
   let quoted = quotedHeads.get(kept);
   if (!quoted) {
     const head = Buffer.from(kept.head.buffer, kept.head.byteOffset, kept.head.byteLength).toString('utf8');
-    quotedHeads.set(kept, (quoted = Buffer.from(JSON.stringify(head).slice(0, -1))));
+    quotedHeads.set(kept, (quoted = keepBytes(Buffer.from(JSON.stringify(head).slice(0, -1)))));
+    keepBytes(kept.head);
   }
   return { quoted: [quoted, `${stamp}\\"}"`], raw: [kept.head, `${stamp}"}`] };
 }

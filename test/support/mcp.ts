@@ -38,7 +38,7 @@ export interface McpRequest {
 export function modern(
   method: string,
   params: Record<string, unknown> = {},
-  options: { id?: number; headers?: Record<string, string>; meta?: Record<string, unknown> } = {},
+  options: { id?: number | string; headers?: Record<string, string>; meta?: Record<string, unknown> } = {},
 ): McpRequest {
   const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return {
