@@ -78,22 +78,20 @@ export function serveMcpNode(
     // Every JSON answer varies by Accept-Encoding, coded or not (as the compression package does).
     if (codings && body) flat.push('vary', 'Accept-Encoding');
     if (!body) return void res.writeHead(status, flat).end();
-    if (encoding === 'identity') {
-      // The pieces as they are, in one writev: joining them first would copy the whole answer.
+    // The pieces as they are, in one writev: joining them first would copy the whole answer.
+    const writeParts = (parts: readonly Uint8Array[]) => {
       res.writeHead(status, flat);
       res.cork();
-      for (const part of body) res.write(part);
-      return void res.end();
-    }
-    const sendCoded = (coded: Uint8Array[]) => {
-      flat.push('content-encoding', encoding, 'content-length', String(sizeOf(coded)));
-      res.writeHead(status, flat);
-      res.cork();
-      for (const part of coded) res.write(part);
+      for (const part of parts) res.write(part);
       res.end();
     };
+    if (encoding === 'identity') return writeParts(body);
+    const writeCoded = (parts: Uint8Array[]) => {
+      flat.push('content-encoding', encoding, 'content-length', String(sizeOf(parts)));
+      writeParts(parts);
+    };
     const coded = codings!.code(body, encoding);
-    return coded instanceof Promise ? coded.then((whole) => sendCoded([whole])) : sendCoded(coded);
+    return coded instanceof Promise ? coded.then((whole) => writeCoded([whole])) : writeCoded(coded);
   };
   try {
     const early = core.beforeBody(head);

@@ -188,10 +188,12 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
   /**
-   * The REST request of a call, remembered for the calls agents repeat (bounded): parsing a URL
-   * costs more than the rest of a call answered from a ready answer.
+   * The REST request of a call, remembered for the calls agents repeat (at most 256 calls whose
+   * arguments are at most 256 characters in JSON): parsing a URL costs more than the rest of a
+   * call answered from a ready answer.
    */
   const TARGETS_KEPT = 256;
+  const TARGET_MEMO_CHARS = 256;
   const targets = new Map<string, RestTarget>();
   function restTarget(tool: ToolDefinition, values: Record<string, string>): RestTarget {
     let memo = tool.name;
@@ -203,6 +205,7 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     if (!target) {
       const url = restUrl(tool, values, site);
       target = { url, key: `${url.pathname}${url.search}` };
+      if (memo.length > TARGET_MEMO_CHARS) return target;
       if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value!);
       targets.set(memo, target);
     }
