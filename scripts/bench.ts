@@ -207,7 +207,7 @@ async function main() {
     );
     say();
     say(
-      `Against the ceilings: the Node ceiling is a minimal node:http server writing our exact status, type, coding and bytes from memory; nginx (one worker) sends the same bytes from disk, with status 200; the last columns are the same Node ceiling sending every header we sent as well (CORS, caching, ETag, Vary, security headers, a request id), that is the very same response bytes but its Date. The servers run in turn per row, in ${ROUNDS} rounds of a third of the row's time with the order rotating each round; req/s are each server's median round, and each ratio the median of the rounds' ratios (each round's runs are seconds apart); "br" rows send Accept-Encoding: br. Targets: ≥ 0.7 of the Node ceiling for list, detail, filtered list, one-date time series and 404; health ≥ 0.5.`,
+      `Against the ceilings: the Node ceiling is a minimal node:http server writing the very same response bytes from memory (our status, every header we sent — type, coding, CORS, caching, ETag, Vary, security headers, a request id — and the body; only its Date differs); nginx (one worker) sends the same body from disk, with status 200, type and coding; the last columns are the Node ceiling sending only type and coding with the body, which shows what our headers cost. The servers run in turn per row, in ${ROUNDS} rounds of a third of the row's time with the order rotating each round; req/s are each server's median round, and each ratio the median of the rounds' ratios (each round's runs are seconds apart); "br" rows send Accept-Encoding: br. Targets: ≥ 0.7 of the Node ceiling for list, detail, filtered list, one-date time series and 404; health ≥ 0.5.`,
     );
     say();
     for (const line of ceilings) say(line);
