@@ -14,7 +14,16 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ceilingScenarios } from '../bench/lib/ceiling-scenarios.ts';
 import { ceilingTable, ROUNDS } from '../bench/lib/ceilings.ts';
-import { buildSite, fmt, mb, prependResults, ROOT, spawnServer, startProductionServer } from '../bench/lib/harness.ts';
+import {
+  buildSite,
+  fmt,
+  mb,
+  median,
+  prependResults,
+  ROOT,
+  spawnServer,
+  startProductionServer,
+} from '../bench/lib/harness.ts';
 import { generateHistory } from '../bench/lib/synthetic-history.ts';
 import { MCP_PATH, modern } from '../test/support/mcp.ts';
 
@@ -80,7 +89,6 @@ async function load(url: string, s: Scenario) {
 }
 
 const PAIR_SECONDS = 3;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** REST and MCP run back to back, several times: each pair sees the same load on the machine. */
 async function pairedRatio(url: string, rest: Scenario, mcp: Scenario, rounds = 5) {

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../../test/support/free-port.ts';
 import { answers, startServer } from '../../test/support/server-process.ts';
-import { fmt, spawnServer } from './harness.ts';
+import { fmt, median, spawnServer } from './harness.ts';
 
 export interface CeilingScenario {
   name: string;
@@ -119,8 +119,6 @@ http {
 
 /** Rounds per row: the row's duration is split between them. */
 export const ROUNDS = 3;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** A load run of one server; `warm` runs a second first, unmeasured. */
 async function rps(

@@ -15,6 +15,8 @@ export const RESULTS_FILE = resolve(ROOT, 'bench/RESULTS.md');
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-NZ', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 export const mb = (bytes: number) => `${fmt(bytes / 1e6, 2)} MB`;
+/** The middle value (the upper middle of an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function buildSite(name: string, snapshotsDir: string) {
   const buildDir = resolve(ROOT, '.builds', name);
