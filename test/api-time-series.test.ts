@@ -66,6 +66,25 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s time series', (slug
     expect(body.timeSeries[end]).toEqual(await snapshot(slug, end));
   });
 
+  it('overlapping ranges, each asked twice: every entry is its snapshot, whether it opens the range or follows another', async () => {
+    const all = dates[slug]!;
+    for (const [from, to] of [
+      [2, 6],
+      [4, 8],
+      [0, 8],
+      [4, 8],
+      [6, 6],
+    ] as const) {
+      const [start, end] = [all[from]!, all[Math.min(to, all.length - 1)]!];
+      const { response, body } = await getJson(api, `${path}?startDate=${start}&endDate=${end}`);
+      expect(response.status).toBe(200);
+      expect(dataset.schemas.timeSeries.parse(body)).toEqual(body);
+      const expected = all.filter((d) => d >= start && d <= end);
+      expect(Object.keys(body.timeSeries)).toEqual(expected);
+      for (const date of expected) expect(body.timeSeries[date], date).toEqual(await snapshot(slug, date));
+    }
+  });
+
   it('a range with no snapshot: 404 no_data', async () => {
     await expectError(
       `${path}?startDate=2020-01-01&endDate=2020-12-31`,
