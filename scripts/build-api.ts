@@ -1,13 +1,23 @@
 /**
  * Build step for `npm start`: bundle src/server/node-entry.ts (the API functions and the data
- * they embed) into <BUILD_DIR>/api/node-entry.mjs. Packages stay external, as in Astro's server.
+ * they embed) into <BUILD_DIR>/api/node-entry.mjs, then compile it once into Node's compile
+ * cache (<BUILD_DIR>/.compile-cache, which scripts/serve.mjs enables).
+ *
+ * Both are for the cold start. The packages the API runs on (zod above all, ~95 files) are
+ * bundled in: resolving and reading them one by one from node_modules cost ~40 ms of each start.
+ * Only packages loaded on a path a cold start does not take stay external: `compression`
+ * (CommonJS, for pages and streamed answers) and `@vercel/blob` (only with a Blob token).
+ * The compile cache spares V8 re-parsing ~1.8 MB of bundle on every start (~20 ms).
  */
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 
 const generatedDir = resolve(process.env.GENERATED_DIR ?? '.generated');
-const outdir = resolve(process.env.BUILD_DIR ?? 'dist', 'api');
+const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
+const outdir = resolve(buildDir, 'api');
 
 /** `@generated/<file>?raw` → the file's text as a string module, as Vite does for Astro. */
 const generatedRaw: Plugin = {
@@ -34,8 +44,23 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22',
-  packages: 'external',
+  external: ['compression', '@vercel/blob'],
   plugins: [generatedRaw],
   logLevel: 'warning',
 });
+
+// A separate Node (not this tsx process, whose loader hooks would compile the files their own
+// way) imports every module of the bundle with the cache on, and writes the cache out.
+const warm = `
+  import { enableCompileCache, flushCompileCache } from 'node:module';
+  import { readdirSync } from 'node:fs';
+  import { join } from 'node:path';
+  import { pathToFileURL } from 'node:url';
+  const [buildDir] = process.argv.slice(1);
+  enableCompileCache(join(buildDir, '.compile-cache'));
+  const dir = join(buildDir, 'api');
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.mjs'))) await import(pathToFileURL(join(dir, file)).href);
+  flushCompileCache();
+`;
+await promisify(execFile)(process.execPath, ['--input-type=module', '-e', warm, buildDir]);
 console.log(`build:api: ${outdir}/node-entry.mjs in ${Math.round(performance.now() - started)} ms`);

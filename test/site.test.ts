@@ -16,10 +16,12 @@ import type { DocPage } from '../src/docs/pages.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
 import { chromiumForTests, visit as open } from './support/chromium.ts';
+import { freePort } from './support/free-port.ts';
 import { MCP_PATH, modern } from './support/mcp.ts';
 import { ROOT } from './support/constants.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { answers, startServer } from './support/server-process.ts';
 
 const run = promisify(execFile);
 let site: ProductionSite;
@@ -394,6 +396,46 @@ describe('security', () => {
     const built = [...(await files(site.buildDir)), ...(await files(site.generatedDir))];
     expect(built.length).toBeGreaterThan(50);
     for (const file of built) expect((await readFile(file)).includes(CANARY), file).toBe(false);
+  });
+});
+
+describe('the Node server start', () => {
+  it('reads the API bundle from the compile cache the build wrote, and the bundle loads no package a start does not need', async () => {
+    const api = join(site.buildDir, 'api');
+    const { readdir: list } = await import('node:fs/promises');
+    const modules = (await list(api)).filter((name) => name.endsWith('.mjs'));
+    const sources = await Promise.all(modules.map((name) => readFile(join(api, name), 'utf8')));
+    const bare = (pattern: RegExp) =>
+      new Set(
+        sources
+          .flatMap((source) => [...source.matchAll(pattern)].map((m) => m[1]!))
+          .filter((s) => !/^(node:|\.)/.test(s)),
+      );
+    // Static imports resolve at every start; only the optional packages are imported, on demand.
+    expect([...bare(/^import [^;]*?from "([^"]+)";/gm)]).toEqual([]);
+    expect([...bare(/\bimport\("([^"]+)"\)/g)].sort()).toEqual(['@vercel/blob', 'compression']);
+
+    const port = await freePort();
+    const server = await startServer(process.execPath, ['scripts/serve.mjs'], {
+      port,
+      env: { ...process.env, BUILD_DIR: site.buildDir, PORT: String(port), NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
+      ready: answers('/api/v1/mortgage-rates', 200),
+      pollMs: 20,
+    });
+    try {
+      // Node's own account of each module it compiled: read from the cache, or compiled afresh.
+      const verdicts = new Map(
+        [...server.output().matchAll(/V8 code cache for ESM \S+\/api\/(\S+\.mjs) was (.+?),/g)].map((m) => [
+          m[1]!,
+          m[2]!,
+        ]),
+      );
+      expect(verdicts.get('node-entry.mjs')).toBe('accepted');
+      expect(verdicts.size).toBeGreaterThanOrEqual(4);
+      for (const [name, verdict] of verdicts) expect(verdict, name).toBe('accepted');
+    } finally {
+      await server.stop();
+    }
   });
 });
 
