@@ -29,7 +29,7 @@ beforeAll(async () => {
   web = await serveHandler(withRequestIds(service));
   const core = await service.mcpCore();
   node = await listen((req, res) => void serveMcpNode(core, req, res));
-  coded = await listen((req, res) => void serveMcpNode(core, req, res, NODE_WHOLE_CODINGS));
+  coded = await listen((req, res) => void serveMcpNode(core, req, res, { codings: NODE_WHOLE_CODINGS }));
 });
 afterAll(async () => {
   await web.close();

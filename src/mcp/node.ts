@@ -6,31 +6,45 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
-import { BodyTooLarge, type McpCore, type McpOutput } from './endpoint.ts';
+import type { McpCore, McpOutput } from './endpoint.ts';
 import { LIMITS } from './protocol.ts';
 
-/** The body as text, refusing past the limit: a declared length before reading, a longer stream as it comes. */
-function readBody(req: IncomingMessage): Promise<string> {
+/**
+ * The body as text to `then`, or undefined past the limit (a declared length before reading, a
+ * longer stream as it comes); `fail` for a request that breaks off. Callbacks, not a promise: a
+ * promise and its turn through the microtask queue cost more per call than the call's own work.
+ */
+function readBody(
+  req: IncomingMessage,
+  then: (text: string | undefined) => void,
+  fail: (error: unknown) => void,
+): void {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > LIMITS.bodyBytes) return Promise.reject(new BodyTooLarge());
-  // Events rather than for-await: an async iterator per request costs more than the body's parsing.
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= LIMITS.bodyBytes) return void chunks.push(chunk);
-      req.off('data', onData).pause();
-      fail(new BodyTooLarge());
-    };
-    req.on('data', onData);
-    req.once('end', () =>
-      done(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
-    );
-    req.once('error', fail);
-    // A client that goes away mid-body: nothing to answer (node-server.ts logs nothing for it).
-    req.once('close', () => req.complete || fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  if (declared !== undefined && Number(declared) > LIMITS.bodyBytes) return then(undefined);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= LIMITS.bodyBytes) return void chunks.push(chunk);
+    req.off('data', onData).pause();
+    settled = true;
+    then(undefined);
+  };
+  req.on('data', onData);
+  req.once('end', () => {
+    if (settled) return;
+    settled = true;
+    then(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
   });
+  const broken = (error: unknown) => {
+    if (settled) return;
+    settled = true;
+    fail(error);
+  };
+  req.once('error', broken);
+  // A client that goes away mid-body: nothing to answer (node-server.ts logs nothing for it).
+  req.once('close', () => req.complete || broken(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
 }
 
 const headerOf = (req: IncomingMessage) => (name: string) => {
@@ -50,20 +64,26 @@ export interface WholeCodings {
 
 const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
 
-/** `first` (names and values in turn) go first on every answer: the server's own, such as its security headers. */
+export interface McpNodeOptions {
+  /** Content codings for answers of `codings.threshold` bytes or more; none without. */
+  codings?: WholeCodings;
+  /** Headers (names and values in turn) first on every answer: the server's own, such as its security headers. */
+  first?: readonly string[];
+  /** Told of a failure no answer was written for (default: the response is destroyed). */
+  fail?: (error: unknown) => void;
+}
+
+/** Answer one request to the MCP endpoint; a failure goes to `options.fail`, never thrown. */
 export function serveMcpNode(
   core: McpCore,
   req: IncomingMessage,
   res: ServerResponse,
-  codings?: WholeCodings,
-  first: readonly string[] = [],
-): Promise<void> {
+  options: McpNodeOptions = {},
+): void {
+  const { codings, first = [] } = options;
+  const fail = options.fail ?? (() => void res.destroy());
   const head = { method: req.method ?? 'GET', header: headerOf(req) };
   let tooLarge = false;
-  // The body is read here and handed to the core's second step, so an answer made from a ready
-  // REST answer is written in the turn the body arrives in.
-  const send = (answer: McpOutput | Promise<McpOutput>): void | Promise<void> =>
-    answer instanceof Promise ? answer.then(write) : write(answer);
   const write = ({ status, headers, body }: McpOutput): void | Promise<void> => {
     const encoding =
       codings && body && sizeOf(body) >= codings.threshold
@@ -93,18 +113,31 @@ export function serveMcpNode(
     const coded = codings!.code(body, encoding);
     return coded instanceof Promise ? coded.then((whole) => writeCoded([whole])) : writeCoded(coded);
   };
+  // An answer now or later, written; whatever fails on the way goes to `fail`.
+  const send = (answer: () => McpOutput | Promise<McpOutput>): void => {
+    try {
+      const output = answer();
+      const written = output instanceof Promise ? output.then(write) : write(output);
+      if (written instanceof Promise) written.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  let early: McpOutput | undefined;
   try {
-    const early = core.beforeBody(head);
-    if (early) return Promise.resolve(write(early));
+    early = core.beforeBody(head);
   } catch (error) {
-    return Promise.reject(error);
+    return fail(error);
   }
-  return readBody(req).then(
-    (text) => send(core.afterBody(head, text)),
-    (error: unknown) => {
-      if (!(error instanceof BodyTooLarge)) throw error;
-      tooLarge = true;
-      return send(core.afterBody(head, undefined));
+  if (early) return send(() => early);
+  // The body is read here and handed to the core's second step, so an answer made from a ready
+  // REST answer is written in the turn the body arrives in.
+  readBody(
+    req,
+    (text) => {
+      tooLarge = text === undefined;
+      send(() => core.afterBody(head, text));
     },
+    fail,
   );
 }

@@ -48,18 +48,19 @@ export const apiListener: Listener = (req, res) => {
 };
 
 /** Every request to /api/v1/mcp, on Node's request and response, its answers coded as negotiated. */
-type McpListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+type McpListener = (req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void) => void;
 let mcpLoading: Promise<McpListener> | undefined;
 let mcpLoaded: McpListener | undefined;
-export const mcpListener: McpListener = (req, res) => {
-  if (mcpLoaded) return mcpLoaded(req, res);
+export const mcpListener: McpListener = (req, res, fail) => {
+  if (mcpLoaded) return mcpLoaded(req, res, fail);
   // Loaded once, on the first MCP request, with the MCP core: a cold start serving REST does not
   // pay for either (and a dynamic import per request would go through the module loader each time).
   mcpLoading ??= Promise.all([import('../mcp/node.ts'), service.mcpCore()]).then(
     ([{ serveMcpNode }, core]) =>
-      (mcpLoaded = (req, res) => serveMcpNode(core, req, res, NODE_WHOLE_CODINGS, SECURITY_HEADER_LIST)),
+      (mcpLoaded = (req, res, fail) =>
+        serveMcpNode(core, req, res, { codings: NODE_WHOLE_CODINGS, first: SECURITY_HEADER_LIST, fail })),
   );
-  return mcpLoading.then((listen) => listen(req, res));
+  mcpLoading.then((listen) => listen(req, res, fail), fail);
 };
 
 /** GET and HEAD answered from the REST core's ready answers, written without the adapter. */

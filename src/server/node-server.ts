@@ -46,7 +46,7 @@ export interface NodeServerOptions {
    * reads its own body within its own limit, codes its own answers and writes each whole, the
    * security headers among its own.
    */
-  mcp?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  mcp?: (req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void) => void;
   /** Everything else: Astro's Node handler. */
   pages: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   limits: ServerLimits;
@@ -180,7 +180,7 @@ export function createNodeServer({ api, fast, mcp, pages, limits, site, log = de
 
   /** An MCP request: its answer is written whole, security headers included (src/mcp/node.ts). */
   function serveMcp(req: IncomingMessage, res: ServerResponse): void {
-    mcp!(req, res).catch((error: unknown) => {
+    mcp!(req, res, (error: unknown) => {
       // Logged unless the client went away; answered if it still can be.
       if (!clientGone(error)) log('server: MCP request failed:', error);
       if (res.headersSent || req.destroyed) res.destroy();
