@@ -20,7 +20,10 @@ function readBody(
   fail: (error: unknown) => void,
 ): void {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > LIMITS.bodyBytes) return then(undefined);
+  if (declared !== undefined && Number(declared) > LIMITS.bodyBytes) {
+    then(undefined);
+    return;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
@@ -127,9 +130,13 @@ export function serveMcpNode(
   try {
     early = core.beforeBody(head);
   } catch (error) {
-    return fail(error);
+    fail(error);
+    return;
   }
-  if (early) return send(() => early);
+  if (early) {
+    send(() => early);
+    return;
+  }
   // The body is read here and handed to the core's second step, so an answer made from a ready
   // REST answer is written in the turn the body arrives in.
   readBody(
