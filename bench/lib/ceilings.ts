@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../../test/support/free-port.ts';
 import { answers, startServer } from '../../test/support/server-process.ts';
-import { fmt, median, spawnServer } from './harness.ts';
+import { cpuMicros, fmt, median, spawnServer } from './harness.ts';
 
 export interface CeilingScenario {
   name: string;
@@ -120,7 +120,13 @@ http {
 /** Rounds per row: the row's duration is split between them. */
 export const ROUNDS = 3;
 
-/** A load run of one server; `warm` runs a second first, unmeasured. */
+/** One load run: requests per second, and the server's CPU per request where its pid is known. */
+interface Run {
+  rps: number;
+  cpuPerRequest?: number;
+}
+
+/** A load run of one server (`pid`: its process, for its CPU time); `warm` runs a second first, unmeasured. */
 async function rps(
   url: string,
   path: string,
@@ -129,7 +135,8 @@ async function rps(
   connections: number,
   duration: number,
   warm: boolean,
-) {
+  pid?: number,
+): Promise<Run> {
   const options = {
     url: `${url}${path}`,
     method: s.method ?? 'GET',
@@ -138,7 +145,14 @@ async function rps(
     connections,
   };
   if (warm) await autocannon({ ...options, duration: 1 });
-  return (await autocannon({ ...options, duration })).requests.average;
+  const before = pid === undefined ? undefined : await cpuMicros(pid);
+  const result = await autocannon({ ...options, duration });
+  const after = pid === undefined ? undefined : await cpuMicros(pid);
+  const cpuPerRequest =
+    before === undefined || after === undefined || result.requests.total === 0
+      ? undefined
+      : (after - before) / result.requests.total;
+  return { rps: result.requests.average, cpuPerRequest };
 }
 
 /**
@@ -146,12 +160,13 @@ async function rps(
  * and the Node ceiling sending only type and coding, per request kind, without and with br.
  */
 export async function ceilingTable(
-  ours: string,
+  server: { url: string; pid: number },
   scenarios: CeilingScenario[],
   work: string,
   connections: number,
   duration: number,
 ): Promise<string[]> {
+  const ours = server.url;
   const dir = join(work, 'ceilings');
   await mkdir(dir, { recursive: true });
   const codings = [
@@ -177,21 +192,22 @@ export async function ceilingTable(
   const lines: string[] = [];
   try {
     lines.push(
-      '| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx | Node ceiling, type and coding only req/s | ours/that |',
+      '| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx | Node ceiling, type and coding only req/s | ours/that | ours CPU µs/req | Node ceiling CPU µs/req | ceiling CPU ÷ ours |',
     );
-    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     let turn = 0;
     for (const [i, s] of scenarios.entries()) {
       for (const c of codings) {
         const name = `${i}-${c.suffix}`;
         const nginxServes = typeof nginx !== 'string' && (s.method ?? 'GET') === 'GET';
         const seconds = Math.max(1, Math.round(duration / ROUNDS));
-        const runs: [string, (warm: boolean) => Promise<number>][] = [
-          ['ours', (warm) => rps(ours, s.path, s, c.headers, connections, seconds, warm)],
+        const runs: [string, (warm: boolean) => Promise<Run>][] = [
+          ['ours', (warm) => rps(ours, s.path, s, c.headers, connections, seconds, warm, server.pid)],
           ['node', (warm) => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, seconds, warm)],
           [
             'headers',
-            (warm) => rps(node.url, `/${name}-headers`, { ...s, headers: {} }, {}, connections, seconds, warm),
+            (warm) =>
+              rps(node.url, `/${name}-headers`, { ...s, headers: {} }, {}, connections, seconds, warm, node.pid),
           ],
         ];
         if (nginxServes)
@@ -208,9 +224,9 @@ export async function ceilingTable(
                 warm,
               ),
           ]);
-        const rounds: Map<string, number>[] = [];
+        const rounds: Map<string, Run>[] = [];
         for (let round = 0; round < ROUNDS; round++) {
-          const result = new Map<string, number>();
+          const result = new Map<string, Run>();
           // Interleaved: the order rotates, so no server always runs first (or last) on a warm machine.
           for (let k = 0; k < runs.length; k++) {
             const [who, run] = runs[(k + turn) % runs.length]!;
@@ -220,14 +236,26 @@ export async function ceilingTable(
           turn++;
           rounds.push(result);
         }
-        const of = (who: string) => (rounds[0]!.has(who) ? median(rounds.map((r) => r.get(who)!)) : undefined);
-        const ratio = (who: string) => median(rounds.map((r) => r.get('ours')! / r.get(who)!));
+        const of = (who: string) => (rounds[0]!.has(who) ? median(rounds.map((r) => r.get(who)!.rps)) : undefined);
+        const ratio = (who: string) => median(rounds.map((r) => r.get('ours')!.rps / r.get(who)!.rps));
+        // Server CPU per request: the steadier measure on a shared machine (the load generator's own CPU left out).
+        const cpu = (who: string) => {
+          const values = rounds.map((r) => r.get(who)!.cpuPerRequest);
+          return values.every((v) => v !== undefined) ? median(values as number[]) : undefined;
+        };
+        const cpuRatios = rounds.map((r) => {
+          const [mine, theirs] = [r.get('ours')!.cpuPerRequest, r.get('headers')!.cpuPerRequest];
+          return mine === undefined || theirs === undefined ? undefined : theirs / mine;
+        });
+        const cpuRatio = cpuRatios.every((v) => v !== undefined) ? median(cpuRatios as number[]) : undefined;
         const o = of('ours')!;
         const n = of('node')!;
         const x = of('nginx');
         const h = of('headers')!;
+        const [co, ch] = [cpu('ours'), cpu('headers')];
+        const dash = (value: number | undefined, digits = 0) => (value === undefined ? '—' : fmt(value, digits));
         lines.push(
-          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(h)} | ${x === undefined ? '—' : fmt(x)} | **${fmt(ratio('headers'), 2)}** | ${x === undefined ? '—' : fmt(ratio('nginx'), 2)} | ${fmt(n)} | ${fmt(ratio('node'), 2)} |`,
+          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(h)} | ${dash(x)} | **${fmt(ratio('headers'), 2)}** | ${x === undefined ? '—' : fmt(ratio('nginx'), 2)} | ${fmt(n)} | ${fmt(ratio('node'), 2)} | ${dash(co)} | ${dash(ch)} | ${dash(cpuRatio, 2)} |`,
         );
       }
     }

@@ -49,6 +49,21 @@ async function memory(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** A process's CPU time so far (user and system), in µs; undefined where /proc cannot say. */
+export async function cpuMicros(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // After the command name (which may hold spaces, in parentheses): utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Spawn a server process and wait for the first 200 of `probePath`: process spawn to that answer is the cold start. */
 export async function spawnServer(
   args: (port: number) => string[],
