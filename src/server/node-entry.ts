@@ -59,8 +59,12 @@ export const mcpListener: McpListener = (req, res, fail) => {
     ([{ serveMcpNode }, core]) =>
       (mcpLoaded = (req, res, fail) =>
         serveMcpNode(core, req, res, { codings: NODE_WHOLE_CODINGS, first: SECURITY_HEADER_LIST, fail })),
+    (error: unknown) => {
+      mcpLoading = undefined; // the next MCP request tries again, as the API adapter does
+      throw error;
+    },
   );
-  mcpLoading.then((listen) => listen(req, res, fail), fail);
+  mcpLoading.then((listen) => listen(req, res, fail)).catch(fail);
 };
 
 /** GET and HEAD answered from the REST core's ready answers, written without the adapter. */
