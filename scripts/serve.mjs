@@ -4,7 +4,7 @@
 // cap (configurable: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS,
 // STALLED_TIMEOUT_MS, MAX_CONNECTIONS, MAX_HEADER_BYTES, MAX_BODY_BYTES) are in
 // src/server/node-server.ts and src/server/limits.ts; the docs' limits page lists them.
-import { enableCompileCache } from 'node:module';
+import module from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -12,8 +12,9 @@ const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
 const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
 // The build compiled the API bundle into this cache (scripts/build-api.ts): a start reads V8's
-// code instead of parsing the bundle again. A missing or read-only cache only makes a start slower.
-enableCompileCache(resolve(buildDir, '.compile-cache'));
+// code instead of parsing the bundle again. A missing or read-only cache, or a Node without the
+// API (before 22.1), only makes a start slower.
+module.enableCompileCache?.(resolve(buildDir, '.compile-cache'));
 const load = (file) => import(pathToFileURL(resolve(buildDir, file)).href);
 
 const { apiListener, fastListener, mcpListener, createNodeServer, limitsFromEnv, log, site } =
