@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ceilingScenarios } from '../bench/lib/ceiling-scenarios.ts';
-import { ceilingTable, ROUNDS } from '../bench/lib/ceilings.ts';
+import { ceilingRounds, ceilingTable } from '../bench/lib/ceilings.ts';
 import {
   buildSite,
   fmt,
@@ -215,7 +215,7 @@ async function main() {
     );
     say();
     say(
-      `Against the ceilings: the Node ceiling is a minimal node:http server writing the very same response bytes from memory (our status, every header we sent — type, coding, CORS, caching, ETag, Vary, security headers, a request id — and the body; only its Date differs); nginx (one worker) sends the same body from disk, with status 200, type and coding; the Node ceiling sending only type and coding with the body shows what our headers cost; the last three columns are each server's own CPU time per request (user and system, from /proc; the Node ceiling's with every header), the measure a busy machine moves least, since the load generator's share of the CPU is left out. The servers run in turn per row, in ${ROUNDS} rounds of a third of the row's time with the order rotating each round; req/s are each server's median round, and each ratio the median of the rounds' ratios (each round's runs are seconds apart); "br" rows send Accept-Encoding: br. Targets: ≥ 0.7 of the Node ceiling for list, detail, filtered list, one-date time series and 404; health ≥ 0.5.`,
+      `Against the ceilings: the Node ceiling is a minimal node:http server writing the very same response bytes from memory (our status, every header we sent — type, coding, CORS, caching, ETag, Vary, security headers, a request id — and the body; only its Date differs); nginx (one worker) sends the same body from disk, with status 200, type and coding; the Node ceiling sending only type and coding with the body shows what our headers cost; the last three columns are each server's own CPU time per request (user and system, from /proc; the Node ceiling's with every header), the measure a busy machine moves least, since the load generator's share of the CPU is left out. The servers run in turn per row, in ${ceilingRounds(DURATION)} rounds of 1 s with the order rotating each round; req/s are each server's median round, and each ratio the median of the rounds' ratios (each round's runs are seconds apart); "br" rows send Accept-Encoding: br. Targets: ≥ 0.7 of the Node ceiling for list, detail, filtered list, one-date time series and 404; health ≥ 0.5.`,
     );
     say();
     for (const line of ceilings) say(line);

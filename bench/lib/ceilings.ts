@@ -4,7 +4,7 @@
  * with only their type and coding and once with every header we sent, and nginx sending them
  * from disk. Each request kind is
  * captured from our server once per coding (none, and Accept-Encoding: br), then the servers are
- * driven in turn, in ROUNDS short rounds per row with the order rotating each round, and each
+ * driven in turn, in rounds of a second per row (ceilingRounds) with the order rotating each round, and each
  * ratio is the median of its rounds' ratios: on a shared 2-core machine a single run of a row
  * swings by a third, and the rounds' ratios, each taken within seconds, swing much less.
  * nginx is Debian's package: installed with apt-get when missing and we are root, else skipped.
@@ -117,8 +117,13 @@ http {
   }
 }
 
-/** Rounds per row: the row's duration is split between them. */
-export const ROUNDS = 3;
+/**
+ * Rounds per row: the row's duration in rounds of a second each, at least 3. Short rounds keep
+ * the runs a ratio compares within seconds of each other, so a change in the machine's speed
+ * (it moves between minutes here) falls on both; more of them make the median steadier.
+ */
+export const ceilingRounds = (duration: number) => Math.max(3, Math.round(duration));
+const ROUND_SECONDS = 1;
 
 /** One load run: requests per second, and the server's CPU per request where its pid is known. */
 interface Run {
@@ -200,7 +205,8 @@ export async function ceilingTable(
       for (const c of codings) {
         const name = `${i}-${c.suffix}`;
         const nginxServes = typeof nginx !== 'string' && (s.method ?? 'GET') === 'GET';
-        const seconds = Math.max(1, Math.round(duration / ROUNDS));
+        const seconds = ROUND_SECONDS;
+        const rounds = ceilingRounds(duration);
         const runs: [string, (warm: boolean) => Promise<Run>][] = [
           ['ours', (warm) => rps(ours, s.path, s, c.headers, connections, seconds, warm, server.pid)],
           ['node', (warm) => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, seconds, warm)],
@@ -224,26 +230,26 @@ export async function ceilingTable(
                 warm,
               ),
           ]);
-        const rounds: Map<string, Run>[] = [];
-        for (let round = 0; round < ROUNDS; round++) {
+        const results: Map<string, Run>[] = [];
+        for (let round = 0; round < rounds; round++) {
           const result = new Map<string, Run>();
           // Interleaved: the order rotates, so no server always runs first (or last) on a warm machine.
           for (let k = 0; k < runs.length; k++) {
             const [who, run] = runs[(k + turn) % runs.length]!;
-            console.error(`ceilings: ${s.name} (${c.label}) — ${who}, round ${round + 1} of ${ROUNDS}…`);
+            console.error(`ceilings: ${s.name} (${c.label}) — ${who}, round ${round + 1} of ${rounds}…`);
             result.set(who, await run(round === 0));
           }
           turn++;
-          rounds.push(result);
+          results.push(result);
         }
-        const of = (who: string) => (rounds[0]!.has(who) ? median(rounds.map((r) => r.get(who)!.rps)) : undefined);
-        const ratio = (who: string) => median(rounds.map((r) => r.get('ours')!.rps / r.get(who)!.rps));
+        const of = (who: string) => (results[0]!.has(who) ? median(results.map((r) => r.get(who)!.rps)) : undefined);
+        const ratio = (who: string) => median(results.map((r) => r.get('ours')!.rps / r.get(who)!.rps));
         // Server CPU per request: the steadier measure on a shared machine (the load generator's own CPU left out).
         const cpu = (who: string) => {
-          const values = rounds.map((r) => r.get(who)!.cpuPerRequest);
+          const values = results.map((r) => r.get(who)!.cpuPerRequest);
           return values.every((v) => v !== undefined) ? median(values as number[]) : undefined;
         };
-        const cpuRatios = rounds.map((r) => {
+        const cpuRatios = results.map((r) => {
           const [mine, theirs] = [r.get('ours')!.cpuPerRequest, r.get('headers')!.cpuPerRequest];
           return mine === undefined || theirs === undefined ? undefined : theirs / mine;
         });
