@@ -53,21 +53,6 @@ await build({
   logLevel: 'warning',
 });
 
-// A separate Node (not this tsx process, whose loader hooks would compile the files their own
-// way) imports every module of the bundle with the cache on, and writes the cache out; a Node
-// without the API (before 22.10) builds no cache.
-const warm = `
-  import module from 'node:module';
-  import { readdirSync } from 'node:fs';
-  import { join } from 'node:path';
-  import { pathToFileURL } from 'node:url';
-  const [buildDir] = process.argv.slice(1);
-  if (module.enableCompileCache && module.flushCompileCache) {
-    module.enableCompileCache(join(buildDir, '.compile-cache'));
-    const dir = join(buildDir, 'api');
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.mjs'))) await import(pathToFileURL(join(dir, file)).href);
-    module.flushCompileCache();
-  }
-`;
-await promisify(execFile)(process.execPath, ['--input-type=module', '-e', warm, buildDir]);
+// Compiled once into Node's compile cache, by plain Node (scripts/warm-compile-cache.mjs).
+await promisify(execFile)(process.execPath, [resolve('scripts/warm-compile-cache.mjs'), buildDir]);
 console.log(`build:api: ${outdir}/node-entry.mjs in ${Math.round(performance.now() - started)} ms`);

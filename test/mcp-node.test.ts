@@ -2,8 +2,10 @@
  * The MCP endpoint on Node's own request and response (src/mcp/node.ts) answers exactly as the
  * web handler does: the same statuses, bodies and headers, request for request, over real sockets.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRequestIds } from '../src/api/request-id.ts';
+import type { McpCore } from '../src/mcp/endpoint.ts';
 import { serveMcpNode } from '../src/mcp/node.ts';
 import { LIMITS } from '../src/mcp/protocol.ts';
 import { createService } from '../src/service.ts';
@@ -19,6 +21,7 @@ import { JSON_HEADERS, MCP_PATH, modern as request } from './support/mcp.ts';
 let web: Listening;
 let node: Listening;
 let coded: Listening;
+let realCore: McpCore;
 
 beforeAll(async () => {
   const store = ServedStore.from(await compileSnapshotTree(historyDir()));
@@ -28,6 +31,7 @@ beforeAll(async () => {
   );
   web = await serveHandler(withRequestIds(service));
   const core = await service.mcpCore();
+  realCore = core;
   node = await listen((req, res) => void serveMcpNode(core, req, res));
   coded = await listen((req, res) => void serveMcpNode(core, req, res, { codings: NODE_WHOLE_CODINGS }));
 });
@@ -186,5 +190,66 @@ describe('the MCP endpoint on Node, with content codings (npm start)', () => {
     const identity = await sendRaw(coded.url, { ...ping, headers: { ...ping.headers, 'accept-encoding': 'identity' } });
     expect(identity.headers['content-encoding']).toBeUndefined();
     expect(Number(identity.headers['content-length'])).toBe(identity.body.length);
+  });
+});
+
+describe('failures on the Node path: each reaches `fail` once, none is thrown', () => {
+  const failing = (afterBody: () => never | Promise<never>): McpCore =>
+    Object.assign(async () => afterBody(), { beforeBody: () => undefined, afterBody });
+
+  it.each([
+    [
+      'at once',
+      () =>
+        failing(() => {
+          throw new Error('boom now');
+        }),
+      'boom now',
+    ],
+    ['later', () => failing(() => Promise.reject(new Error('boom later'))), 'boom later'],
+  ])(
+    'a core that fails %s: the client gets what fail sends, and the server answers the next request',
+    async (_, core, message) => {
+      const seen: unknown[] = [];
+      const server = await listen((req, res) =>
+        serveMcpNode(core(), req, res, {
+          fail: (error) => {
+            seen.push(error);
+            res.writeHead(500).end('failed');
+          },
+        }),
+      );
+      try {
+        const call = request('tools/call', { name: 'list_mortgage_rates', arguments: {} });
+        for (let i = 0; i < 2; i++) {
+          const answer = await sendRaw(server.url, call);
+          expect(answer.status).toBe(500);
+          expect(answer.body.toString()).toBe('failed');
+        }
+        expect(seen.map((e) => (e as Error).message)).toEqual([message, message]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('a client that goes away mid-body reaches fail once, as a reset connection', async () => {
+    const seen: unknown[] = [];
+    const server = await listen((req, res) => serveMcpNode(realCore, req, res, { fail: (error) => seen.push(error) }));
+    try {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      await new Promise((done) => socket.once('connect', done));
+      socket.write(
+        `POST ${MCP_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":`,
+      );
+      await new Promise((done) => setTimeout(done, 50));
+      socket.destroy();
+      await expect.poll(() => seen.length).toBe(1);
+      await new Promise((done) => setTimeout(done, 50));
+      expect(seen).toHaveLength(1);
+      expect((seen[0] as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+    } finally {
+      await server.close();
+    }
   });
 });

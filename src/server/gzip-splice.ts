@@ -74,9 +74,11 @@ function stored(piece: Uint8Array, out: Uint8Array[]): void {
   }
 }
 
+/** A kept piece long enough to be worth deflating once. */
+const deflatable = (piece: Uint8Array): boolean => piece.length >= SPLICE_MIN_BYTES && isKeptBytes(piece);
+
 /** Whether splicing pays: the body holds a kept piece worth deflating once. */
-export const spliceable = (pieces: readonly Uint8Array[]): boolean =>
-  pieces.some((piece) => piece.length >= SPLICE_MIN_BYTES && isKeptBytes(piece));
+export const spliceable = (pieces: readonly Uint8Array[]): boolean => pieces.some(deflatable);
 
 /** The gzip body of these pieces, in pieces (nothing joined). */
 export function gzipSpliced(pieces: readonly Uint8Array[]): Uint8Array[] {
@@ -84,7 +86,7 @@ export function gzipSpliced(pieces: readonly Uint8Array[]): Uint8Array[] {
   let crc = 0;
   let length = 0;
   for (const piece of pieces) {
-    if (piece.length >= SPLICE_MIN_BYTES && isKeptBytes(piece)) {
+    if (deflatable(piece)) {
       const done = deflatedOnce(piece);
       out.push(done.bytes);
       crc = (multiplyModP(done.shift, crc) ^ done.crc) >>> 0;
