@@ -61,15 +61,23 @@ export interface McpInput extends McpHead {
 /** One answer: status, headers (without x-request-id, which the outermost layer stamps) and the body in pieces. */
 export type McpOutput = Served;
 
+/** The headers of a JSON answer with no others, shared by every answer of its length (bounded). */
+const jsonHeaders = new Map<number, readonly [string, string][]>();
+function jsonHeadersOf(length: number): readonly [string, string][] {
+  let headers = jsonHeaders.get(length);
+  if (!headers) {
+    headers = [...CORS, ['content-type', 'application/json'], ['content-length', String(length)]];
+    if (jsonHeaders.size >= 64) jsonHeaders.clear();
+    jsonHeaders.set(length, headers);
+  }
+  return headers;
+}
+
 function output(status: number, json: Json | undefined, headers: [string, string][] = []): McpOutput {
   if (json === undefined) return { status, headers: [...CORS, ...headers] };
   const body = bodyOf(json);
   const length = body.reduce((n, part) => n + part.byteLength, 0);
-  return {
-    status,
-    headers: [...CORS, ['content-type', 'application/json'], ['content-length', String(length)], ...headers],
-    body,
-  };
+  return { status, headers: headers.length ? [...jsonHeadersOf(length), ...headers] : jsonHeadersOf(length), body };
 }
 
 const refusal = (status: number, code: number, message: string, headers: [string, string][] = []) =>
@@ -115,6 +123,9 @@ const hostNameOf = remembered((host): string | undefined => {
     return undefined;
   }
 });
+
+/** A Content-Type's media type, lower case, parameters dropped. */
+const mediaType = remembered((type) => type.split(';')[0]!.trim().toLowerCase());
 
 export interface McpEndpointOptions {
   /**
@@ -181,8 +192,7 @@ export function createMcpCore(api: Handler, options: McpEndpointOptions = {}): M
         'Not Acceptable: the Accept header must list both application/json and text/event-stream (this server answers application/json)',
       );
     }
-    const type = (input.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json')
+    if (mediaType(input.header('content-type')) !== 'application/json')
       return refusal(415, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
 
     let value: unknown;

@@ -65,6 +65,33 @@ export interface WholeCodings {
   code(body: readonly Uint8Array[], encoding: string): Uint8Array[] | Promise<Buffer>;
 }
 
+/**
+ * An answer's headers as the flat list writeHead takes, the server's own first: made once for the
+ * headers an answer shares with others (src/mcp/endpoint.ts keeps one list per length), so a
+ * call copies a list instead of building it.
+ */
+const flatLists = new WeakMap<readonly string[], WeakMap<readonly [string, string][], string[]>>();
+function flatHeaders(
+  first: readonly string[],
+  headers: readonly [string, string][],
+  coded: boolean,
+  varies: boolean,
+): readonly string[] {
+  const make = () => {
+    const flat: string[] = [...first];
+    // A coded body's length is the coded one, added when it is known.
+    for (const [name, value] of headers) if (!(coded && name === 'content-length')) flat.push(name, value);
+    if (varies) flat.push('vary', 'Accept-Encoding');
+    return flat;
+  };
+  if (coded || !varies) return make();
+  let lists = flatLists.get(first);
+  if (!lists) flatLists.set(first, (lists = new WeakMap()));
+  let flat = lists.get(headers);
+  if (!flat) lists.set(headers, (flat = make()));
+  return flat;
+}
+
 const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
 
 export interface McpNodeOptions {
@@ -92,14 +119,11 @@ export function serveMcpNode(
       codings && body && sizeOf(body) >= codings.threshold
         ? codings.negotiate(req.headers['accept-encoding'], body)
         : 'identity';
-    const flat: string[] = [...first];
-    for (const [name, value] of headers)
-      if (!(encoding !== 'identity' && name === 'content-length')) flat.push(name, value);
+    // Every JSON answer varies by Accept-Encoding, coded or not (as the compression package does).
+    const flat = [...flatHeaders(first, headers, encoding !== 'identity', codings !== undefined && body !== undefined)];
     if (req.method !== 'OPTIONS') flat.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
     // The rest of a refused body is not read: the connection cannot carry another request.
     if (tooLarge) flat.push('connection', 'close');
-    // Every JSON answer varies by Accept-Encoding, coded or not (as the compression package does).
-    if (codings && body) flat.push('vary', 'Accept-Encoding');
     if (!body) return void res.writeHead(status, flat).end();
     // The pieces as they are, in one writev: joining them first would copy the whole answer.
     const writeParts = (parts: readonly Uint8Array[]) => {

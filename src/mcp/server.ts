@@ -159,18 +159,50 @@ function restRequest(url: URL): globalThis.Request {
 
 /**
  * A ready REST answer as the two forms a result needs, with no copy of its body: its head as it is
- * and quoted (made once per ready answer, kept while the core keeps the answer), then this call's
- * timestamp and `"}` in both forms (a timestamp has no character JSON escapes).
+ * and quoted (made once per ready answer, kept while the core keeps the answer).
  */
 const quotedHeads = new WeakMap<ReadyAnswer, Buffer>();
-function readyPieces(kept: ReadyAnswer, stamp: string): { quoted: Json; raw: Json } {
+function quotedHead(kept: ReadyAnswer): Buffer {
   let quoted = quotedHeads.get(kept);
   if (!quoted) {
     const head = Buffer.from(kept.head.buffer, kept.head.byteOffset, kept.head.byteLength).toString('utf8');
     quotedHeads.set(kept, (quoted = keepBytes(Buffer.from(JSON.stringify(head).slice(0, -1)))));
     keepBytes(kept.head);
   }
-  return { quoted: [quoted, `${stamp}\\"}"`], raw: [kept.head, `${stamp}"}`] };
+  return quoted;
+}
+
+const TEXT_OPEN = '{"content":[{"type":"text","text":';
+/** What closes a tool result in this version, after its text item (or after structuredContent). */
+const resultEnd = (version: string, isError: boolean) =>
+  `${isError ? ',"isError":true' : ''}${version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : ''}}`;
+
+/**
+ * What follows each head in a result from a ready answer: the call's timestamp and `"}` (a
+ * timestamp has no character JSON escapes) and the result's own punctuation. The same for every
+ * call of a version in a millisecond, so encoded once per millisecond and version.
+ */
+interface ReadyTails {
+  stamp: string;
+  /** After the quoted head: the text item's end, and `structuredContent` opened or the result closed. */
+  quoted: Buffer;
+  /** After the head as it is (from 2025-06-18): the result closed. */
+  raw: Buffer;
+}
+const readyTails = new Map<string, ReadyTails>();
+function tailsAt(version: string, stamp: string): ReadyTails {
+  let tails = readyTails.get(version);
+  if (tails?.stamp !== stamp) {
+    const structured = atLeast(version, '2025-06-18');
+    const end = resultEnd(version, false);
+    tails = {
+      stamp,
+      quoted: Buffer.from(`${stamp}\\"}"${structured ? '}],"structuredContent":' : `}]${end}`}`),
+      raw: Buffer.from(`${stamp}"}${end}`),
+    };
+    readyTails.set(version, tails); // one entry per protocol version at most
+  }
+  return tails;
 }
 
 /** A call's REST request: its URL, and its path and query as the core keys ready answers. */
@@ -216,9 +248,9 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
   function toolResult(version: string, body: string | { quoted: Json; raw: Json }, isError: boolean): Json {
     const { quoted, raw } = typeof body === 'string' ? { quoted: JSON.stringify(body), raw: body } : body;
     const structured = !isError && atLeast(version, '2025-06-18');
-    const end = `${isError ? ',"isError":true' : ''}${version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : ''}}`;
+    const end = resultEnd(version, isError);
     return [
-      '{"content":[{"type":"text","text":',
+      TEXT_OPEN,
       ...piecesOf(quoted),
       ...(structured ? ['}],"structuredContent":', ...piecesOf(raw), end] : [`}]${end}`]),
     ];
@@ -264,7 +296,10 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     // A timestamp and `"}` follow the head: 26 bytes.
     if (!kept?.stamped || kept.status < 200 || kept.status >= 300 || kept.head.length + 26 > LIMITS.resultBytes)
       return undefined;
-    return toolResult(version, readyPieces(kept, stampOf(ready!.now())), false);
+    // toolResult's pieces, with everything but the opening made before this call.
+    const tails = tailsAt(version, stampOf(ready!.now()));
+    if (!atLeast(version, '2025-06-18')) return [TEXT_OPEN, quotedHead(kept), tails.quoted];
+    return [TEXT_OPEN, quotedHead(kept), tails.quoted, kept.head, tails.raw];
   }
 
   /**
