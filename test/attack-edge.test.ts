@@ -341,6 +341,45 @@ describe('bad framing', () => {
   }, 60_000);
 });
 
+describe('requests with no body framing', () => {
+  // Neither Content-Length nor Transfer-Encoding: a body of length 0 (RFC 9112, 6.3), whose stream
+  // the server gets already ended (optimizeEmptyRequests), so nothing may wait for its 'end'.
+  const MCP_HEADERS = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-06-18',
+  };
+
+  it('an MCP POST without them is answered at once: its empty body is a -32700 parse error', async () => {
+    const answer = await rawRequest(port, head('POST /api/v1/mcp HTTP/1.1', MCP_HEADERS), 2000);
+    expect(answer.closed, 'answered, not left waiting for a body').toBe(true);
+    expect(answer.status, answer.text.slice(0, 300)).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+  });
+
+  it('REST, search and pages answer such requests as any other, on one keep-alive connection in turn', async () => {
+    const socket = await openSocket(port);
+    try {
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      for (const path of ['/api/v1/mortgage-rates?termInMonths=12', '/api/search?query=anz', '/docs/errors']) {
+        received = '';
+        socket.write(head(`GET ${path} HTTP/1.1`, { connection: 'keep-alive' }));
+        const whole = () => {
+          const answer = parseAnswer(received, false);
+          if (answer.status === 0) return false;
+          const length = answer.headers['content-length'];
+          return length === undefined ? received.endsWith('\r\n0\r\n\r\n') : answer.body.length === Number(length);
+        };
+        expect(await eventually(whole, 3000, 10), `${path}: a whole answer on the same connection`).toBe(true);
+        expect(parseAnswer(received, false).status, path).toBe(200);
+      }
+    } finally {
+      socket.destroy();
+    }
+  });
+});
+
 describe('prototype keys as query parameters', () => {
   const NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
   const PATHS = [

@@ -24,6 +24,12 @@ function readBody(
     then(undefined);
     return;
   }
+  // No Content-Length and no Transfer-Encoding: no body, and a stream that has ended already
+  // (node-server.ts, optimizeEmptyRequests), so no 'end' will come.
+  if (req.readableEnded) {
+    then('');
+    return;
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;

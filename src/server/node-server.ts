@@ -109,6 +109,10 @@ export function createNodeServer({ api, fast, mcp, pages, limits, site, log = de
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
     // A missing Host is answered by unusableRequest, with the JSON body rather than Node's empty 400.
     requireHostHeader: false,
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112, 6.3), and
+    // Node gives it an ended body stream at once: no 'data', 'end' or 'close' to run per GET
+    // (Node 24.12+; older versions ignore it). What reads a body checks readableEnded.
+    optimizeEmptyRequests: true,
   });
   // Inactivity on a connection with a request in flight: a client that stops reading its answer
   // leaves the socket's buffers full and no bytes moving; with nobody listening for 'timeout',
@@ -219,7 +223,7 @@ export function createNodeServer({ api, fast, mcp, pages, limits, site, log = de
     inFlight.set(socket, res);
     // Settled once the answer is sent and the request read to its end (a slow body may outlive an early answer).
     const settle = () => inFlight.get(socket) === res && inFlight.delete(socket);
-    res.once('finish', () => (req.complete ? settle() : req.once('end', settle)));
+    res.once('finish', () => (req.complete || req.readableEnded ? settle() : req.once('end', settle)));
     for (const [name, value] of SECURITY) res.setHeader(name, value);
     if (unusable) {
       res.setHeader('connection', 'close');
