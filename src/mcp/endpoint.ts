@@ -5,12 +5,12 @@
  */
 import type { Handler } from '../api/app.ts';
 import { corsHeaders, defaultLog, preflightHeaders, type CorsPolicy, type Log } from '../api/edge.ts';
-import { type Served, servedResponse } from '../api/ready.ts';
+import { servedResponse } from '../api/ready.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
 import { errorText, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR, INVALID_REQUEST } from './protocol.ts';
-import { bodyOf, createRpc, type Json } from './server.ts';
+import { bodyOf, byteLength, createRpc, piecesToSend, type Json, type Piece } from './server.ts';
 
 /** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
 export const MAX_MCP_BODY_BYTES = LIMITS.bodyBytes;
@@ -58,8 +58,17 @@ export interface McpInput extends McpHead {
   body(): Promise<string>;
 }
 
-/** One answer: status, headers (without x-request-id, which the outermost layer stamps) and the body in pieces. */
-export type McpOutput = Served;
+/**
+ * One answer: status, headers (without x-request-id, which the outermost layer stamps) and the
+ * body in pieces, text and bytes: a web Response encodes the text (webHandler), Node writes it
+ * as it is (node.ts).
+ */
+export interface McpOutput {
+  status: number;
+  /** Shared between answers: read, never changed. */
+  headers: readonly [string, string][];
+  body?: Piece[];
+}
 
 /** The headers of a JSON answer with no others, shared by every answer of its length (bounded). */
 const jsonHeaders = new Map<number, readonly [string, string][]>();
@@ -75,8 +84,8 @@ function jsonHeadersOf(length: number): readonly [string, string][] {
 
 function output(status: number, json: Json | undefined, headers: [string, string][] = []): McpOutput {
   if (json === undefined) return { status, headers: [...CORS, ...headers] };
-  const body = bodyOf(json);
-  const length = body.reduce((n, part) => n + part.byteLength, 0);
+  const body = piecesToSend(json);
+  const length = byteLength(body);
   return { status, headers: headers.length ? [...jsonHeadersOf(length), ...headers] : jsonHeadersOf(length), body };
 }
 
@@ -236,13 +245,12 @@ export function createMcpEndpoint(api: Handler, options: McpEndpointOptions = {}
 /** A core behind a web handler: the Request read as input, the output as a Response. */
 export function webHandler(core: McpCore): Handler {
   return async (request: Request) => {
-    // An MCP answer has the shape of a served REST answer, and becomes a Response the same way.
-    return servedResponse(
-      await core({
-        method: request.method,
-        header: (name) => request.headers.get(name),
-        body: () => readBody(request),
-      }),
-    );
+    const { status, headers, body } = await core({
+      method: request.method,
+      header: (name) => request.headers.get(name),
+      body: () => readBody(request),
+    });
+    // In bytes, an MCP answer has the shape of a served REST answer, and becomes a Response the same way.
+    return servedResponse({ status, headers, body: body && bodyOf(body) });
   };
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
 import type { McpCore, McpOutput } from './endpoint.ts';
 import { LIMITS } from './protocol.ts';
+import { bodyOf, byteLength, type Piece } from './server.ts';
 
 /**
  * The body as text to `then`, or undefined past the limit (a declared length before reading, a
@@ -63,7 +64,7 @@ const headerOf = (req: IncomingMessage) => (name: string) => {
 
 /** Content codings for whole answers (src/server/codings.ts NODE_WHOLE_CODINGS). */
 export interface WholeCodings {
-  /** The coding for this body and this Accept-Encoding ('identity' for none). */
+  /** The coding for this body and this Accept-Encoding ('identity' for none); not asked when a request has none. */
   negotiate(acceptEncoding: string | undefined, body: readonly Uint8Array[]): string;
   /** Bodies shorter than this go uncompressed. */
   threshold: number;
@@ -121,10 +122,15 @@ export function serveMcpNode(
   const head = { method: req.method ?? 'GET', header: headerOf(req) };
   let tooLarge = false;
   const write = ({ status, headers, body }: McpOutput): void | Promise<void> => {
-    const encoding =
-      codings && body && sizeOf(body) >= codings.threshold
-        ? codings.negotiate(req.headers['accept-encoding'], body)
-        : 'identity';
+    // No Accept-Encoding, no coding (as the compression package does): the body is written as
+    // text and bytes; a coded one is made of bytes.
+    const acceptEncoding = req.headers['accept-encoding'];
+    let bytes: Uint8Array[] | undefined;
+    let encoding = 'identity';
+    if (codings && body && acceptEncoding !== undefined && byteLength(body) >= codings.threshold) {
+      bytes = bodyOf(body);
+      encoding = codings.negotiate(acceptEncoding, bytes);
+    }
     // Every JSON answer varies by Accept-Encoding, coded or not (as the compression package does).
     const flat = [...flatHeaders(first, headers, encoding !== 'identity', codings !== undefined && body !== undefined)];
     if (req.method !== 'OPTIONS') flat.push(REQUEST_ID, requestIdFrom(req.headers[REQUEST_ID] as string | undefined));
@@ -132,7 +138,7 @@ export function serveMcpNode(
     if (tooLarge) flat.push('connection', 'close');
     if (!body) return void res.writeHead(status, flat).end();
     // The pieces as they are, in one writev: joining them first would copy the whole answer.
-    const writeParts = (parts: readonly Uint8Array[]) => {
+    const writeParts = (parts: readonly Piece[]) => {
       res.writeHead(status, flat);
       res.cork();
       for (const part of parts) res.write(part);
@@ -143,7 +149,7 @@ export function serveMcpNode(
       flat.push('content-encoding', encoding, 'content-length', String(sizeOf(parts)));
       writeParts(parts);
     };
-    const coded = codings!.code(body, encoding);
+    const coded = codings!.code(bytes!, encoding);
     return coded instanceof Promise ? coded.then((whole) => writeCoded([whole])) : writeCoded(coded);
   };
   // An answer now or later, written; whatever fails on the way goes to `fail`.

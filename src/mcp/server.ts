@@ -39,30 +39,38 @@ import { forAgents, readArguments, restUrl, TOOL_BY_NAME, TOOLS, type ToolDefini
 
 export { HEADERLESS_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from './protocol.ts';
 
-/** JSON text: one string, or pieces (strings and bytes already encoded) joined only when sent. */
-export type Json = string | (string | Uint8Array)[];
+/** A piece of JSON text: a string, or bytes already encoded (kept, or made once). */
+export type Piece = string | Uint8Array;
+/** JSON text: one string, or pieces joined only when sent. */
+export type Json = string | Piece[];
 
 const piecesOf = (json: Json) => (typeof json === 'string' ? [json] : json);
 export const byteLength = (json: Json) =>
   piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
+
 /**
- * The body in bytes, as pieces: adjacent strings encoded together, kept bytes as they are.
- * Joining them into one buffer first costs more than the writes it saves (bench).
+ * The body as it is sent: adjacent strings joined, bytes as they are. Joining the pieces into one
+ * buffer costs more than the writes it saves (bench), and a leading string goes out with the
+ * response head in one chunk (node:http joins them), so it is never encoded on its own.
  */
-export function bodyOf(json: Json): Uint8Array[] {
-  const parts: Uint8Array[] = [];
+export function piecesToSend(json: Json): Piece[] {
+  const pieces: Piece[] = [];
   let text = '';
   for (const piece of piecesOf(json)) {
     if (typeof piece === 'string') text += piece;
     else {
-      if (text) parts.push(Buffer.from(text));
+      if (text) pieces.push(text);
       text = '';
-      parts.push(piece);
+      pieces.push(piece);
     }
   }
-  if (text) parts.push(Buffer.from(text));
-  return parts;
+  if (text) pieces.push(text);
+  return pieces;
 }
+
+/** The body in bytes: each string encoded, bytes as they are (for a web Response, or a coding). */
+export const bodyOf = (json: Json): Uint8Array[] =>
+  piecesToSend(json).map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
 
 export interface Answer {
   status: number;
