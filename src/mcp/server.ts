@@ -180,10 +180,14 @@ function quotedHead(kept: ReadyAnswer): Buffer {
   return quoted;
 }
 
+/** A tool result's JSON around its two copies of the body: the text item's string, then structuredContent. */
 const TEXT_OPEN = '{"content":[{"type":"text","text":';
 /** What closes a tool result in this version, after its text item (or after structuredContent). */
 const resultEnd = (version: string, isError: boolean) =>
   `${isError ? ',"isError":true' : ''}${version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : ''}}`;
+/** What follows the text item's string: structuredContent opened, or the result closed. */
+const afterText = (version: string, isError: boolean, structured: boolean) =>
+  structured ? '}],"structuredContent":' : `}]${resultEnd(version, isError)}`;
 
 /**
  * What follows each head in a result from a ready answer: the call's timestamp and `"}` (a
@@ -201,12 +205,10 @@ const readyTails = new Map<string, ReadyTails>();
 function tailsAt(version: string, stamp: string): ReadyTails {
   let tails = readyTails.get(version);
   if (tails?.stamp !== stamp) {
-    const structured = atLeast(version, '2025-06-18');
-    const end = resultEnd(version, false);
     tails = {
       stamp,
-      quoted: Buffer.from(`${stamp}\\"}"${structured ? '}],"structuredContent":' : `}]${end}`}`),
-      raw: Buffer.from(`${stamp}"}${end}`),
+      quoted: Buffer.from(`${stamp}\\"}"${afterText(version, false, atLeast(version, '2025-06-18'))}`),
+      raw: Buffer.from(`${stamp}"}${resultEnd(version, false)}`),
     };
     readyTails.set(version, tails); // one entry per protocol version at most
   }
@@ -256,11 +258,11 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
   function toolResult(version: string, body: string | { quoted: Json; raw: Json }, isError: boolean): Json {
     const { quoted, raw } = typeof body === 'string' ? { quoted: JSON.stringify(body), raw: body } : body;
     const structured = !isError && atLeast(version, '2025-06-18');
-    const end = resultEnd(version, isError);
     return [
       TEXT_OPEN,
       ...piecesOf(quoted),
-      ...(structured ? ['}],"structuredContent":', ...piecesOf(raw), end] : [`}]${end}`]),
+      afterText(version, isError, structured),
+      ...(structured ? [...piecesOf(raw), resultEnd(version, isError)] : []),
     ];
   }
 
