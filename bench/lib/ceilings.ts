@@ -205,15 +205,14 @@ export async function ceilingTable(
       for (const c of codings) {
         const name = `${i}-${c.suffix}`;
         const nginxServes = typeof nginx !== 'string' && (s.method ?? 'GET') === 'GET';
-        const seconds = ROUND_SECONDS;
         const rounds = ceilingRounds(duration);
         const runs: [string, (warm: boolean) => Promise<Run>][] = [
-          ['ours', (warm) => rps(ours, s.path, s, c.headers, connections, seconds, warm, server.pid)],
-          ['node', (warm) => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, seconds, warm)],
+          ['ours', (warm) => rps(ours, s.path, s, c.headers, connections, ROUND_SECONDS, warm, server.pid)],
+          ['node', (warm) => rps(node.url, `/${name}`, { ...s, headers: {} }, {}, connections, ROUND_SECONDS, warm)],
           [
             'headers',
             (warm) =>
-              rps(node.url, `/${name}-headers`, { ...s, headers: {} }, {}, connections, seconds, warm, node.pid),
+              rps(node.url, `/${name}-headers`, { ...s, headers: {} }, {}, connections, ROUND_SECONDS, warm, node.pid),
           ],
         ];
         if (nginxServes)
@@ -226,7 +225,7 @@ export async function ceilingTable(
                 { name: s.name, path: '' },
                 {},
                 connections,
-                seconds,
+                ROUND_SECONDS,
                 warm,
               ),
           ]);
@@ -245,15 +244,15 @@ export async function ceilingTable(
         const of = (who: string) => (results[0]!.has(who) ? median(results.map((r) => r.get(who)!.rps)) : undefined);
         const ratio = (who: string) => median(results.map((r) => r.get('ours')!.rps / r.get(who)!.rps));
         // Server CPU per request: the steadier measure on a shared machine (the load generator's own CPU left out).
-        const cpu = (who: string) => {
-          const values = results.map((r) => r.get(who)!.cpuPerRequest);
-          return values.every((v) => v !== undefined) ? median(values as number[]) : undefined;
-        };
-        const cpuRatios = results.map((r) => {
-          const [mine, theirs] = [r.get('ours')!.cpuPerRequest, r.get('headers')!.cpuPerRequest];
-          return mine === undefined || theirs === undefined ? undefined : theirs / mine;
-        });
-        const cpuRatio = cpuRatios.every((v) => v !== undefined) ? median(cpuRatios as number[]) : undefined;
+        const medianOfAll = (values: (number | undefined)[]) =>
+          values.every((v) => v !== undefined) ? median(values as number[]) : undefined;
+        const cpu = (who: string) => medianOfAll(results.map((r) => r.get(who)!.cpuPerRequest));
+        const cpuRatio = medianOfAll(
+          results.map((r) => {
+            const [mine, theirs] = [r.get('ours')!.cpuPerRequest, r.get('headers')!.cpuPerRequest];
+            return mine === undefined || theirs === undefined ? undefined : theirs / mine;
+          }),
+        );
         const o = of('ours')!;
         const n = of('node')!;
         const x = of('nginx');

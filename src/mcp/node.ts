@@ -99,8 +99,6 @@ function flatHeaders(
   return flat;
 }
 
-const sizeOf = (parts: Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
-
 export interface McpNodeOptions {
   /** Content codings for answers of `codings.threshold` bytes or more; none without. */
   codings?: WholeCodings;
@@ -146,7 +144,7 @@ export function serveMcpNode(
     };
     if (encoding === 'identity') return writeParts(body);
     const writeCoded = (parts: Uint8Array[]) => {
-      flat.push('content-encoding', encoding, 'content-length', String(sizeOf(parts)));
+      flat.push('content-encoding', encoding, 'content-length', String(byteLength(parts)));
       writeParts(parts);
     };
     const coded = codings!.code(bytes!, encoding);
