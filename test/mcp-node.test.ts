@@ -119,6 +119,106 @@ describe('the MCP endpoint on Node directly', () => {
   });
 });
 
+/**
+ * Raw bytes to a server, in parts with a pause after each but the last; every byte it sends back
+ * until it closes (the last request says `connection: close`).
+ */
+async function rawExchange(base: string, parts: string[]): Promise<Buffer> {
+  const socket = connect(Number(new URL(base).port), '127.0.0.1');
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  const closed = new Promise((done) => socket.once('close', done));
+  await new Promise((done) => socket.once('connect', done));
+  for (const [index, part] of parts.entries()) {
+    socket.write(part);
+    if (index < parts.length - 1) await new Promise((done) => setTimeout(done, 60));
+  }
+  await closed;
+  return Buffer.concat(received);
+}
+
+/** A request's head as a client writes it, for a body of `length` bytes or a chunked one. */
+function headOf(call: { headers: Record<string, string> }, framing: string, close = true): string {
+  const lines = Object.entries(call.headers).map(([name, value]) => `${name}: ${value}`);
+  return [`POST ${MCP_PATH} HTTP/1.1`, 'host: 127.0.0.1', ...lines, framing, ...(close ? ['connection: close'] : [])]
+    .join('\r\n')
+    .concat('\r\n\r\n');
+}
+
+/** The answers in a stream of HTTP/1.1 responses: status and JSON body of each (bodies framed by Content-Length). */
+function answersIn(stream: Buffer): { status: number; body: { id?: unknown; result?: unknown; error?: unknown } }[] {
+  const answers = [];
+  let at = 0;
+  while (at < stream.length) {
+    const headEnd = stream.indexOf('\r\n\r\n', at);
+    const head = stream.subarray(at, headEnd).toString('latin1');
+    const length = Number(/content-length: (\d+)/i.exec(head)![1]);
+    const body = stream.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8');
+    answers.push({ status: Number(head.split(' ')[1]), body: JSON.parse(body) });
+    at = headEnd + 4 + length;
+  }
+  return answers;
+}
+
+describe('how a body arrives: whole, in parts, chunked, pipelined or too large, the same answer', () => {
+  const call = (id: number) =>
+    request('tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: '12' } }, { id });
+  const LAST_CHUNK = '0\r\n\r\n';
+  const expected = async () => JSON.parse((await sendRaw(node.url, call(3))).body.toString('utf8')).result;
+
+  it('a body split over two writes 60 ms apart (not whole after the first read) is read as it comes', async () => {
+    const { body } = call(3);
+    const stream = await rawExchange(node.url, [
+      headOf(call(3), `content-length: ${Buffer.byteLength(body)}`) + body.slice(0, 40),
+      body.slice(40),
+    ]);
+    const [answer, ...more] = answersIn(stream);
+    expect(more).toEqual([]);
+    expect(answer!.status).toBe(200);
+    expect(timeless(JSON.stringify(answer!.body.result))).toBe(timeless(JSON.stringify(await expected())));
+  });
+
+  it('a chunked body, in one write or with its chunks 60 ms apart, is read whole', async () => {
+    const { body } = call(3);
+    const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+    const head = headOf(call(3), 'transfer-encoding: chunked');
+    for (const parts of [
+      [`${head}${chunk(body.slice(0, 50))}${chunk(body.slice(50))}${LAST_CHUNK}`],
+      [head + chunk(body.slice(0, 50)), chunk(body.slice(50)), LAST_CHUNK],
+    ]) {
+      const [answer] = answersIn(await rawExchange(node.url, parts));
+      expect(answer!.status).toBe(200);
+      expect(timeless(JSON.stringify(answer!.body.result))).toBe(timeless(JSON.stringify(await expected())));
+    }
+  });
+
+  it('two requests pipelined in one write get two answers, in order', async () => {
+    const [first, second] = [call(1), call(2)];
+    const stream = await rawExchange(node.url, [
+      headOf(first, `content-length: ${Buffer.byteLength(first.body)}`, false) +
+        first.body +
+        headOf(second, `content-length: ${Buffer.byteLength(second.body)}`) +
+        second.body,
+    ]);
+    const answers = answersIn(stream);
+    expect(answers.map((a) => [a.status, a.body.id])).toEqual([
+      [200, 1],
+      [200, 2],
+    ]);
+  });
+
+  it('a chunked body past the limit, written in one go, is refused with 413 and the limit in the message', async () => {
+    const pad = 'x'.repeat(LIMITS.bodyBytes);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad } });
+    const stream = await rawExchange(node.url, [
+      `${headOf(call(1), 'transfer-encoding: chunked')}${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n${LAST_CHUNK}`,
+    ]);
+    const [answer] = answersIn(stream);
+    expect(answer!.status).toBe(413);
+    expect(JSON.stringify(answer!.body.error)).toContain(String(LIMITS.bodyBytes));
+  });
+});
+
 /** One request to the endpoint as it is. */
 const sendRaw = (base: string, init: Init) => nodeRequest(`${base}${MCP_PATH}`, init);
 
