@@ -137,7 +137,7 @@ async function rawExchange(base: string, parts: string[]): Promise<Buffer> {
   return Buffer.concat(received);
 }
 
-/** A request's head as a client writes it, for a body of `length` bytes or a chunked one. */
+/** A request's head as a client writes it, with the body's framing header (a Content-Length, or chunked). */
 function headOf(call: { headers: Record<string, string> }, framing: string, close = true): string {
   const lines = Object.entries(call.headers).map(([name, value]) => `${name}: ${value}`);
   return [`POST ${MCP_PATH} HTTP/1.1`, 'host: 127.0.0.1', ...lines, framing, ...(close ? ['connection: close'] : [])]

@@ -38,6 +38,7 @@ function readBody(
   setImmediate(() => {
     if (req.destroyed) return fail(aborted());
     if (!req.complete) return stream(req, then, fail);
+    // A guard: the parser stops reading once the stream holds its high-water mark, under the limit.
     if (req.readableLength > LIMITS.bodyBytes) return then(undefined);
     const whole = req.readableLength === 0 ? null : (req.read() as Buffer | null);
     then(whole === null ? '' : whole.toString('utf8'));
