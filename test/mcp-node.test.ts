@@ -352,4 +352,21 @@ describe('failures on the Node path: each reaches `fail` once, none is thrown', 
       await server.close();
     }
   });
+  it('a request destroyed before its body is read (its client gone in the same turn) reaches fail once, as a reset connection', async () => {
+    const seen: unknown[] = [];
+    const server = await listen((req, res) => {
+      serveMcpNode(realCore, req, res, { fail: (error) => seen.push(error) });
+      req.destroy();
+    });
+    try {
+      const call = request('tools/call', { name: 'list_mortgage_rates', arguments: {} });
+      await sendRaw(server.url, call).catch(() => undefined);
+      await expect.poll(() => seen.length).toBe(1);
+      await new Promise((done) => setTimeout(done, 50));
+      expect(seen).toHaveLength(1);
+      expect((seen[0] as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+    } finally {
+      await server.close();
+    }
+  });
 });
