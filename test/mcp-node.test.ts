@@ -293,6 +293,14 @@ describe('the MCP endpoint on Node, with content codings (npm start)', () => {
   });
 });
 
+/** `fail` was told of a reset connection, once, and of nothing more in the 50 ms after. */
+async function toldOnceOfReset(seen: unknown[]): Promise<void> {
+  await expect.poll(() => seen.length).toBe(1);
+  await new Promise((done) => setTimeout(done, 50));
+  expect(seen).toHaveLength(1);
+  expect((seen[0] as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+}
+
 describe('failures on the Node path: each reaches `fail` once, none is thrown', () => {
   const failing = (afterBody: () => never | Promise<never>): McpCore =>
     Object.assign(async () => afterBody(), { beforeBody: () => undefined, afterBody });
@@ -344,14 +352,12 @@ describe('failures on the Node path: each reaches `fail` once, none is thrown', 
       );
       await new Promise((done) => setTimeout(done, 50));
       socket.destroy();
-      await expect.poll(() => seen.length).toBe(1);
-      await new Promise((done) => setTimeout(done, 50));
-      expect(seen).toHaveLength(1);
-      expect((seen[0] as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+      await toldOnceOfReset(seen);
     } finally {
       await server.close();
     }
   });
+
   it('a request destroyed before its body is read (its client gone in the same turn) reaches fail once, as a reset connection', async () => {
     const seen: unknown[] = [];
     const server = await listen((req, res) => {
@@ -361,10 +367,7 @@ describe('failures on the Node path: each reaches `fail` once, none is thrown', 
     try {
       const call = request('tools/call', { name: 'list_mortgage_rates', arguments: {} });
       await sendRaw(server.url, call).catch(() => undefined);
-      await expect.poll(() => seen.length).toBe(1);
-      await new Promise((done) => setTimeout(done, 50));
-      expect(seen).toHaveLength(1);
-      expect((seen[0] as NodeJS.ErrnoException).code).toBe('ECONNRESET');
+      await toldOnceOfReset(seen);
     } finally {
       await server.close();
     }
