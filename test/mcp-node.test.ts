@@ -2,7 +2,6 @@
  * The MCP endpoint on Node's own request and response (src/mcp/node.ts) answers exactly as the
  * web handler does: the same statuses, bodies and headers, request for request, over real sockets.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRequestIds } from '../src/api/request-id.ts';
 import type { McpCore } from '../src/mcp/endpoint.ts';
@@ -16,6 +15,7 @@ import { NODE_WHOLE_CODINGS } from '../src/server/codings.ts';
 import { NOW, SITE } from './support/constants.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { decodedText, type Listening, listen, nodeRequest, serveHandler } from './support/http.ts';
+import { head, openSocket, parseAnswers, rawRequest } from './support/raw-http.ts';
 import { JSON_HEADERS, MCP_PATH, modern as request } from './support/mcp.ts';
 
 let web: Listening;
@@ -119,45 +119,21 @@ describe('the MCP endpoint on Node directly', () => {
   });
 });
 
-/**
- * Raw bytes to a server, in parts with a pause after each but the last; every byte it sends back
- * until it closes (the last request says `connection: close`).
- */
-async function rawExchange(base: string, parts: string[]): Promise<Buffer> {
-  const socket = connect(Number(new URL(base).port), '127.0.0.1');
-  const received: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => received.push(chunk));
-  const closed = new Promise((done) => socket.once('close', done));
-  await new Promise((done) => socket.once('connect', done));
-  for (const [index, part] of parts.entries()) {
-    socket.write(part);
-    if (index < parts.length - 1) await new Promise((done) => setTimeout(done, 60));
-  }
-  await closed;
-  return Buffer.concat(received);
-}
+/** A tool call's request head as a client writes it, with the body's framing header (a Content-Length, or chunked). */
+const headOf = (call: { headers: Record<string, string> }, framing: Record<string, string>, close = true) =>
+  head(`POST ${MCP_PATH} HTTP/1.1`, { ...call.headers, ...framing, connection: close ? 'close' : 'keep-alive' });
 
-/** A request's head as a client writes it, with the body's framing header (a Content-Length, or chunked). */
-function headOf(call: { headers: Record<string, string> }, framing: string, close = true): string {
-  const lines = Object.entries(call.headers).map(([name, value]) => `${name}: ${value}`);
-  return [`POST ${MCP_PATH} HTTP/1.1`, 'host: 127.0.0.1', ...lines, framing, ...(close ? ['connection: close'] : [])]
-    .join('\r\n')
-    .concat('\r\n\r\n');
-}
-
-/** The answers in a stream of HTTP/1.1 responses: status and JSON body of each (bodies framed by Content-Length). */
-function answersIn(stream: Buffer): { status: number; body: { id?: unknown; result?: unknown; error?: unknown } }[] {
-  const answers = [];
-  let at = 0;
-  while (at < stream.length) {
-    const headEnd = stream.indexOf('\r\n\r\n', at);
-    const head = stream.subarray(at, headEnd).toString('latin1');
-    const length = Number(/content-length: (\d+)/i.exec(head)![1]);
-    const body = stream.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8');
-    answers.push({ status: Number(head.split(' ')[1]), body: JSON.parse(body) });
-    at = headEnd + 4 + length;
-  }
-  return answers;
+/** The answers a raw exchange got, each body's JSON read as UTF-8 (the text comes as latin1). */
+async function answersTo(base: string, bytes: string | readonly string[]) {
+  const { text } = await rawRequest(Number(new URL(base).port), bytes);
+  return parseAnswers(text).map(({ status, body }) => ({
+    status,
+    body: JSON.parse(Buffer.from(body, 'latin1').toString('utf8')) as {
+      id?: unknown;
+      result?: unknown;
+      error?: unknown;
+    },
+  }));
 }
 
 describe('how a body arrives: whole, in parts, chunked, pipelined or too large, the same answer', () => {
@@ -168,11 +144,10 @@ describe('how a body arrives: whole, in parts, chunked, pipelined or too large, 
 
   it('a body split over two writes 60 ms apart (not whole after the first read) is read as it comes', async () => {
     const { body } = call(3);
-    const stream = await rawExchange(node.url, [
-      headOf(call(3), `content-length: ${Buffer.byteLength(body)}`) + body.slice(0, 40),
+    const [answer, ...more] = await answersTo(node.url, [
+      headOf(call(3), { 'content-length': String(Buffer.byteLength(body)) }) + body.slice(0, 40),
       body.slice(40),
     ]);
-    const [answer, ...more] = answersIn(stream);
     expect(more).toEqual([]);
     expect(answer!.status).toBe(200);
     expect(timeless(JSON.stringify(answer!.body.result))).toBe(timeless(JSON.stringify(await expected())));
@@ -181,12 +156,12 @@ describe('how a body arrives: whole, in parts, chunked, pipelined or too large, 
   it('a chunked body, in one write or with its chunks 60 ms apart, is read whole', async () => {
     const { body } = call(3);
     const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
-    const head = headOf(call(3), 'transfer-encoding: chunked');
+    const start = headOf(call(3), { 'transfer-encoding': 'chunked' });
     for (const parts of [
-      [`${head}${chunk(body.slice(0, 50))}${chunk(body.slice(50))}${LAST_CHUNK}`],
-      [head + chunk(body.slice(0, 50)), chunk(body.slice(50)), LAST_CHUNK],
+      [`${start}${chunk(body.slice(0, 50))}${chunk(body.slice(50))}${LAST_CHUNK}`],
+      [start + chunk(body.slice(0, 50)), chunk(body.slice(50)), LAST_CHUNK],
     ]) {
-      const [answer] = answersIn(await rawExchange(node.url, parts));
+      const [answer] = await answersTo(node.url, parts);
       expect(answer!.status).toBe(200);
       expect(timeless(JSON.stringify(answer!.body.result))).toBe(timeless(JSON.stringify(await expected())));
     }
@@ -194,13 +169,9 @@ describe('how a body arrives: whole, in parts, chunked, pipelined or too large, 
 
   it('two requests pipelined in one write get two answers, in order', async () => {
     const [first, second] = [call(1), call(2)];
-    const stream = await rawExchange(node.url, [
-      headOf(first, `content-length: ${Buffer.byteLength(first.body)}`, false) +
-        first.body +
-        headOf(second, `content-length: ${Buffer.byteLength(second.body)}`) +
-        second.body,
-    ]);
-    const answers = answersIn(stream);
+    const framed = (one: typeof first, close: boolean) =>
+      headOf(one, { 'content-length': String(Buffer.byteLength(one.body)) }, close) + one.body;
+    const answers = await answersTo(node.url, framed(first, false) + framed(second, true));
     expect(answers.map((a) => [a.status, a.body.id])).toEqual([
       [200, 1],
       [200, 2],
@@ -210,10 +181,10 @@ describe('how a body arrives: whole, in parts, chunked, pipelined or too large, 
   it('a chunked body past the limit, written in one go, is refused with 413 and the limit in the message', async () => {
     const pad = 'x'.repeat(LIMITS.bodyBytes);
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad } });
-    const stream = await rawExchange(node.url, [
-      `${headOf(call(1), 'transfer-encoding: chunked')}${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n${LAST_CHUNK}`,
-    ]);
-    const [answer] = answersIn(stream);
+    const [answer] = await answersTo(
+      node.url,
+      `${headOf(call(1), { 'transfer-encoding': 'chunked' })}${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n${LAST_CHUNK}`,
+    );
     expect(answer!.status).toBe(413);
     expect(JSON.stringify(answer!.body.error)).toContain(String(LIMITS.bodyBytes));
   });
@@ -345,8 +316,7 @@ describe('failures on the Node path: each reaches `fail` once, none is thrown', 
     const seen: unknown[] = [];
     const server = await listen((req, res) => serveMcpNode(realCore, req, res, { fail: (error) => seen.push(error) }));
     try {
-      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
-      await new Promise((done) => socket.once('connect', done));
+      const socket = await openSocket(Number(new URL(server.url).port));
       socket.write(
         `POST ${MCP_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc":`,
       );
