@@ -9,7 +9,7 @@ import type { Handler } from '../src/api/app.ts';
 import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
 import { createSearchHandler } from '../src/docs/search.ts';
 import { buildSearchIndex } from '../src/docs/search-index.ts';
-import middleware, { config } from '../src/server/vercel-middleware.ts';
+import middleware, { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';
 import { siteUrl } from '../src/site.ts';
 import { apiOver, coreOver, get, serviceOver } from './support/core.ts';
 import { ORIGIN, SITE } from './support/constants.ts';
@@ -133,7 +133,7 @@ describe('the Vercel routing middleware', () => {
   const run = (path: string, init: RequestInit = {}) => middleware(new Request(`${ORIGIN}${path}`, init));
 
   it('runs on every /api/v1 request and lets it continue, adding only the id', () => {
-    expect(config.matcher).toEqual(['/api/v1/:path*']);
+    expect(MIDDLEWARE_MATCHER).toEqual(['/api/v1/:path*']);
     const response = run('/api/v1/mortgage-rates?termInMonths=12');
     expect(response.headers.get('x-middleware-next')).toBe('1');
     expect([...response.headers.keys()].sort()).toEqual(['x-middleware-next', 'x-request-id']);
