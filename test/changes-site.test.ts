@@ -7,7 +7,7 @@
  * the docs and llms.txt resolves; vercel.json gives the files their types and download names.
  */
 import { execFile } from 'node:child_process';
-import { cp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFeed } from '@rowanmanning/feed-parser';
@@ -33,13 +33,35 @@ const PATHS: Record<string, string> = {
 };
 
 let site: ProductionSite;
-/** A second build, same site address, of the history without its newest mortgage snapshot. */
+/**
+ * A second build, same site address, of the history without its newest mortgage snapshot, and
+ * with one more, older one: a copy of the first mortgage snapshot on 31 December of the year
+ * before (it moves no value, so no feed changes), so that this build's mortgage history spans three
+ * years and the CSV files' two-year bound shows.
+ */
 let earlierBuild: string;
 let droppedDate: string;
+/** The mortgage snapshot dates of the second build, oldest first. */
+let earlierDates: string[];
 const series: Record<string, Record<string, { data: any[]; lastUpdated: string }>> = {};
 
 const get = (path: string) => fetch(path.startsWith('http') ? path : `${site.url}${path}`);
 const slug = (id: string) => id.slice(id.indexOf(':') + 1);
+/** The calendar years of these dates, newest first. */
+const yearsOf = (dates: readonly string[]) => [...new Set(dates.map((d) => d.slice(0, 4)))].sort().reverse();
+/** The dates of these years. */
+const datesIn = (dates: readonly string[], years: readonly string[]) =>
+  dates.filter((d) => years.includes(d.slice(0, 4)));
+/** Every CSV file of a dataset and the snapshot dates it must hold: the newest, the newest two years, each year. */
+const csvFilesOf = (name: string, dates: readonly string[]): [string, string[]][] => [
+  [`${name}.csv`, dates.slice(-1)],
+  [`${name}-history.csv`, datesIn(dates, yearsOf(dates).slice(0, 2))],
+  ...yearsOf(dates).map((year): [string, string[]] => [`${name}-history-${year}.csv`, datesIn(dates, [year])]),
+];
+/** The dates a CSV file holds, in its order, once each. */
+const datesOfCsv = (text: string) => [
+  ...new Set((parseCsv(text, { bom: true }) as string[][]).slice(1).map((row) => row[0]!)),
+];
 
 beforeAll(async () => {
   site = await buildAndServe({
@@ -57,6 +79,17 @@ beforeAll(async () => {
   await cp(historyDir(), earlier, { recursive: true });
   droppedDate = Object.keys(series['mortgage-rates']!).at(-1)!;
   await rm(join(earlier, 'mortgage-rates', `${droppedDate}.json`));
+  const first = Object.keys(series['mortgage-rates']!)[0]!;
+  const older = `${Number(first.slice(0, 4)) - 1}-12-31`;
+  const copy = JSON.parse(await readFile(join(earlier, 'mortgage-rates', `${first}.json`), 'utf8'));
+  await writeFile(
+    join(earlier, 'mortgage-rates', `${older}.json`),
+    JSON.stringify({ ...copy, lastUpdated: `${older}T00:00:00.000Z` }, null, 2),
+  );
+  earlierDates = (await readdir(join(earlier, 'mortgage-rates')))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
   earlierBuild = resolve(ROOT, '.builds', 'changes-earlier');
   await promisify(execFile)('npm', ['run', 'build'], {
     cwd: ROOT,
@@ -299,7 +332,7 @@ describe('Atom feeds', () => {
 
 describe('CSV downloads', () => {
   it.each(DATASETS.map((d) => [d.slug, d] as const))(
-    '%s: the newest snapshot and the whole history, row by row as the API gives them',
+    '%s: the newest snapshot, the newest two years and each year, row by row as the API gives them',
     async (name, dataset) => {
       const keys = dataset.itemsKey === 'products' ? ['productId', 'productName'] : ['planId', 'planName'];
       const entityKeys = [dataset.entity.param, `${dataset.entity.kind}Name`];
@@ -310,10 +343,13 @@ describe('CSV downloads', () => {
         'credit-card-rates': ['date', ...entityKeys, ...keys, ...PLAN_VALUES],
       }[name]!;
       const dates = Object.keys(series[name]!);
-      for (const [file, wanted] of [
-        [`${name}.csv`, dates.slice(-1)],
-        [`${name}-history.csv`, dates],
-      ] as const) {
+      const files = csvFilesOf(name, dates);
+      // The files are those of the years with snapshots, no more: none for a year without one.
+      expect(
+        (await readdir(join(site.buildDir, 'client', 'rates', PATHS[name]!))).filter((f) => f.endsWith('.csv')).sort(),
+      ).toEqual(files.map(([file]) => file).sort());
+      const held: Record<string, string[]> = {};
+      for (const [file, wanted] of files) {
         const response = await get(`/rates/${PATHS[name]}/${file}`);
         expect(response.status, file).toBe(200);
         expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -324,6 +360,8 @@ describe('CSV downloads', () => {
         expect(text.replaceAll('\r\n', '')).not.toContain('\n');
         const rows: string[][] = parseCsv(text, { bom: true, relax_quotes: false, relax_column_count: false });
         expect(rows[0]).toEqual(header);
+        held[file] = datesOfCsv(text);
+        expect(held[file], file).toEqual(wanted);
         // The API's values on each date, by row id (rate id, or plan id for cards), as the CSV writes them.
         const expected: string[][] = [];
         for (const date of wanted) {
@@ -344,9 +382,42 @@ describe('CSV downloads', () => {
         expect(api.size).toBe(expected.length);
         for (const row of rows.slice(1)) expect(row, byKey(row)).toEqual(api.get(byKey(row)));
       }
+      // Each year's file holds that year's dates only, and together they hold every date, each once.
+      const years = yearsOf(dates);
+      for (const year of years)
+        expect(
+          held[`${name}-history-${year}.csv`]!.every((d) => d.startsWith(`${year}-`)),
+          year,
+        ).toBe(true);
+      expect(years.flatMap((year) => held[`${name}-history-${year}.csv`]!).sort()).toEqual(dates);
+      // The newest two years (in the test history, 2024 and 2025: every snapshot).
+      expect(yearsOf(held[`${name}-history.csv`]!)).toEqual(years.slice(0, 2));
     },
     60_000,
   );
+
+  it('no file grows without bound: over three years, -history.csv holds the newest two, each year has its file, the page links them all', async () => {
+    const dir = join(earlierBuild, 'client', 'rates', 'mortgages');
+    const years = yearsOf(earlierDates);
+    expect(years).toHaveLength(3);
+    const files = csvFilesOf('mortgage-rates', earlierDates);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.csv')).sort()).toEqual(files.map(([file]) => file).sort());
+    const held: Record<string, string[]> = {};
+    for (const [file, wanted] of files) {
+      held[file] = datesOfCsv(await readFile(join(dir, file), 'utf8'));
+      expect(held[file], file).toEqual(wanted);
+    }
+    expect(yearsOf(held['mortgage-rates-history.csv']!)).toEqual(years.slice(0, 2));
+    expect(held['mortgage-rates-history.csv']).not.toContain(earlierDates[0]);
+    expect(years.flatMap((year) => held[`mortgage-rates-history-${year}.csv`]!).sort()).toEqual(earlierDates);
+    // The page lists the newest snapshot, the recent history and each year, newest first.
+    const $ = cheerio.load(await readFile(join(dir, 'index.html'), 'utf8'));
+    expect(
+      $('a.follow-csv')
+        .map((_, a) => $(a).attr('href'))
+        .get(),
+    ).toEqual(files.map(([file]) => `/rates/mortgages/${file}`));
+  });
 });
 
 describe('links', () => {
@@ -400,7 +471,24 @@ describe('links', () => {
       dataset('a.follow-csv')
         .map((_, a) => dataset(a).attr('href'))
         .get(),
-    ).toEqual(['/rates/mortgages/mortgage-rates.csv', '/rates/mortgages/mortgage-rates-history.csv']);
+    ).toEqual([
+      '/rates/mortgages/mortgage-rates.csv',
+      '/rates/mortgages/mortgage-rates-history.csv',
+      '/rates/mortgages/mortgage-rates-history-2025.csv',
+      '/rates/mortgages/mortgage-rates-history-2024.csv',
+    ]);
+    // Each dataset's page links each of its CSV files.
+    for (const d of DATASETS) {
+      const page = cheerio.load(
+        await readFile(join(site.buildDir, 'client', 'rates', PATHS[d.slug]!, 'index.html'), 'utf8'),
+      );
+      expect(
+        page('a.follow-csv')
+          .map((_, a) => page(a).attr('href'))
+          .get(),
+        d.slug,
+      ).toEqual(csvFilesOf(d.slug, Object.keys(series[d.slug]!)).map(([file]) => `/rates/${PATHS[d.slug]}/${file}`));
+    }
   }, 120_000);
 
   it('every link in the feeds resolves: the pages and the JSON of each entry', async () => {
@@ -431,6 +519,7 @@ describe('links', () => {
       expect(links).toContain(`/rates/${PATHS[d.slug]}/changes.atom`);
       expect(links).toContain(`/rates/${PATHS[d.slug]}/${d.slug}.csv`);
       expect(links).toContain(`/rates/${PATHS[d.slug]}/${d.slug}-history.csv`);
+      expect(markdown).toContain(`${d.slug}-history-<year>.csv`);
     }
     expect(links).toContain('/rates/changes.atom');
     expect(markdown).toContain('"type": "MortgageRatesChanges"');
@@ -465,7 +554,8 @@ describe('links', () => {
     const files = (await readdir(join(site.buildDir, 'client', 'rates'), { recursive: true })).filter((f) =>
       /\.(atom|csv)$/.test(f),
     );
-    expect(files.length).toBe(scopes().length + 2 * DATASETS.length);
+    const csvCount = DATASETS.reduce((n, d) => n + csvFilesOf(d.slug, Object.keys(series[d.slug]!)).length, 0);
+    expect(files.length).toBe(scopes().length + csvCount);
     for (const file of files) {
       const headers = headersFor(`/rates/${file}`);
       if (file.endsWith('.atom')) expect(headers['content-type'], file).toBe('application/atom+xml; charset=utf-8');

@@ -1,7 +1,9 @@
 /**
- * CSV downloads for spreadsheets, written at build time: per dataset, the newest snapshot and the
- * whole history, in long form — one row per date × institution × product × rate (credit cards:
- * per date × issuer × plan, a plan's fields being its values) — with the ids the API gives.
+ * CSV downloads for spreadsheets, written at build time: per dataset, the newest snapshot, the
+ * newest two years of snapshots and each calendar year's snapshots (which file holds which
+ * snapshots: csvSnapshots in urls.ts), in long form — one row per date × institution × product ×
+ * rate (credit cards: per date × issuer × plan, a plan's fields being its values) — with the ids
+ * the API gives.
  *
  * The columns come from the dataset's zod schemas: `date`, the entity's id and name, the item's id
  * and name, then the rate's fields (`rateId`, `rate`, `term`, `termInMonths` …) or the plan's.
@@ -49,7 +51,7 @@ export function csvRows(dataset: Dataset, snapshot: SnapshotData): Cell[][] {
   return rows;
 }
 
-/** The CSV file of these snapshots (one: the newest; all: the history). */
+/** The CSV file of these snapshots (the newest; those of two years; those of one year). */
 export function datasetCsv(dataset: Dataset, snapshots: readonly SnapshotData[]): string {
   return stringify(
     snapshots.flatMap((snapshot) => csvRows(dataset, snapshot)),

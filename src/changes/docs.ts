@@ -7,7 +7,7 @@ import { DATASETS } from '../datasets.ts';
 import type { ExampleSet } from '../examples.ts';
 import { changesOperationId } from './endpoint.ts';
 import { csvColumns } from './csv.ts';
-import { ALL_FEED_URL, changesApiUrl, csvUrl, datasetFeedUrl, entityFeedUrl } from './urls.ts';
+import { ALL_FEED_URL, changesApiUrl, csvUrl, csvYearUrlPattern, datasetFeedUrl, entityFeedUrl } from './urls.ts';
 
 const code = (text: string) => `\`${text}\``;
 
@@ -31,14 +31,14 @@ export function changesSubstitutions(site: string, examples: ExampleSet): Record
   const example = examples[changesOperationId(mortgages)]?.find((e) => e.status === 200);
   return {
     changeFeeds: [
-      '| dataset | change log (JSON) | Atom feed | one institution or issuer | newest snapshot (CSV) | whole history (CSV) |',
-      '| --- | --- | --- | --- | --- | --- |',
+      '| dataset | change log (JSON) | Atom feed | one institution or issuer | newest snapshot (CSV) | newest two years (CSV) | one year (CSV) |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
       ...DATASETS.map(
         (d) =>
           `| ${d.title} | ${code(changesApiUrl(d))} | [${datasetFeedUrl(d)}](${datasetFeedUrl(d)}) | ${code(entityFeedUrl(d, `${d.entity.prefix}:<slug>`))} | ` +
-          `[${csvUrl(d, 'latest').split('/').pop()}](${csvUrl(d, 'latest')}) | [${csvUrl(d, 'history').split('/').pop()}](${csvUrl(d, 'history')}) |`,
+          `[${csvUrl(d, 'latest').split('/').pop()}](${csvUrl(d, 'latest')}) | [${csvUrl(d, 'history').split('/').pop()}](${csvUrl(d, 'history')}) | ${code(csvYearUrlPattern(d).split('/').pop()!)} |`,
       ),
-      `| every dataset | — | [${ALL_FEED_URL}](${ALL_FEED_URL}) | — | — | — |`,
+      `| every dataset | — | [${ALL_FEED_URL}](${ALL_FEED_URL}) | — | — | — | — |`,
     ].join('\n'),
     changeColumns: [
       '| dataset | columns |',
@@ -80,7 +80,7 @@ export function changesLlmsLines(site: string): string[] {
       link(
         `${d.title} as CSV`,
         csvUrl(d, 'latest'),
-        `the newest snapshot; the whole history is ${csvUrl(d, 'history')}`,
+        `the newest snapshot; the snapshots of the newest two years are ${csvUrl(d, 'history')}, those of one year ${csvYearUrlPattern(d)} (the dataset's page lists every year)`,
       ),
     ]),
   ];
