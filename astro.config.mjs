@@ -1,5 +1,6 @@
 // @ts-check
-import { resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { defineConfig, passthroughImageService } from 'astro/config';
 import node from '@astrojs/node';
 import vercel from '@astrojs/vercel';
@@ -15,12 +16,27 @@ const onVercel =
 const generatedDir = resolve(process.env.GENERATED_DIR ?? '.generated');
 const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
 
+/**
+ * The history files the API reads at run time (src/server/runtime.ts): build:data has written them
+ * when `astro build` loads this file. The Vercel adapter copies them into the function at the same
+ * path relative to the repository, which is the function's working directory there.
+ */
+function historyFiles() {
+  try {
+    return readdirSync(resolve(generatedDir, 'history'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+  } catch {
+    return []; // no build:data yet (astro check, astro dev before it)
+  }
+}
+
 export default defineConfig({
   site: siteUrl(),
   outDir: buildDir,
   cacheDir: `${buildDir}-cache`,
   output: 'static',
-  adapter: onVercel ? vercel() : node({ mode: 'standalone' }),
+  adapter: onVercel ? vercel({ includeFiles: historyFiles() }) : node({ mode: 'standalone' }),
   // The API is public and read-only; Astro's origin check would turn cross-site POSTs (MCP) into 403s.
   security: { checkOrigin: false },
   // No image processing: keeps sharp out of the serverless function.

@@ -30,7 +30,7 @@ import { DATASETS } from '../src/datasets.ts';
 import { snapshotsOf } from '../src/explorer/history.ts';
 import { healthyStatusStore } from '../src/examples.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -95,7 +95,7 @@ async function measure(tree: string, label: string): Promise<string[]> {
   const feedBytes = feeds.map((f) => Buffer.byteLength(f));
 
   // The JSON change log, through the real core.
-  const served = ServedStore.from(store);
+  const served = servedStoreOf(store);
   const api = createApi({ loadStore: async () => served, status: healthyStatusStore(served), siteUrl: SITE });
   const ask = async (path: string) => {
     const started = performance.now();

@@ -16,7 +16,7 @@ import { DEFAULT_LIMITS } from '../src/server/limits.ts';
 import { toNodeListener } from '../src/server/node-http.ts';
 import { createNodeServer } from '../src/server/node-server.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 import { FileStatusStore, type CollectionStatus, type StatusStore } from '../src/status/status-store.ts';
 import { NOW, SITE } from './support/constants.ts';
 import { historyDir, tempDir } from './support/history.ts';
@@ -54,7 +54,7 @@ let fastCore: Core;
 let date: string;
 
 beforeAll(async () => {
-  const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+  const store = servedStoreOf(await compileSnapshotTree(historyDir()));
   const status = new FileStatusStore(await tempDir('rates-status-'));
   const core = () =>
     createApi({
@@ -193,7 +193,7 @@ describe('health keeps its status store reads for a stated window', () => {
       write: async () => {},
     };
     let clock = 0;
-    const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+    const store = servedStoreOf(await compileSnapshotTree(historyDir()));
     const core = createApi({
       loadStore: async () => store,
       status: counting,

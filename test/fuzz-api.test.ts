@@ -9,7 +9,7 @@ import { DATASETS } from '../src/datasets.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { Health } from '../src/schemas/health.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 import { UnconfiguredStatusStore } from '../src/status/status-store.ts';
 import { withoutFsReads } from './support/no-fs-reads.ts';
 import { NOW } from './support/constants.ts';
@@ -22,7 +22,7 @@ let api: Handler;
 const seen = { requests: 0, status: new Map<number, number>() };
 
 beforeAll(async () => {
-  const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+  const store = servedStoreOf(await compileSnapshotTree(historyDir()));
   await store.history('mortgage-rates'); // loaded up front: the property is about requests, not the build
   api = createApi({ loadStore: async () => store, status: new UnconfiguredStatusStore(false), now: () => NOW });
 });

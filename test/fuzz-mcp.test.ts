@@ -10,7 +10,7 @@ import type { Handler } from '../src/api/app.ts';
 import { MAX_MCP_BODY_BYTES } from '../src/mcp/endpoint.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 import { UnconfiguredStatusStore } from '../src/status/status-store.ts';
 import { withoutFsReads } from './support/no-fs-reads.ts';
 import { NOW } from './support/constants.ts';
@@ -29,7 +29,7 @@ const seen = { requests: 0, status: new Map<number, number>(), codes: new Map<nu
 const CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32022, -32000]);
 
 beforeAll(async () => {
-  const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+  const store = servedStoreOf(await compileSnapshotTree(historyDir()));
   await store.history('mortgage-rates');
   mcp = createService({ loadStore: async () => store, status: new UnconfiguredStatusStore(false), now: () => NOW });
   // Warm the MCP module outside the no-read block: loading code is not a request reading data.

@@ -5,7 +5,7 @@ import { createApi } from '../src/api/app.ts';
 import { DATASET_SLUGS } from '../src/datasets.ts';
 import { Health } from '../src/schemas/health.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-store.ts';
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore, type CollectionStatus, type StatusStore } from '../src/status/status-store.ts';
@@ -166,7 +166,7 @@ describe('health', () => {
 
   it('refuses query parameters', async () => {
     const api = createApi({
-      loadStore: async () => ServedStore.from(await compileSnapshotTree(historyDir())),
+      loadStore: async () => servedStoreOf(await compileSnapshotTree(historyDir())),
       status: await statusWith({}),
     });
     expect((await get(api, '/api/v1/health?verbose=1')).status).toBe(400);

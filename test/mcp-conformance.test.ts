@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { serveHandler } from './support/http.ts';
 import { historyDir, tempDir } from './support/history.ts';
@@ -51,7 +51,7 @@ let url: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+  const store = servedStoreOf(await compileSnapshotTree(historyDir()));
   const served = await serveHandler(
     createService(
       { loadStore: async () => store, status: new FileStatusStore(await tempDir()) },

@@ -9,7 +9,7 @@ import { serveMcpNode } from '../src/mcp/node.ts';
 import { LIMITS } from '../src/mcp/protocol.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { ServedStore } from '../src/store/served-store.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { NODE_WHOLE_CODINGS } from '../src/server/codings.ts';
 import { NOW, SITE } from './support/constants.ts';
@@ -24,7 +24,7 @@ let coded: Listening;
 let realCore: McpCore;
 
 beforeAll(async () => {
-  const store = ServedStore.from(await compileSnapshotTree(historyDir()));
+  const store = servedStoreOf(await compileSnapshotTree(historyDir()));
   const service = createService(
     { loadStore: async () => store, status: new FileStatusStore(await tempDir()), now: () => NOW, siteUrl: SITE },
     { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },

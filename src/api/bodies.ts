@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { TERMS_OF_USE } from '../schemas/common.ts';
-import type { DatasetHistory } from '../store/served-store.ts';
 import { READY_BODIES } from './ready.ts';
 import { JSON_TYPE } from './responses.ts';
 
@@ -24,11 +23,16 @@ export interface ReadyHead {
   etag: string;
 }
 
+/** A dataset's newest snapshot or whole history: what its answers' ETags are made from. */
+export interface Versioned {
+  readonly version: string;
+}
+
 /** Ready heads per dataset history (bounded: unusual queries cannot grow memory). */
-const heads = new WeakMap<DatasetHistory, Map<string, ReadyHead>>();
+const heads = new WeakMap<Versioned, Map<string, ReadyHead>>();
 const HEADS_KEPT = 256;
 
-export function cachedHead(history: DatasetHistory, key: string, build: () => string): ReadyHead {
+export function cachedHead(history: Versioned, key: string, build: () => string): ReadyHead {
   let cache = heads.get(history);
   if (!cache) heads.set(history, (cache = new Map()));
   let ready = cache.get(key);
@@ -40,12 +44,24 @@ export function cachedHead(history: DatasetHistory, key: string, build: () => st
   return ready;
 }
 
+/** The same for a head whose parts must be read first (a year of the history): read only when not kept. */
+export async function cachedHeadAfterRead(
+  history: Versioned,
+  key: string,
+  build: () => Promise<string>,
+): Promise<ReadyHead> {
+  const kept = heads.get(history)?.get(key);
+  if (kept) return kept;
+  const text = await build();
+  return cachedHead(history, key, () => text);
+}
+
 /**
  * A strong ETag: the dataset's content hash and the normalized request. The body is a function
  * of those two alone (its `timestamp` aside, which says when it was produced), so an unchanged
  * ETag means unchanged data.
  */
-export function etagFor(history: DatasetHistory, key: string): string {
+export function etagFor(history: Versioned, key: string): string {
   return `"${history.version}.${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
 }
 
@@ -68,12 +84,15 @@ export function readyResponse({ head, etag }: ReadyHead, now: Date): Response {
  * A body sent in pieces as they are produced: large time series are never built as one string.
  * A piece in bytes is sent as it is (kept bytes, shared between requests: read, never changed).
  */
-export function streamedResponse(pieces: Iterator<string | Uint8Array>, etag: string): Response {
+export function streamedResponse(pieces: AsyncIterator<string | Uint8Array>, etag: string): Response {
   const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = pieces.next();
+    async pull(controller) {
+      const next = await pieces.next();
       if (next.done) controller.close();
       else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+    },
+    async cancel() {
+      await pieces.return?.();
     },
   });
   return new Response(stream, { headers: { 'content-type': JSON_TYPE, etag } });

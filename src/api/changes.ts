@@ -1,13 +1,12 @@
 /**
  * `GET /api/v1/<dataset>/changes?since=&until=&institutionId=` (credit cards: `issuerId`): per
  * snapshot date, the values that changed, were added or were removed. Served from the change log
- * kept with the history (src/changes/log.ts); the answer for a URL is joined once and kept, like
+ * the build worked out (src/changes/log.ts); the answer for a URL is joined once and kept, like
  * the list and detail answers.
  */
 import { canonicalEntityId } from '../datasets.ts';
 import { DEFAULT_DAYS, type ChangesEndpoint } from '../changes/endpoint.ts';
 import { endpointsOf } from '../endpoints.ts';
-import { changeLogOf } from '../changes/log.ts';
 import { cachedHead, readyResponse, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
@@ -31,7 +30,7 @@ export async function getChanges(
     );
   }
   const history = withData(dataset, await ctx.store.history(dataset.slug));
-  const log = changeLogOf(history);
+  const log = await history.changes();
   const until = query.until ?? history.dates[history.latest]!;
   const since = query.since ?? daysBefore(until, DEFAULT_DAYS);
 

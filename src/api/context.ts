@@ -1,6 +1,6 @@
 import type { Dataset } from '../datasets.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
-import type { DatasetHistory, ServedStore } from '../store/served-store.ts';
+import type { ServedStore } from '../store/served-store.ts';
 import { ApiError } from './responses.ts';
 
 /** What a data handler gets: the parsed request and the served store, with one clock reading. */
@@ -11,7 +11,7 @@ export interface RequestContext {
 }
 
 /** The dataset's newest snapshot or whole history, or a 500 when it has no snapshot at all (nothing collected yet). */
-export function withData(dataset: Dataset, history: DatasetHistory): DatasetHistory {
+export function withData<H extends { readonly size: number }>(dataset: Dataset, history: H): H {
   if (history.size === 0) {
     throw new ApiError(
       'server_error',

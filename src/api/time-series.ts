@@ -6,10 +6,17 @@
 import { canonicalEntityId, filterKey } from '../datasets.ts';
 import { endpointsOf, type DataEndpoint } from '../endpoints.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
-import { cachedHead, etagFor, readyResponse, streamedResponse, TERMS } from './bodies.ts';
+import { cachedHeadAfterRead, etagFor, readyResponse, streamedResponse, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { INVALID_REQUEST } from './query.ts';
 import { ApiError, json } from './responses.ts';
+
+/**
+ * The most snapshots one answer holds (/docs/limits): ten times the mortgage history of 2025, and
+ * a bound on how long an answer streams however long the history grows. Past it: a 400 whose hint
+ * says how to ask in parts.
+ */
+export const MAX_TIME_SERIES_SNAPSHOTS = 1000;
 
 export const NO_DATES_MESSAGE =
   'No date given. Request one snapshot with date=YYYY-MM-DD, or a range with startDate=YYYY-MM-DD and endDate=YYYY-MM-DD (inclusive). availableDates lists every date that has a snapshot.';
@@ -84,12 +91,21 @@ export async function getTimeSeries(
       `A snapshot exists only for dates when rates changed. Request ${endpoint.path} without date parameters to see availableDates.`,
     );
   }
+  if (picked.length > MAX_TIME_SERIES_SNAPSHOTS) {
+    const last = picked[MAX_TIME_SERIES_SNAPSHOTS - 1]!;
+    throw new ApiError(
+      'invalid_request',
+      `Too many snapshots in one answer: ${picked.length} (at most ${MAX_TIME_SERIES_SNAPSHOTS})`,
+      `Ask for the range in parts of at most ${MAX_TIME_SERIES_SNAPSHOTS} snapshots: the first part is ` +
+        `startDate=${history.dates[picked[0]!]}&endDate=${history.dates[last]}. availableDates (the same path without ` +
+        'date parameters) lists every date; the CSV downloads hold the history a year per file.',
+    );
+  }
 
   // With an id, each snapshot holds that entity alone (or nothing on dates it was not listed).
   const rawId = query[dataset.entity.param];
   const id = rawId === undefined ? undefined : canonicalEntityId(rawId, dataset.entity);
-  const only = id === undefined ? undefined : picked.map((s) => history.entityIn(s, id));
-  if (only?.every((e) => e === undefined)) {
+  if (id !== undefined && !picked.some((s) => history.lists(s, id))) {
     const where =
       selection.kind === 'one' ? `date: ${selection.date}` : `date range: ${selection.start} to ${selection.end}`;
     throw new ApiError(
@@ -102,47 +118,27 @@ export async function getTimeSeries(
 
   const filters = filterKey(dataset, query);
   const key = `ts/${selection.kind === 'one' ? selection.date : `${selection.start}..${selection.end}`}/${id ?? ''}?${filters}`;
-  const entry = (s: number, data: string) =>
-    `${JSON.stringify(history.dates[s])}:{"type":${JSON.stringify(dataset.type)},"data":${data},"lastUpdated":${JSON.stringify(history.lastUpdated(s))}}`;
+  /** `"<date>":{…}`: one snapshot's entry, read from the year that holds it. */
+  const entry = async (s: number) => {
+    const { part, local } = await history.locate(s);
+    const only = id === undefined ? undefined : [part.entityIn(local, id)].filter((e) => e !== undefined);
+    const data = part.dataJson(local, query, only);
+    return `${JSON.stringify(history.dates[s])}:{"type":${JSON.stringify(dataset.type)},"data":${data},"lastUpdated":${JSON.stringify(history.lastUpdated(s))}}`;
+  };
   const open = `{"type":${JSON.stringify(dataset.timeSeriesType)},"timeSeries":{`;
   const close = `},"availableDates":${history.availableDatesJson},"termsOfUse":${TERMS},"timestamp":"`;
   // One snapshot is a list-sized body: kept per URL like the list's, and a ready answer (ready.ts).
   if (picked.length === 1) {
-    const head = () => {
-      const entity = only?.[0];
-      const data = history.dataJson(picked[0]!, query, only ? (entity === undefined ? [] : [entity]) : undefined);
-      return `${open}${entry(picked[0]!, data)}${close}`;
-    };
-    return readyResponse(cachedHead(history, key, head), ctx.now);
+    const ready = await cachedHeadAfterRead(history, key, async () => `${open}${await entry(picked[0]!)}${close}`);
+    return readyResponse(ready, ctx.now);
   }
-  // A range is streamed, a snapshot at a time. Unfiltered, each snapshot's entry is the same
-  // for every request, so it is kept as bytes: a range sends kept bytes, and a client that
-  // reads slowly leaves no megabytes of per-request copies behind it.
-  const kept = !only && !filters ? keptEntries(history) : undefined;
-  function* pieces(): Generator<string | Uint8Array> {
+  // A range is streamed, a snapshot at a time, each year read when the range reaches it: the first
+  // byte waits for one year's file, and memory holds at most PARTS_KEPT years, however long the range.
+  async function* pieces(): AsyncGenerator<string> {
     yield open;
-    for (const [n, s] of picked.entries()) {
-      if (kept) {
-        let bytes = kept.get(s);
-        if (!bytes) kept.set(s, (bytes = encoder.encode(`,${entry(s, history.dataJson(s))}`)));
-        yield n ? bytes : bytes.subarray(1);
-        continue;
-      }
-      const entity = only?.[n];
-      const data = history.dataJson(s, query, only ? (entity === undefined ? [] : [entity]) : undefined);
-      yield `${n ? ',' : ''}${entry(s, data)}`;
-    }
+    for (const [n, s] of picked.entries()) yield `${n ? ',' : ''}${await entry(s)}`;
     yield close;
     yield `${timestamp}"}`;
   }
   return streamedResponse(pieces(), etagFor(history, key));
-}
-
-const encoder = new TextEncoder();
-/** Each history's unfiltered time-series entries, `,"<date>":{…}` in bytes: at most one per snapshot, freed with the history. */
-const entriesOf = new WeakMap<object, Map<number, Uint8Array>>();
-function keptEntries(history: object): Map<number, Uint8Array> {
-  let kept = entriesOf.get(history);
-  if (!kept) entriesOf.set(history, (kept = new Map()));
-  return kept;
 }

@@ -12,10 +12,12 @@ import { createService } from '../service.ts';
 import { CompileError, compileSnapshotTree, newestOnly, type CompiledStore } from '../store/compile.ts';
 import { reservedSlugProblems } from '../changes/endpoint.ts';
 import { SnapshotFileError } from '../snapshots/tree.ts';
-import { ServedStore } from '../store/served-store.ts';
+import { historyFiles, servedStoreOf } from '../store/history-build.ts';
 
 export interface SiteData {
   store: CompiledStore;
+  /** The history files the functions read, by path in the history folder (src/store/history-files.ts). */
+  history: Map<string, string>;
   newest: CompiledStore;
   openapi: object;
   pages: DocPage[];
@@ -32,7 +34,8 @@ export async function buildSiteData(options: {
   const store = await compileSnapshotTree(options.snapshotsDir);
   const reserved = reservedSlugProblems(store);
   if (reserved.length > 0) throw new CompileError(reserved.map((r) => new SnapshotFileError(r.file, [r.problem])));
-  const served = ServedStore.from(store);
+  const history = historyFiles(store);
+  const served = servedStoreOf(store, history);
   // Examples come from the real core over the data being built, with the status a healthy production shows.
   const service = createService({
     loadStore: async () => served,
@@ -43,6 +46,7 @@ export async function buildSiteData(options: {
   const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples });
   return {
     store,
+    history,
     newest: newestOnly(store),
     openapi: buildOpenApiDocument({ site: options.site, examples }),
     pages,

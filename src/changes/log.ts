@@ -1,13 +1,11 @@
 /**
- * The change log as the API serves it. Worked out once per process and dataset from the compiled
- * history (the snapshots as shared objects, so a diff only looks at what changed), each date kept
- * as ready JSON, whole and per entity; a request joins the dates it asks for. Nothing is read or
- * diffed again per request.
+ * The change log as the API serves it. Its days are worked out by the build (the history's
+ * changes.json, src/store/history-files.ts); each process turns them once into ready JSON, whole
+ * and per entity, and a request joins the dates it asks for. Nothing is read or diffed again per
+ * request.
  */
 import type { Dataset } from '../datasets.ts';
-import { snapshotsOf } from '../explorer/history.ts';
-import type { DatasetHistory } from '../store/served-store.ts';
-import { changeDays, CHANGE_KINDS, dayFor, type ChangeDay, type ValueChange } from './model.ts';
+import { CHANGE_KINDS, dayFor, type ChangeDay, type ValueChange } from './model.ts';
 import { changeKeys, type ChangeKeys } from './schema.ts';
 
 export interface ChangeLog {
@@ -62,24 +60,4 @@ export function buildChangeLog(dataset: Dataset, days: readonly ChangeDay[], ent
     byEntity,
     known: new Set([...entityIds].map((id) => id.toLowerCase())),
   };
-}
-
-const LOGS = new WeakMap<DatasetHistory, ChangeLog>();
-
-/** The dataset's change log, worked out on first use and kept with its history. */
-export function changeLogOf(history: DatasetHistory): ChangeLog {
-  let log = LOGS.get(history);
-  if (!log) {
-    const { dataset, compiled } = history;
-    const days = changeDays(dataset, snapshotsOf(dataset, compiled));
-    LOGS.set(
-      history,
-      (log = buildChangeLog(
-        dataset,
-        days,
-        compiled.entities.map(([id]) => id),
-      )),
-    );
-  }
-  return log;
 }

@@ -14,6 +14,7 @@ import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
 import { referenceMarkdown, timeSeriesRules } from './reference.ts';
 import { changesSubstitutions } from '../changes/docs.ts';
+import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 
 export interface DocPage {
   /** '' for the overview, 'quickstart', 'reference/mortgage-rates' … */
@@ -36,6 +37,8 @@ function substitutions(site: string): Record<string, string> {
     site,
     /** "6, 12, 18, 24, 36, 48 or 60": the mortgage terms `termInMonths` takes. */
     fixedTermMonths: FIXED_TERM_MONTHS_PROSE,
+    /** The most snapshots one time-series answer holds. */
+    maxTimeSeriesSnapshots: MAX_TIME_SERIES_SNAPSHOTS.toLocaleString('en'),
     timeSeriesRules: timeSeriesRules(
       '`institutionId` (credit cards: `issuerId`)',
       '`institution_not_found` (`issuer_not_found`)',

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Dataset } from '../datasets.ts';
 import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../endpoints.ts';
 import type { Example, ExampleSet } from '../examples.ts';
-import { NO_DATES_MESSAGE } from '../api/time-series.ts';
+import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -99,6 +99,7 @@ export function timeSeriesRules(idParam: string, notFound: string): string {
 | --- | --- |
 | \`date\` only | that date's snapshot; \`404 no_data\` when the date has none |
 | \`startDate\` and \`endDate\` | every snapshot of the inclusive range; \`404 no_data\` when there is none |
+| a range of more than ${MAX_TIME_SERIES_SNAPSHOTS.toLocaleString('en')} snapshots | \`400 invalid_request\`; the \`hint\` names the first part to ask for (the answers are streamed; ask a long history in parts, or take the yearly CSV downloads) |
 | no date | \`200\`, empty \`timeSeries\`, \`availableDates\` and the \`message\` "${NO_DATES_MESSAGE}" |
 | \`startDate\` without \`endDate\`, or the reverse | \`400 invalid_request\` |
 | \`date\` with \`startDate\` or \`endDate\` | \`400 invalid_request\` |

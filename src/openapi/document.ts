@@ -15,6 +15,7 @@ import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { registerChangesPath } from '../changes/openapi.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
+import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
@@ -34,7 +35,9 @@ const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => 
   timeSeries: (d) =>
     `Earlier ${d.label} from daily snapshots. \`date\` gives one snapshot (404 \`no_data\` when that date has none); ` +
     '`startDate` with `endDate` gives every snapshot of the inclusive range. With no date parameter the answer is 200 with an ' +
-    'empty `timeSeries`, a `message` and `availableDates`. A snapshot exists only for dates when rates changed.' +
+    'empty `timeSeries`, a `message` and `availableDates`. A snapshot exists only for dates when rates changed. ' +
+    `One answer holds at most ${MAX_TIME_SERIES_SNAPSHOTS.toLocaleString('en')} snapshots, sent as a stream; a longer range is a 400 ` +
+    '`invalid_request` whose `hint` names the first part to ask for.' +
     (d.ignoredTimeSeriesParams.length ? ` \`${d.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''),
 };
 

@@ -1,10 +1,13 @@
 /**
- * The functions as deployed: what `npm run build:data` produced, embedded in the server bundle —
- * each dataset's newest snapshot (parsed on first use), the whole history (a separate chunk,
- * loaded on the first time-series request) and the search index — and the status store chosen
- * from the environment. The Astro routes call these, and so does `npm start`'s direct path to
- * /api (src/server/node-entry.ts).
+ * The functions as deployed: what `npm run build:data` produced — each dataset's newest snapshot
+ * and the search index embedded in the server bundle (parsed on first use), the history read from
+ * its folder of files as requests need it (src/store/history-files.ts) — and the status store
+ * chosen from the environment. The Astro routes call these, and so does `npm start`'s direct path
+ * to /api (src/server/node-entry.ts).
  */
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import historyDirText from '@generated/history-dir.json?raw';
 import newestText from '@generated/served-newest.json?raw';
 import searchIndexText from '@generated/search-index.json?raw';
 import { defaultLog } from '../api/edge.ts';
@@ -18,16 +21,19 @@ import type { CompiledStore } from '../store/compile.ts';
 import { ServedStore } from '../store/served-store.ts';
 import { statusStoreFromEnv } from '../status/from-env.ts';
 
+/**
+ * Relative to the working directory: the repository for `npm start`, the function's root on
+ * Vercel, where the adapter copies the folder to the same relative path (astro.config.mjs).
+ */
+const historyDir = resolve(JSON.parse(historyDirText) as string);
+
 let store: Promise<ServedStore> | undefined;
 
 function loadStore(): Promise<ServedStore> {
   store ??= Promise.resolve()
     .then(
       () =>
-        new ServedStore(JSON.parse(newestText) as CompiledStore, async () => {
-          const { default: historyText } = await import('@generated/served-store.json?raw');
-          return JSON.parse(historyText) as CompiledStore;
-        }),
+        new ServedStore(JSON.parse(newestText) as CompiledStore, (path) => readFile(join(historyDir, path), 'utf8')),
     )
     .catch((error: unknown) => {
       store = undefined; // try again on the next request rather than failing forever

@@ -62,16 +62,29 @@ export class DatasetCompiler {
 
   /** Add a validated snapshot (its objects in schema key order). Dates must come oldest first. */
   add(date: string, snapshot: Pick<Snapshot, 'data' | 'lastUpdated'>): void {
-    const entities = snapshot.data.map((entity) => {
-      const items = itemsOf(entity).map((item) => {
-        const json = JSON.stringify(item);
-        return this.intern(this.compiled.items, this.itemNumbers, json, json);
-      });
-      const value: CompiledEntity = [entity.id, entity.name, items];
+    this.addCompiled(
+      date,
+      snapshot.lastUpdated,
+      snapshot.data.map((entity) => ({
+        id: entity.id,
+        name: entity.name,
+        items: itemsOf(entity).map((item) => JSON.stringify(item)),
+      })),
+    );
+  }
+
+  /** The same with each item already as its canonical JSON (a part of a compiled history). */
+  addCompiled(date: string, lastUpdated: string, data: { id: string; name: string; items: string[] }[]): void {
+    const entities = data.map(({ id, name, items }) => {
+      const value: CompiledEntity = [
+        id,
+        name,
+        items.map((json) => this.intern(this.compiled.items, this.itemNumbers, json, json)),
+      ];
       return this.intern(this.compiled.entities, this.entityNumbers, JSON.stringify(value), value);
     });
     this.compiled.dates.push(date);
-    this.compiled.lastUpdated.push(snapshot.lastUpdated);
+    this.compiled.lastUpdated.push(lastUpdated);
     this.compiled.snapshots.push(entities);
   }
 

@@ -1,165 +1,30 @@
 /**
- * The served store: the compiled history with what requests need, built once per process.
- * Responses are assembled from the stored JSON strings — nothing is re-parsed or re-stringified
- * per request — and what is asked again (the newest list, an institution, a filter) is kept.
+ * The served data: each dataset's newest snapshot at hand (list, detail, health), built once per
+ * process, and each dataset's whole history as an archive of yearly files read on demand (time
+ * series, change log; src/store/history-archive.ts).
  */
-import {
-  DATASETS,
-  datasetBySlug,
-  filterItem,
-  filterKey,
-  type Dataset,
-  type DatasetSlug,
-  type Item,
-} from '../datasets.ts';
-import { newestOnly, type CompiledDataset, type CompiledStore } from './compile.ts';
+import { DATASETS, datasetBySlug, type DatasetSlug } from '../datasets.ts';
+import type { CompiledStore } from './compile.ts';
+import { DatasetHistory } from './dataset-history.ts';
+import { HistoryArchive, type ReadHistoryFile } from './history-archive.ts';
 
-/** Filter values from the query, by filter name (e.g. `{ termInMonths: '12' }`). */
-export type FilterValues = Record<string, string | undefined>;
+export { DatasetHistory, type FilterValues } from './dataset-history.ts';
+export type { HistoryArchive } from './history-archive.ts';
 
-/** A Map that forgets its oldest entry past a size, so unusual queries cannot grow memory. */
-class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit: number) {
-    super();
-  }
-  override set(key: K, value: V): this {
-    if (!this.has(key) && this.size >= this.limit) this.delete(this.keys().next().value as K);
-    return super.set(key, value);
-  }
-}
-
-const quote = (text: string) => JSON.stringify(text);
-
-export class DatasetHistory {
-  readonly dates: readonly string[];
-  private readonly dateIndex: Map<string, number>;
-  private readonly entityHead: string[];
-  private readonly entityJsonCache = new Map<number, string>();
-  /** Per filter key: each item's filtered JSON (null: the filter drops it). */
-  private readonly filteredItems = new BoundedMap<string, Map<number, string | null>>(64);
-  private readonly filteredEntities = new BoundedMap<string, Map<number, string>>(64);
-  private idIndex?: Map<string, Map<number, number>>;
-  private latestDataJson?: string;
-  readonly availableDatesJson: string;
-
-  constructor(
-    readonly dataset: Dataset,
-    /** The compiled history itself (read by the change log, src/changes/log.ts). */
-    readonly compiled: CompiledDataset,
-  ) {
-    this.dates = compiled.dates;
-    this.dateIndex = new Map(compiled.dates.map((d, i) => [d, i]));
-    this.entityHead = compiled.entities.map(
-      ([id, name]) => `{"id":${quote(id)},"name":${quote(name)},"${dataset.itemsKey}":[`,
-    );
-    this.availableDatesJson = JSON.stringify(compiled.dates);
-  }
-
-  get version(): string {
-    return this.compiled.version;
-  }
-
-  get size(): number {
-    return this.compiled.dates.length;
-  }
-
-  /** Index of the newest snapshot (-1 when there is none). */
-  get latest(): number {
-    return this.compiled.dates.length - 1;
-  }
-
-  indexOf(date: string): number | undefined {
-    return this.dateIndex.get(date);
-  }
-
-  /** Snapshot indexes from `start` to `end` inclusive, oldest first. */
-  between(start: string, end: string): number[] {
-    const found: number[] = [];
-    this.compiled.dates.forEach((date, i) => {
-      if (date >= start && date <= end) found.push(i);
-    });
-    return found;
-  }
-
-  lastUpdated(snapshot: number): string {
-    return this.compiled.lastUpdated[snapshot]!;
-  }
-
-  /** The entity with this canonical (lower-case) id in a snapshot, by number. */
-  entityIn(snapshot: number, canonicalId: string): number | undefined {
-    if (!this.idIndex) {
-      // One pass over the history, on first use: id → (snapshot → entity number).
-      this.idIndex = new Map();
-      const ids = this.compiled.entities.map(([id]) => id.toLowerCase());
-      this.compiled.snapshots.forEach((entities, s) => {
-        for (const e of entities) {
-          let bySnapshot = this.idIndex!.get(ids[e]!);
-          if (!bySnapshot) this.idIndex!.set(ids[e]!, (bySnapshot = new Map()));
-          bySnapshot.set(s, e);
-        }
-      });
-    }
-    return this.idIndex.get(canonicalId)?.get(snapshot);
-  }
-
-  private itemJson(item: number, key: string, filters: FilterValues): string | null {
-    if (!key) return this.compiled.items[item]!;
-    let cache = this.filteredItems.get(key);
-    if (!cache) this.filteredItems.set(key, (cache = new Map()));
-    let json = cache.get(item);
-    if (json === undefined) {
-      const kept = filterItem(this.dataset, JSON.parse(this.compiled.items[item]!) as Item, filters);
-      json = kept ? JSON.stringify(kept) : null;
-      cache.set(item, json);
-    }
-    return json;
-  }
-
-  /** One entity's JSON, with the filters applied to its items. */
-  entityJson(entity: number, filters: FilterValues = {}): string {
-    const key = filterKey(this.dataset, filters);
-    let cache = key ? this.filteredEntities.get(key) : this.entityJsonCache;
-    if (!cache) this.filteredEntities.set(key, (cache = new Map()));
-    let json = cache.get(entity);
-    if (json === undefined) {
-      const items = this.compiled.entities[entity]![2].map((i) => this.itemJson(i, key, filters)).filter(
-        (j) => j !== null,
-      );
-      json = `${this.entityHead[entity]}${items.join(',')}]}`;
-      cache.set(entity, json);
-    }
-    return json;
-  }
-
-  /** The `data` array of a snapshot (optionally only some entities), filtered, as JSON. */
-  dataJson(snapshot: number, filters: FilterValues = {}, only?: readonly number[]): string {
-    const unfilteredLatest = !only && snapshot === this.latest && !filterKey(this.dataset, filters);
-    if (unfilteredLatest && this.latestDataJson !== undefined) return this.latestDataJson;
-    const entities = only ?? this.compiled.snapshots[snapshot]!;
-    const json = `[${entities.map((e) => this.entityJson(e, filters)).join(',')}]`;
-    if (unfilteredLatest) this.latestDataJson = json;
-    return json;
-  }
-}
-
-/**
- * The served data: each dataset's newest snapshot at hand (list, detail, health), and the whole
- * history, loaded on first use (time series).
- */
 export class ServedStore {
   private readonly newestHistories = new Map<string, DatasetHistory>();
-  private histories?: Promise<Map<string, DatasetHistory>>;
+  private readonly archives = new Map<string, Promise<HistoryArchive>>();
 
   constructor(
     newest: CompiledStore,
-    private readonly loadHistory: () => Promise<CompiledStore>,
+    /** Reads a file of the history folder (src/store/history-files.ts). */
+    private readonly readHistory: ReadHistoryFile,
   ) {
-    fill(this.newestHistories, newest);
-  }
-
-  /** Both parts from one compiled store (tests, tools). */
-  static from(compiled: CompiledStore): ServedStore {
-    return new ServedStore(newestOnly(compiled), async () => compiled);
+    if (newest.format !== 2) throw new Error(`unknown compiled store format ${String(newest.format)}`);
+    for (const [slug, dataset] of Object.entries(newest.datasets)) {
+      const definition = datasetBySlug(slug);
+      if (definition) this.newestHistories.set(slug, new DatasetHistory(definition, dataset));
+    }
   }
 
   /** The dataset's newest snapshot only. */
@@ -167,25 +32,18 @@ export class ServedStore {
     return this.newestHistories.get(slug) ?? emptyHistory(slug);
   }
 
-  /** The dataset's whole history. */
-  async history(slug: DatasetSlug): Promise<DatasetHistory> {
-    this.histories ??= this.loadHistory()
-      .then((compiled) => fill(new Map(), compiled))
-      .catch((error: unknown) => {
-        this.histories = undefined; // try again next time rather than failing forever
-        throw error;
-      });
-    return (await this.histories).get(slug) ?? emptyHistory(slug);
+  /** The dataset's whole history: its index now, its years as they are read. */
+  history(slug: DatasetSlug): Promise<HistoryArchive> {
+    let archive = this.archives.get(slug);
+    if (!archive) {
+      const dataset = DATASETS.find((d) => d.slug === slug)!;
+      archive = HistoryArchive.load(dataset, this.readHistory);
+      this.archives.set(slug, archive);
+      // Try again next time rather than failing forever.
+      archive.catch(() => this.archives.get(slug) === archive && this.archives.delete(slug));
+    }
+    return archive;
   }
-}
-
-function fill(target: Map<string, DatasetHistory>, compiled: CompiledStore): Map<string, DatasetHistory> {
-  if (compiled.format !== 2) throw new Error(`unknown compiled store format ${String(compiled.format)}`);
-  for (const [slug, dataset] of Object.entries(compiled.datasets)) {
-    const definition = datasetBySlug(slug);
-    if (definition) target.set(slug, new DatasetHistory(definition, dataset));
-  }
-  return target;
 }
 
 function emptyHistory(slug: DatasetSlug): DatasetHistory {

@@ -6,7 +6,7 @@ import { createApi, type Handler } from '../../src/api/app.ts';
 import { withRequestIds } from '../../src/api/request-id.ts';
 import { createService } from '../../src/service.ts';
 import { compileSnapshotTree } from '../../src/store/compile.ts';
-import { ServedStore } from '../../src/store/served-store.ts';
+import { servedStoreOf } from '../../src/store/history-build.ts';
 import { FileStatusStore, type StatusStore } from '../../src/status/status-store.ts';
 import { NOW, ORIGIN, SITE } from './constants.ts';
 import { tempDir } from './history.ts';
@@ -16,7 +16,7 @@ export async function coreOver(
   dir: string,
   options: { status?: StatusStore; now?: () => Date } = {},
 ): Promise<Handler> {
-  const store = ServedStore.from(await compileSnapshotTree(dir));
+  const store = servedStoreOf(await compileSnapshotTree(dir));
   return createApi({
     loadStore: async () => store,
     status: options.status ?? new FileStatusStore(await tempDir('rates-status-')),
@@ -32,7 +32,7 @@ export async function apiOver(dir: string, options: { status?: StatusStore; now?
 
 /** The REST core and the MCP endpoint together, as deployed. */
 export async function serviceOver(dir: string, options: { now?: () => Date } = {}): Promise<Handler> {
-  const store = ServedStore.from(await compileSnapshotTree(dir));
+  const store = servedStoreOf(await compileSnapshotTree(dir));
   return withRequestIds(
     createService({
       loadStore: async () => store,
