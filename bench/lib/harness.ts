@@ -3,7 +3,7 @@
  * server process and timing its cold start, reading its peak RSS, and writing results.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../test/support/free-port.ts';
@@ -31,8 +31,32 @@ export async function buildSite(name: string, snapshotsDir: string) {
   const started = performance.now();
   await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, env, maxBuffer: 64 * 1024 * 1024 });
   const seconds = (performance.now() - started) / 1000;
-  const storeBytes = (await stat(join(generatedDir, 'served-store.json'))).size;
-  return { buildDir, seconds, storeBytes };
+  // What the functions read at run time: the history folder, shipped inside the Vercel function.
+  const historyBytes = await folderBytes(join(generatedDir, 'history'));
+  return { buildDir, generatedDir, seconds, historyBytes };
+}
+
+/** The bytes of every file under a folder. */
+export async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+/** One GET, timed from the request to its first body byte and to its last. */
+export async function timedGet(url: string) {
+  const started = performance.now();
+  const response = await fetch(url);
+  const reader = response.body!.getReader();
+  let firstByteMs: number | undefined;
+  let bytes = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    firstByteMs ??= performance.now() - started;
+    bytes += chunk.value.byteLength;
+  }
+  return { status: response.status, firstByteMs: firstByteMs ?? 0, totalMs: performance.now() - started, bytes };
 }
 
 export interface ServerProcess {

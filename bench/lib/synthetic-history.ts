@@ -66,6 +66,8 @@ export async function generateHistory(options: {
   from: string;
   to: string;
   years: number;
+  /** A snapshot every day for every dataset (the most a history can hold), not at the real history's pace. */
+  daily?: boolean;
   seed?: number;
 }): Promise<Record<string, number>> {
   const next = random(options.seed ?? 1);
@@ -80,7 +82,7 @@ export async function generateHistory(options: {
     const start = Date.UTC(2026, 0, 1);
     written[dataset.slug] = 0;
     for (let day = 0; day < Math.round(options.years * 365.25); day++) {
-      if (day > 0 && next() >= frequency.snapshotsPerDay) continue;
+      if (day > 0 && !options.daily && next() >= frequency.snapshotsPerDay) continue;
       const moves = Math.max(1, Math.round(frequency.movesPerSnapshot * (0.5 + next())));
       data = day === 0 ? data : walk(data, moves, next);
       const lastUpdated = new Date(start + day * 86_400_000 + Math.floor(next() * 86_000_000)).toISOString();

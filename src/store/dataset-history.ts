@@ -6,6 +6,7 @@
  */
 import { type Dataset, filterItem, filterKey, type Item } from '../datasets.ts';
 import type { CompiledDataset } from './compile.ts';
+import { DatedSnapshots } from './dated-snapshots.ts';
 
 /** Filter values from the query, by filter name (e.g. `{ termInMonths: '12' }`). */
 export type FilterValues = Record<string, string | undefined>;
@@ -23,9 +24,7 @@ class BoundedMap<K, V> extends Map<K, V> {
 
 const quote = (text: string) => JSON.stringify(text);
 
-export class DatasetHistory {
-  readonly dates: readonly string[];
-  private readonly dateIndex: Map<string, number>;
+export class DatasetHistory extends DatedSnapshots {
   private readonly entityHead: string[];
   private readonly entityJsonCache = new Map<number, string>();
   /** Per filter key: each item's filtered JSON (null: the filter drops it). */
@@ -33,48 +32,15 @@ export class DatasetHistory {
   private readonly filteredEntities = new BoundedMap<string, Map<number, string>>(64);
   private idIndex?: Map<string, Map<number, number>>;
   private latestDataJson?: string;
-  readonly availableDatesJson: string;
 
   constructor(
     readonly dataset: Dataset,
     readonly compiled: CompiledDataset,
   ) {
-    this.dates = compiled.dates;
-    this.dateIndex = new Map(compiled.dates.map((d, i) => [d, i]));
+    super(compiled.version, compiled.dates, compiled.lastUpdated);
     this.entityHead = compiled.entities.map(
       ([id, name]) => `{"id":${quote(id)},"name":${quote(name)},"${dataset.itemsKey}":[`,
     );
-    this.availableDatesJson = JSON.stringify(compiled.dates);
-  }
-
-  get version(): string {
-    return this.compiled.version;
-  }
-
-  get size(): number {
-    return this.compiled.dates.length;
-  }
-
-  /** Index of the newest snapshot (-1 when there is none). */
-  get latest(): number {
-    return this.compiled.dates.length - 1;
-  }
-
-  indexOf(date: string): number | undefined {
-    return this.dateIndex.get(date);
-  }
-
-  /** Snapshot indexes from `start` to `end` inclusive, oldest first. */
-  between(start: string, end: string): number[] {
-    const found: number[] = [];
-    this.compiled.dates.forEach((date, i) => {
-      if (date >= start && date <= end) found.push(i);
-    });
-    return found;
-  }
-
-  lastUpdated(snapshot: number): string {
-    return this.compiled.lastUpdated[snapshot]!;
   }
 
   /** The entity with this canonical (lower-case) id in a snapshot, by number. */

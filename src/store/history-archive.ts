@@ -9,7 +9,8 @@ import { buildChangeLog } from '../changes/log.ts';
 import type { Dataset } from '../datasets.ts';
 import { type ChangeLogFile, changesFile, type HistoryIndex, indexFile, partFile } from './history-files.ts';
 import type { CompiledDataset } from './compile.ts';
-import { DatasetHistory } from './served-store.ts';
+import { DatasetHistory } from './dataset-history.ts';
+import { DatedSnapshots } from './dated-snapshots.ts';
 
 /** Reads one history file by its path relative to the history folder (src/store/history-files.ts). */
 export type ReadHistoryFile = (path: string) => Promise<string>;
@@ -17,10 +18,7 @@ export type ReadHistoryFile = (path: string) => Promise<string>;
 /** Loaded years kept per dataset: a long range reads its years one after another, never all at once. */
 export const PARTS_KEPT = 3;
 
-export class HistoryArchive {
-  readonly dates: readonly string[];
-  readonly availableDatesJson: string;
-  private readonly dateIndex: Map<string, number>;
+export class HistoryArchive extends DatedSnapshots {
   /** Loaded parts by year, least recently used first. */
   private readonly parts = new Map<string, Promise<DatasetHistory>>();
   private changeLog?: Promise<ChangeLog>;
@@ -30,43 +28,11 @@ export class HistoryArchive {
     private readonly index: HistoryIndex,
     private readonly read: ReadHistoryFile,
   ) {
-    this.dates = index.dates;
-    this.availableDatesJson = JSON.stringify(index.dates);
-    this.dateIndex = new Map(index.dates.map((d, i) => [d, i]));
+    super(index.version, index.dates, index.lastUpdated);
   }
 
   static async load(dataset: Dataset, read: ReadHistoryFile): Promise<HistoryArchive> {
     return new HistoryArchive(dataset, JSON.parse(await read(indexFile(dataset.slug))) as HistoryIndex, read);
-  }
-
-  get version(): string {
-    return this.index.version;
-  }
-
-  get size(): number {
-    return this.index.dates.length;
-  }
-
-  /** Number of the newest snapshot (-1 when there is none). */
-  get latest(): number {
-    return this.index.dates.length - 1;
-  }
-
-  indexOf(date: string): number | undefined {
-    return this.dateIndex.get(date);
-  }
-
-  /** Snapshot numbers from `start` to `end` inclusive, oldest first. */
-  between(start: string, end: string): number[] {
-    const found: number[] = [];
-    this.index.dates.forEach((date, i) => {
-      if (date >= start && date <= end) found.push(i);
-    });
-    return found;
-  }
-
-  lastUpdated(snapshot: number): string {
-    return this.index.lastUpdated[snapshot]!;
   }
 
   /** Whether the entity with this canonical (lower-case) id is listed in the snapshot, from the index alone. */
