@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { importHistory, type ImportOutcome } from '../src/snapshots/import.ts';
+import { importHistory, type ImportOutcome, unmatchedCorrections } from '../src/snapshots/import.ts';
+import { describeCorrection } from '../src/snapshots/corrections.ts';
 
 const USAGE = 'usage: npm run snapshots:import -- <folder> --to <snapshot dir> [--force]';
 
@@ -44,6 +45,11 @@ const reports = await importHistory({
 });
 
 for (const report of reports) if (report.detail) console.error(`  ${report.outcome}: ${report.detail}`);
+// A correction that fixed nothing is stale: say so, so that the table in src/snapshots/corrections.ts is looked at.
+for (const correction of unmatchedCorrections(reports))
+  console.error(`  warning: correction matched no file: ${describeCorrection(correction)} (${correction.evidence})`);
+const corrected = reports.reduce((n, r) => n + (r.corrected?.length ?? 0), 0);
+if (corrected) console.log(`Corrected ${corrected} known wrong value(s) (src/snapshots/corrections.ts).`);
 const count = (outcome: ImportOutcome) => reports.filter((r) => r.outcome === outcome).length;
 console.log(
   `Done: ${reports.length} file(s): ${count('written')} written, ${count('unchanged')} unchanged, ` +

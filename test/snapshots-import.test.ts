@@ -3,7 +3,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importHistory } from '../src/snapshots/import.ts';
+import { CORRECTIONS, type Correction } from '../src/snapshots/corrections.ts';
+import { importHistory, unmatchedCorrections } from '../src/snapshots/import.ts';
 import { REPO_SNAPSHOTS } from './support/global-setup.ts';
 import { tempDir } from './support/history.ts';
 
@@ -134,5 +135,130 @@ describe('import safety', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('2024-03-03.json: not readable JSON');
     expect(failed.stdout).toContain('1 invalid');
+  });
+});
+
+describe('corrections of known wrong values (src/snapshots/corrections.ts)', () => {
+  const AMEX_FEE = CORRECTIONS.find(
+    (c) => c.itemId === 'plan:amex:platinum-charge-card' && c.field === 'annualFeeNZD',
+  )!;
+  const platinum = (snapshot: any) =>
+    snapshot.data
+      .find((i: any) => i.id === 'issuer:amex')
+      .plans.find((p: any) => p.id === 'plan:amex:platinum-charge-card');
+
+  /** The legacy credit-card file alone, its Platinum Charge Card fee set to `fee` when given. */
+  async function cardHistory(fee?: number) {
+    const from = await tempDir('rates-from-');
+    await mkdir(join(from, 'credit-card-rates'), { recursive: true });
+    const source = await readJson(join(LEGACY, 'credit-card-rates/2025-01-07.json'));
+    if (fee !== undefined)
+      for (const plan of source.data.flatMap((i: any) => i.plans))
+        if (plan.id === 'plan:amex:platinum-charge-card') plan.primaryFeeNZD = fee;
+    await writeFile(join(from, 'credit-card-rates/2025-01-07.json'), JSON.stringify(source, null, 2));
+    return from;
+  }
+
+  it('every entry names its value and gives its evidence', () => {
+    expect(AMEX_FEE).toMatchObject({ dataset: 'credit-card-rates', entityId: 'issuer:amex', wrong: 1, right: 1250 });
+    for (const c of CORRECTIONS) {
+      expect(c.entityId && c.itemId && c.field, JSON.stringify(c)).toBeTruthy();
+      expect(c.wrong).not.toEqual(c.right);
+      expect(c.evidence.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('the Amex Platinum Charge Card fee the earlier collector read as 1 is imported as 1250', async () => {
+    const source = await readJson(join(LEGACY, 'credit-card-rates/2025-01-07.json'));
+    expect(
+      source.data.flatMap((i: any) => i.plans).find((p: any) => p.name === 'Platinum Charge Card').primaryFeeNZD,
+    ).toBe(1);
+    const to = await tempDir('rates-to-');
+    const [report] = await importHistory({ from: await cardHistory(), to });
+    expect(report).toMatchObject({ outcome: 'written', corrected: [AMEX_FEE] });
+    expect(platinum(await readJson(join(to, 'credit-card-rates/2025-01-07.json'))).annualFeeNZD).toBe(1250);
+    // A second run writes nothing: the corrected file is what the import writes.
+    expect((await importHistory({ from: await cardHistory(), to })).map((r) => r.outcome)).toEqual(['unchanged']);
+  });
+
+  it('no committed snapshot holds a value the table says is wrong', async () => {
+    for (const c of CORRECTIONS) {
+      const names = await readdir(join(REPO_SNAPSHOTS, c.dataset));
+      let seen = 0;
+      for (const name of names) {
+        const entity = (await readJson(join(REPO_SNAPSHOTS, c.dataset, name))).data.find(
+          (e: any) => e.id === c.entityId,
+        );
+        const item = (entity?.plans ?? entity?.products)?.find((i: any) => i.id === c.itemId);
+        if (!item) continue;
+        seen++;
+        const value = item.rates ? item.rates.find((r: any) => r.id === c.field)?.rate : item[c.field];
+        expect(value, `${c.dataset}/${name}`).not.toEqual(c.wrong);
+      }
+      expect(seen, c.itemId).toBeGreaterThan(0);
+    }
+  });
+
+  it('a value other than the wrong one is left alone, and the entry is reported as matching nothing', async () => {
+    const to = await tempDir('rates-to-');
+    const reports = await importHistory({ from: await cardHistory(1400), to });
+    expect(reports[0]!.corrected).toBeUndefined();
+    expect(platinum(await readJson(join(to, 'credit-card-rates/2025-01-07.json'))).annualFeeNZD).toBe(1400);
+    expect(unmatchedCorrections(reports)).toEqual([AMEX_FEE]);
+  });
+
+  it('reports an entry that matches nothing in a dataset it read, and applies one to a rate', async () => {
+    const stale: Correction = {
+      ...AMEX_FEE,
+      itemId: 'plan:amex:no-such-card',
+      evidence: 'a test entry that matches nothing',
+    };
+    const rate: Correction = {
+      dataset: 'car-loan-rates',
+      entityId: 'institution:asb',
+      itemId: 'product:asb:personal-loan',
+      field: 'rate:asb:personal-loan:secured-by-car:from',
+      wrong: 12.95,
+      right: 12.5,
+      evidence: 'a test entry that corrects a rate',
+    };
+    const corrections = [AMEX_FEE, stale, rate];
+    const to = await tempDir('rates-to-');
+    const reports = await importHistory({ from: LEGACY, to, corrections });
+    expect(unmatchedCorrections(reports, corrections)).toEqual([stale]);
+    const cars = reports.filter((r) => r.dataset === 'car-loan-rates');
+    expect(cars.map((r) => r.corrected)).toEqual([[rate], [rate]]);
+    const asb = (await readJson(join(to, 'car-loan-rates/2024-02-25.json'))).data.find(
+      (e: any) => e.id === rate.entityId,
+    );
+    const rates = asb.products.find((p: any) => p.id === rate.itemId).rates;
+    expect(rates.find((r: any) => r.id === rate.field).rate).toBe(12.5);
+    // A dataset the import did not read says nothing about its entries.
+    expect(
+      unmatchedCorrections(
+        reports.filter((r) => r.dataset === 'car-loan-rates'),
+        corrections,
+      ),
+    ).toEqual([]);
+  });
+
+  it('the command says what it corrected and warns of an entry that matched no file', async () => {
+    const to = await tempDir('rates-to-');
+    const args = ['run', '--silent', 'snapshots:import', '--', await cardHistory(), '--to', to];
+    const ok = await run('npm', args, { cwd: ROOT });
+    expect(ok.stdout).toContain('Corrected 1 known wrong value(s) (src/snapshots/corrections.ts).');
+    expect(ok.stderr).not.toContain('warning');
+
+    const stale = await run(
+      'npm',
+      ['run', '--silent', 'snapshots:import', '--', await cardHistory(1250), '--to', await tempDir('rates-to-')],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(stale.stderr).toContain(
+      'warning: correction matched no file: credit-card-rates · issuer:amex · plan:amex:platinum-charge-card · annualFeeNZD: 1 → 1250',
+    );
+    expect(stale.stdout).not.toContain('Corrected');
   });
 });

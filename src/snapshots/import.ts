@@ -1,7 +1,8 @@
 /**
  * Import a history in the earlier deployment's shape (`<folder>/<dataset>/<YYYY-MM-DD>.json`):
- * validate each file, map the old credit-card field names, merge duplicate issuers, and write
- * canonical snapshots — never replacing an existing different snapshot unless forced.
+ * validate each file, map the old credit-card field names, merge duplicate issuers, fix the known
+ * wrong values (src/snapshots/corrections.ts), and write canonical snapshots — never replacing an
+ * existing different snapshot unless forced.
  */
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { DATASETS, type Dataset, type Entity, type Snapshot } from '../datasets.
 import { IsoDateTime } from '../schemas/common.ts';
 import { idWithPrefix } from '../schemas/common.ts';
 import { normalizeDataset } from './normalize.ts';
+import { applyCorrections, CORRECTIONS, type Correction } from './corrections.ts';
 import {
   describeIssues,
   listSnapshotDates,
@@ -63,17 +65,26 @@ export interface ImportReport {
   outcome: ImportOutcome;
   /** For invalid files and conflicts: what is wrong, naming the file. */
   detail?: string;
+  /** The corrections that changed a value of this file (absent when none did, and for invalid files). */
+  corrected?: Correction[];
 }
 
 export interface ImportOptions {
   from: string;
   to: string;
   force?: boolean;
+  /** The table of known wrong values to fix; CORRECTIONS unless a test gives its own. */
+  corrections?: readonly Correction[];
   onProgress?: (dataset: Dataset, done: number, total: number) => void;
 }
 
-/** Read, check and convert one source file into a served snapshot. */
-export async function convertHistoryFile(dataset: Dataset, file: string, date: string): Promise<Snapshot> {
+/** Read, check and convert one source file into a served snapshot, with the values the corrections fix. */
+export async function convertHistoryFile(
+  dataset: Dataset,
+  file: string,
+  date: string,
+  corrections: readonly Correction[] = CORRECTIONS,
+): Promise<{ snapshot: Snapshot; corrected: Correction[] }> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(file, 'utf8'));
@@ -83,7 +94,8 @@ export async function convertHistoryFile(dataset: Dataset, file: string, date: s
   const parsed = sourceSchema(dataset, value).safeParse(value);
   if (!parsed.success) throw new SnapshotFileError(file, describeIssues(parsed.error.issues));
   const data = normalizeDataset(dataset, parsed.data.data as Entity[]);
-  return validateSnapshot(dataset, { ...parsed.data, data }, file, date);
+  const corrected = applyCorrections(dataset.slug, data, corrections);
+  return { snapshot: validateSnapshot(dataset, { ...parsed.data, data }, file, date), corrected };
 }
 
 export async function importHistory(options: ImportOptions): Promise<ImportReport[]> {
@@ -94,7 +106,8 @@ export async function importHistory(options: ImportOptions): Promise<ImportRepor
       const source = join(options.from, dataset.slug, `${date}.json`);
       const report: ImportReport = { dataset: dataset.slug, date, outcome: 'written' };
       try {
-        const snapshot = await convertHistoryFile(dataset, source, date);
+        const { snapshot, corrected } = await convertHistoryFile(dataset, source, date, options.corrections);
+        if (corrected.length) report.corrected = corrected;
         const target = snapshotPath(options.to, dataset, date);
         const content = serializeSnapshot(dataset, snapshot);
         const existing = existsSync(target) ? await readFile(target, 'utf8') : undefined;
@@ -113,4 +126,18 @@ export async function importHistory(options: ImportOptions): Promise<ImportRepor
     }
   }
   return reports;
+}
+
+/**
+ * The corrections that fixed nothing in a dataset the import read: a stale entry (the history no
+ * longer holds that wrong value there), to be looked at. A dataset the import did not read has
+ * nothing to say about its corrections.
+ */
+export function unmatchedCorrections(
+  reports: readonly ImportReport[],
+  corrections: readonly Correction[] = CORRECTIONS,
+): Correction[] {
+  const read = new Set(reports.filter((r) => r.outcome !== 'invalid').map((r) => r.dataset));
+  const matched = new Set(reports.flatMap((r) => r.corrected ?? []));
+  return corrections.filter((c) => read.has(c.dataset) && !matched.has(c));
 }
