@@ -235,8 +235,67 @@ var CreditCardIssuer = z5.strictObject({
   plans: z5.array(CreditCardPlan)
 });
 
-// src/datasets.ts
+// src/collect/page-layout.ts
 var INSTITUTION = {
+  key: "institution",
+  label: "institution",
+  header: /^(?:institution|lender|provider|bank|financial institution)s?$/
+};
+function termHeader(months) {
+  if (months === null) return /^(?:variable )?floating(?: rate)?$|^variable$/;
+  const inMonths = `${months} ?(?:months?|mths?)`;
+  if (months % 12 !== 0) return new RegExp(`^${inMonths}$`);
+  return new RegExp(`^(?:${months / 12} ?(?:years?|yrs?)|${inMonths})(?: fixed)?$`);
+}
+var FOLLOW_ON_MONTHS = 18;
+var MORTGAGE_PAGE = {
+  path: "/borrowing",
+  title: /\bmortgages?\b|\bhome loans?\b/,
+  columns: [
+    INSTITUTION,
+    { key: "product", label: "product", header: /^(?:product|loan|loan type)s?$/ },
+    ...MORTGAGE_TERM_TABLE.map((t) => ({
+      key: `term:${t.key}`,
+      label: t.label,
+      header: termHeader(t.months),
+      optional: t.months === FOLLOW_ON_MONTHS
+    }))
+  ]
+};
+var loanPage = (path, title) => ({
+  path,
+  title,
+  columns: [
+    INSTITUTION,
+    { key: "product", label: "product", header: /^(?:product|loan|loan name)s?$/ },
+    { key: "plan", label: "plan (secured or not)", header: /^(?:plan|type|loan type|security|secured)s?$/ },
+    { key: "condition", label: "notes (amount or term)", header: /^(?:notes?|conditions?|details?|terms?)$/ },
+    { key: "rate", label: "interest rate %", header: /^(?:interest )?rate(?: %| \(%\))?$|^%$/ }
+  ]
+});
+var PERSONAL_LOAN_PAGE = loanPage("/borrowing/personal-loan", /\bpersonal loans?\b/);
+var CAR_LOAN_PAGE = loanPage("/borrowing/car-loan", /\bcar loans?\b|\bvehicle loans?\b/);
+var CREDIT_CARD_PAGE = {
+  path: "/borrowing/credit-cards",
+  title: /\bcredit cards?\b/,
+  columns: [
+    { key: "issuer", label: "issuer", header: /^(?:issuer|institution|provider|bank|card issuer)s?$/ },
+    { key: "plan", label: "card (plan)", header: /^(?:card|plan|product|card name|card type)s?$/ },
+    { key: "interestFreeDays", label: "interest-free days", header: /\binterest[ -]?free\b/ },
+    { key: "annualFeeNZD", label: "annual fee", header: /\bfees?\b/ },
+    {
+      key: "balanceTransferRate",
+      label: "balance transfer rate",
+      header: /^balance transfers?(?: rate)?(?: %| \(%\))?$/
+    },
+    { key: "balanceTransferPeriod", label: "balance transfer period", header: /^balance transfers? (?:period|term)\b/ },
+    { key: "cashAdvanceRate", label: "cash advance rate", header: /^cash(?: advances?)?(?: rate)?(?: %| \(%\))?$/ },
+    { key: "purchaseRate", label: "purchase rate", header: /^purchases?(?: rate)?(?: %| \(%\))?$/ }
+  ]
+};
+
+// src/datasets.ts
+var INSTITUTION2 = {
   kind: "institution",
   param: "institutionId",
   prefix: "institution",
@@ -264,6 +323,7 @@ function defineDataset(d) {
   const snapshot = snapshotSchema(d.type, d.entitySchema);
   return {
     ...d,
+    sourcePath: d.page.path,
     timeSeriesType: `${d.type}TimeSeries`,
     schemas: {
       snapshot,
@@ -278,36 +338,36 @@ var DATASETS = [
     title: "Mortgage rates",
     label: "mortgage rates",
     type: "MortgageRates",
-    entity: INSTITUTION,
+    entity: INSTITUTION2,
     itemsKey: "products",
     entitySchema: MortgageInstitution,
     filters: [termInMonths],
     ignoredTimeSeriesParams: [],
-    sourcePath: "/borrowing"
+    page: MORTGAGE_PAGE
   }),
   defineDataset({
     slug: "personal-loan-rates",
     title: "Personal loan rates",
     label: "personal loan rates",
     type: "PersonalLoanRates",
-    entity: INSTITUTION,
+    entity: INSTITUTION2,
     itemsKey: "products",
     entitySchema: LoanInstitution,
     filters: [],
     ignoredTimeSeriesParams: [],
-    sourcePath: "/borrowing/personal-loan"
+    page: PERSONAL_LOAN_PAGE
   }),
   defineDataset({
     slug: "car-loan-rates",
     title: "Car loan rates",
     label: "car loan rates",
     type: "CarLoanRates",
-    entity: INSTITUTION,
+    entity: INSTITUTION2,
     itemsKey: "products",
     entitySchema: LoanInstitution,
     filters: [],
     ignoredTimeSeriesParams: [],
-    sourcePath: "/borrowing/car-loan"
+    page: CAR_LOAN_PAGE
   }),
   defineDataset({
     slug: "credit-card-rates",
@@ -319,7 +379,7 @@ var DATASETS = [
     entitySchema: CreditCardIssuer,
     filters: [],
     ignoredTimeSeriesParams: ["institutionId"],
-    sourcePath: "/borrowing/credit-cards"
+    page: CREDIT_CARD_PAGE
   })
 ];
 var DATASET_SLUGS = DATASETS.map((d) => d.slug);

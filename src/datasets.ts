@@ -18,6 +18,13 @@ import {
   type MortgageProduct,
 } from './schemas/rates.ts';
 import { FIXED_TERM_MONTHS_PROSE } from './schemas/terms.ts';
+import {
+  CAR_LOAN_PAGE,
+  CREDIT_CARD_PAGE,
+  MORTGAGE_PAGE,
+  PERSONAL_LOAN_PAGE,
+  type SourcePage,
+} from './collect/page-layout.ts';
 
 /**
  * An institution or issuer of any dataset, as its zod schema infers it. Each lists its items
@@ -119,11 +126,13 @@ function defineDataset<
    * the time-series rules on the reference pages (/docs/reference/credit-card-rates) say.
    */
   ignoredTimeSeriesParams: string[];
-  sourcePath: string;
+  /** The source page: its path, the words of its title, its columns known by their headers (src/collect/page-layout.ts). */
+  page: SourcePage;
 }) {
   const snapshot = snapshotSchema(d.type, d.entitySchema);
   return {
     ...d,
+    sourcePath: d.page.path,
     timeSeriesType: `${d.type}TimeSeries` as const,
     schemas: {
       snapshot,
@@ -144,7 +153,7 @@ export const DATASETS = [
     entitySchema: MortgageInstitution,
     filters: [termInMonths],
     ignoredTimeSeriesParams: [],
-    sourcePath: '/borrowing',
+    page: MORTGAGE_PAGE,
   }),
   defineDataset({
     slug: 'personal-loan-rates',
@@ -156,7 +165,7 @@ export const DATASETS = [
     entitySchema: LoanInstitution,
     filters: [],
     ignoredTimeSeriesParams: [],
-    sourcePath: '/borrowing/personal-loan',
+    page: PERSONAL_LOAN_PAGE,
   }),
   defineDataset({
     slug: 'car-loan-rates',
@@ -168,7 +177,7 @@ export const DATASETS = [
     entitySchema: LoanInstitution,
     filters: [],
     ignoredTimeSeriesParams: [],
-    sourcePath: '/borrowing/car-loan',
+    page: CAR_LOAN_PAGE,
   }),
   defineDataset({
     slug: 'credit-card-rates',
@@ -180,7 +189,7 @@ export const DATASETS = [
     entitySchema: CreditCardIssuer,
     filters: [],
     ignoredTimeSeriesParams: ['institutionId'],
-    sourcePath: '/borrowing/credit-cards',
+    page: CREDIT_CARD_PAGE,
   }),
 ] as const;
 

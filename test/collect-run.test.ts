@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, type CollectOptions } from '../src/collect/collect.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { renderSourcePage, type RenderOptions } from './fixtures/source-page.ts';
+import { headerRow, renderSourcePage, type RenderOptions } from './fixtures/source-page.ts';
 import { NEWEST, ROOT } from './support/constants.ts';
 import {
   historyDir,
@@ -206,7 +206,7 @@ describe('faults over real sockets', () => {
 
   it('a page with tables but no rates is refused', async () => {
     server.serve(PATHS['car-loan-rates'], {
-      page: '<table class="interest_financial_datatable"><tbody><tr><td>ANZ</td><td>Loan</td><td></td><td></td><td>-</td></tr></tbody></table>',
+      page: `<title>Car loans</title><table class="interest_financial_datatable">${headerRow('car-loan-rates')}<tbody><tr><td>ANZ</td><td>Loan</td><td></td><td></td><td>-</td></tr></tbody></table>`,
     });
     const [result] = await run({ datasets: ['car-loan-rates'] });
     expect(result!.reason).toMatch(/no rates/);

@@ -10,8 +10,9 @@ import { normalizeDataset } from '../snapshots/normalize.ts';
 import { describeIssues } from '../snapshots/tree.ts';
 import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
 import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
-import { rateValues, refusalReason } from './guards.ts';
+import { rateValues, refusalReason, unreadableRefusal } from './guards.ts';
 import { PAGE_PARSERS } from './parsers/index.ts';
+import { PageRefusal } from './tables.ts';
 import { describeChanges, type DatasetChanges } from './summary.ts';
 import { newestSnapshot, saveIfChanged, type WriteOutcome } from './write-rules.ts';
 
@@ -38,12 +39,27 @@ export interface DatasetResult {
   institutions?: number;
   rates?: number;
   changes?: DatasetChanges;
+  /** Non-empty cells the parser could not read (each a warning; past MAX_UNREADABLE_SHARE, a refusal). */
+  unreadable?: string[];
   /** The status store could not be written (the snapshot outcome above still stands). */
   statusError?: string;
   ms: number;
 }
 
 class Refused extends Error {}
+
+/** Unreadable cells printed per dataset; the rest are counted. */
+const UNREADABLE_SHOWN = 10;
+
+/** The page read by its dataset's parser; a page the reader refuses is a refusal naming its rule. */
+function readPage(dataset: Dataset, html: string) {
+  try {
+    return PAGE_PARSERS[dataset.slug](html);
+  } catch (error) {
+    if (error instanceof PageRefusal) throw new Refused(`refused (${error.rule}): ${error.evidence}`);
+    throw error;
+  }
+}
 
 async function collectOne(
   dataset: Dataset,
@@ -62,8 +78,13 @@ async function collectOne(
   try {
     const url = new URL(dataset.sourcePath, options.baseUrl).href;
     const html = await fetchPage(url, { ...options.fetch, onRetry: log });
-    const parsed = PAGE_PARSERS[dataset.slug](html);
-    for (const warning of parsed.warnings.slice(0, 5)) log(`note: ${warning}`);
+    const parsed = readPage(dataset, html);
+    result.unreadable = parsed.cells.unreadable;
+    for (const cell of parsed.cells.unreadable.slice(0, UNREADABLE_SHOWN)) log(`warning: unreadable cell ${cell}`);
+    if (parsed.cells.unreadable.length > UNREADABLE_SHOWN)
+      log(`warning: … and ${parsed.cells.unreadable.length - UNREADABLE_SHOWN} more unreadable cells`);
+    const unreadable = unreadableRefusal(parsed.cells);
+    if (unreadable) throw new Refused(unreadable);
     const data = normalizeDataset(dataset, parsed.data);
     result.institutions = data.length;
     result.rates = rateValues(data).length;

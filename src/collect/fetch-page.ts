@@ -1,5 +1,6 @@
 /** Fetch one source page with retries: a timeout per attempt, exponential backoff with jitter, 4xx final. */
 import pRetry, { AbortError } from 'p-retry';
+import { readUpTo } from '../lib/read-up-to.ts';
 
 export const USER_AGENT = 'nz-rates-service/1.0 (open-source NZ lending rates collector; runs hourly)';
 
@@ -8,8 +9,12 @@ export interface FetchOptions {
   retries: number;
   /** First backoff delay; doubles on each retry, randomized (jitter). */
   retryDelayMs: number;
+  /** A page larger than this is refused unread: a real page is a few hundred KiB. */
+  maxBytes?: number;
   onRetry?: (message: string) => void;
 }
+
+export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
 export const DEFAULT_FETCH: FetchOptions = { timeoutMs: 20_000, retries: 3, retryDelayMs: 2_000 };
 
@@ -35,12 +40,16 @@ export async function fetchPage(url: string, options: FetchOptions = DEFAULT_FET
           throw new AbortError(new FetchError(`HTTP ${response.status} from ${url}`));
         }
         if (!response.ok) throw new FetchError(`HTTP ${response.status} from ${url}`);
+        const max = options.maxBytes ?? MAX_PAGE_BYTES;
+        let body: Buffer | undefined;
         try {
           // Read the body inside the attempt: a connection reset mid-page is retried too.
-          return await response.text();
+          body = await readUpTo(response.body, max);
         } catch (error) {
           throw new FetchError(`body of ${url} cut short: ${describe(error, options.timeoutMs)}`);
         }
+        if (!body) throw new AbortError(new FetchError(`the page at ${url} is larger than ${max} bytes`));
+        return body.toString('utf8');
       },
       {
         retries: options.retries,

@@ -6,6 +6,22 @@ import type { Entity, Snapshot } from '../datasets.ts';
 
 export const RATE_RANGE = { min: 0, max: 40 } as const;
 
+/**
+ * The most of a page's non-empty value cells that may be unreadable: one odd cell ("call us") is a
+ * warning, a column whose format changed (every cell unreadable) is a refusal.
+ */
+export const MAX_UNREADABLE_SHARE = 0.02;
+
+/** The reason to refuse a page for its unreadable cells, or null. */
+export function unreadableRefusal(cells: { read: number; unreadable: readonly string[] }): string | null {
+  const share = cells.read === 0 ? 0 : cells.unreadable.length / cells.read;
+  if (share <= MAX_UNREADABLE_SHARE) return null;
+  return (
+    `refused (too many unreadable cells): ${cells.unreadable.length} of ${cells.read} non-empty value cells ` +
+    `(${(share * 100).toFixed(1)} %, at most ${MAX_UNREADABLE_SHARE * 100} %), first ${cells.unreadable.slice(0, 3).join('; ')}`
+  );
+}
+
 /** Every rate value in a dataset: `rate` fields, and credit cards' `…Rate` fields. */
 export function rateValues(data: readonly Entity[]): { path: string; value: number }[] {
   const found: { path: string; value: number }[] = [];

@@ -1,41 +1,52 @@
 /**
- * Credit card page: cells 0 issuer, 1 plan, 2 interest-free period (days), 3 annual fee of the
- * primary card (NZD), 4 balance transfer rate %, 5 balance transfer period, 6 cash advance
- * rate %, 7 purchase rate %. Each row is one plan.
+ * Credit card page: the issuer, the plan, the interest-free period (days), the annual fee of the
+ * primary card (NZD), the balance transfer rate and period, the cash advance and purchase rates,
+ * each column known by its header (src/collect/page-layout.ts). Each row is one plan; plan names
+ * and periods take the history's spelling (src/collect/page-spellings.ts).
  */
 import type { CreditCardIssuer } from '../../schemas/rates.ts';
-import { parseNumber, textValue } from '../cells.ts';
+import { textValue } from '../cells.ts';
 import { makeId } from '../ids.ts';
+import { CREDIT_CARD_PAGE } from '../page-layout.ts';
+import { historySpelling } from '../page-spellings.ts';
 import { entityRuns, readRateTables } from '../tables.ts';
-import type { PageParse } from './types.ts';
+import { CellLog, type PageParse } from './types.ts';
 
-function wholeDays(text: string): number | null {
-  const days = parseNumber(text);
-  return days !== null && Number.isInteger(days) && days >= 0 ? days : null;
+/** A balance-transfer period in the history's spelling ("6 mths" is "6 months"), or null. */
+function period(text: string): string | null {
+  const value = textValue(text);
+  return value === null ? null : historySpelling(value, 'period');
 }
 
+/** "55 days", "55 days*": the unit the days column may carry. */
+const DAYS = /\s*days?$/i;
+
 export function parseCreditCardPage(html: string): PageParse {
-  const { tableCount, rows } = readRateTables(html);
+  const { tableCount, rows } = readRateTables(html, CREDIT_CARD_PAGE);
+  const cells = new CellLog();
   const issuers = entityRuns(rows).map(
     ({ name: issuer, rows: run }): CreditCardIssuer => ({
       id: makeId('issuer', issuer),
       name: issuer,
       plans: run
-        .filter(({ texts }) => texts.length >= 8 && texts[1])
-        .map(({ texts: t }) => {
-          const fee = parseNumber(t[3]!);
+        .filter((row) => row.text('plan'))
+        .map((row) => {
+          const name = historySpelling(row.text('plan'), 'plan');
+          const at = (what: string) => `${issuer} · ${name} · ${what}`;
+          const days = cells.number(row.text('interestFreeDays'), at('interest-free days'), DAYS);
+          if (days !== null && !Number.isInteger(days)) cells.cannotRead(at('interest-free days'), String(days));
           return {
-            id: makeId('plan', issuer, t[1]),
-            name: t[1]!,
-            purchaseRate: parseNumber(t[7]!),
-            cashAdvanceRate: parseNumber(t[6]!),
-            balanceTransferRate: parseNumber(t[4]!),
-            balanceTransferPeriod: textValue(t[5]!),
-            interestFreeDays: wholeDays(t[2]!),
-            annualFeeNZD: fee !== null && fee >= 0 ? fee : null,
+            id: makeId('plan', issuer, name),
+            name,
+            purchaseRate: cells.number(row.text('purchaseRate'), at('purchase rate')),
+            cashAdvanceRate: cells.number(row.text('cashAdvanceRate'), at('cash advance rate')),
+            balanceTransferRate: cells.number(row.text('balanceTransferRate'), at('balance transfer rate')),
+            balanceTransferPeriod: period(row.text('balanceTransferPeriod')),
+            interestFreeDays: days !== null && Number.isInteger(days) ? days : null,
+            annualFeeNZD: cells.number(row.text('annualFeeNZD'), at('annual fee')),
           };
         }),
     }),
   );
-  return { tableCount, data: issuers.filter((i) => i.plans.length > 0), warnings: [] };
+  return { tableCount, data: issuers.filter((i) => i.plans.length > 0), cells: cells.summary };
 }

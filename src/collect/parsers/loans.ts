@@ -1,42 +1,41 @@
 /**
- * Personal and car loan pages: cells 0 institution, 1 product, 2 plan (Secured / Unsecured …),
- * 3 notes (the condition: "$3,000 to $50,000", "From", "To"), 4 rate %. Rows of the same
- * product (a range is often a "From" and a "To" row) become one product; a row with no rate
- * carries no rate.
+ * Personal and car loan pages: the institution, the product, the plan (Secured / Unsecured …), the
+ * notes (the condition: "$3,000 to $50,000", "From", "To") and the rate, each column known by its
+ * header (src/collect/page-layout.ts). Rows of the same product (a range is often a "From" and a
+ * "To" row) become one product; a row with no rate carries no rate.
  */
+import type { LoanColumn, SourcePage } from '../page-layout.ts';
 import type { LoanInstitution } from '../../schemas/rates.ts';
-import { parseNumber, textValue } from '../cells.ts';
+import { textValue } from '../cells.ts';
 import { makeId } from '../ids.ts';
 import { entityRuns, readRateTables } from '../tables.ts';
-import type { PageParse } from './types.ts';
+import { CellLog, type PageParse, type PageParser } from './types.ts';
 
-export function parseLoanPage(html: string): PageParse {
-  const { tableCount, rows } = readRateTables(html);
-  const warnings: string[] = [];
-  const institutions = entityRuns(rows).map(({ name: institution, rows: run }): LoanInstitution => {
-    const products: LoanInstitution['products'] = [];
-    let lastProduct = '';
-    for (const row of run) {
-      if (row.texts.length < 5) continue;
-      const productName = row.texts[1] || lastProduct;
-      lastProduct = productName;
-      const rate = parseNumber(row.texts[4] ?? '');
-      if (rate === null) {
-        if (textValue(row.texts[4] ?? '') !== null)
-          warnings.push(`${institution} · ${productName}: rate "${row.texts[4]}" not understood; skipped`);
-        continue;
+export function loanParser(page: SourcePage<LoanColumn>): PageParser {
+  return (html: string): PageParse => {
+    const { tableCount, rows } = readRateTables(html, page);
+    const cells = new CellLog();
+    const institutions = entityRuns(rows).map(({ name: institution, rows: run }): LoanInstitution => {
+      const products: LoanInstitution['products'] = [];
+      let lastProduct = '';
+      for (const row of run) {
+        const productName = row.text('product') || lastProduct;
+        lastProduct = productName;
+        const plan = textValue(row.text('plan'));
+        const condition = textValue(row.text('condition'));
+        const where = [institution, productName, plan, condition].filter(Boolean).join(' · ');
+        const rate = cells.number(row.text('rate'), where);
+        if (rate === null || !productName) continue;
+        const productId = makeId('product', institution, productName);
+        let product = products.find((p) => p.id === productId);
+        if (!product) {
+          product = { id: productId, name: productName, rates: [] };
+          products.push(product);
+        }
+        product.rates.push({ id: makeId('rate', institution, productName, plan, condition), rate, plan, condition });
       }
-      const plan = textValue(row.texts[2] ?? '');
-      const condition = textValue(row.texts[3] ?? '');
-      const productId = makeId('product', institution, productName);
-      let product = products.find((p) => p.id === productId);
-      if (!product) {
-        product = { id: productId, name: productName, rates: [] };
-        products.push(product);
-      }
-      product.rates.push({ id: makeId('rate', institution, productName, plan, condition), rate, plan, condition });
-    }
-    return { id: makeId('institution', institution), name: institution, products };
-  });
-  return { tableCount, data: institutions.filter((i) => i.products.length > 0), warnings };
+      return { id: makeId('institution', institution), name: institution, products };
+    });
+    return { tableCount, data: institutions.filter((i) => i.products.length > 0), cells: cells.summary };
+  };
 }

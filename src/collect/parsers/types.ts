@@ -1,11 +1,42 @@
 import type { Entity } from '../../datasets.ts';
+import { readNumber } from '../cells.ts';
 
 /** What a page parser returns: every entity as the page lists it (merging happens afterwards). */
 export interface PageParse {
   tableCount: number;
   data: Entity[];
-  /** Cells or rows that were skipped, for the log; they never fail a dataset. */
-  warnings: string[];
+  /** The page's non-empty value cells, and those of them that could not be read. */
+  cells: { read: number; unreadable: string[] };
 }
 
 export type PageParser = (html: string) => PageParse;
+
+/** A cell's text as a message may quote it: short, whatever the page put there. */
+const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+/**
+ * The value cells a parser reads, counted: each non-empty one, and each that cannot be read,
+ * named by where it stands. An empty cell is no value and is not counted.
+ */
+export class CellLog {
+  read = 0;
+  readonly unreadable: string[] = [];
+
+  /** A number (see readNumber), or null for an empty or unreadable cell. */
+  number(text: string, where: string, unit?: RegExp): number | null {
+    const cell = readNumber(text, unit);
+    if (cell.value !== null || cell.unreadable) this.read++;
+    if (cell.value === null && cell.unreadable) this.unreadable.push(`${where}: ${quoted(text)}`);
+    return cell.value;
+  }
+
+  /** A cell whose whole content could not be understood (a follow-on line, say). */
+  cannotRead(where: string, text: string): void {
+    this.read++;
+    this.unreadable.push(`${where}: ${quoted(text)}`);
+  }
+
+  get summary(): PageParse['cells'] {
+    return { read: this.read, unreadable: this.unreadable };
+  }
+}

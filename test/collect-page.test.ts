@@ -1,0 +1,277 @@
+/**
+ * How the collector reads a page it has never seen in our own style: a real page of the source
+ * site (test/fixtures/real-pages, the same table module as the lending pages), columns read by
+ * their headers wherever they stand, the page checked to be the one asked for, rows that name no
+ * institution refused, and a cell read as a number only when the whole cell is one.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cleanName, readNumber } from '../src/collect/cells.ts';
+import { MAX_UNREADABLE_SHARE, unreadableRefusal } from '../src/collect/guards.ts';
+import type { SourcePage } from '../src/collect/page-layout.ts';
+import { PAGE_PARSERS } from '../src/collect/parsers/index.ts';
+import { entityRuns, PageRefusal, readRateTables } from '../src/collect/tables.ts';
+import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import { headerRow } from './fixtures/source-page.ts';
+
+const REAL_PAGE = join(import.meta.dirname, 'fixtures/real-pages/saving-call-account-2020-07-17.html');
+
+/** The savings page's own layout, declared as a lending page's is: what the shared reader reads it by. */
+const SAVINGS: SourcePage = {
+  path: '/savings/call-accounts',
+  title: /\bsavings\b/,
+  columns: [
+    { key: 'institution', label: 'institution', header: /^institution$/ },
+    { key: 'rating', label: 'credit rating', header: /^credit rating$/ },
+    { key: 'account', label: 'account type', header: /^account type$/ },
+    { key: 'deposit', label: 'minimum deposit', header: /^minimum deposit \$$/ },
+    { key: 'rate', label: 'interest rate', header: /^interest rate %$/ },
+  ],
+};
+
+/** Why a parser refused a page. */
+function refusal(parse: () => unknown): PageRefusal {
+  try {
+    parse();
+  } catch (error) {
+    if (error instanceof PageRefusal) return error;
+    throw error;
+  }
+  throw new Error('the page was not refused');
+}
+
+describe('a real page of the source site (2020 savings page, the same table module)', () => {
+  it('the shared reader reads it right: names from alt (not the slogan), grouping, values', async () => {
+    const html = await readFile(REAL_PAGE, 'utf8');
+    const { tableCount, rows } = readRateTables(html, SAVINGS);
+    expect(tableCount).toBe(5);
+    const runs = entityRuns(rows);
+    const names = runs.map((r) => r.name);
+    expect(names).toHaveLength(31);
+    // Logos: the alt is the name, the title a slogan ("Invest in Heartland to invest in New Zealand").
+    expect(names).toEqual(expect.arrayContaining(['Heartland Bank', 'RaboDirect', 'TSB Bank', 'Forsyth Barr']));
+    expect(names.join(' ')).not.toMatch(/invest in|click here|find out more/i);
+    // Stray characters cleaned; labels the alias table knows take the history's name.
+    expect(names).toEqual(expect.arrayContaining(['SBS Bank', 'ICBC', 'Christian Savings', 'Nelson Bldg Society']));
+    const anz = runs.find((r) => r.name === 'ANZ')!;
+    expect(anz.rows.map((r) => [r.text('account'), r.text('rating'), r.text('deposit'), r.text('rate')])).toEqual([
+      ['Online savings', 'AA-', '$1', '0.05'],
+      ['Select', 'AA-', '$5,000', '0.05'],
+    ]);
+    expect(readNumber(anz.rows[1]!.text('deposit'))).toEqual({ value: 5000 });
+    const asb = runs.find((r) => r.name === 'ASB')!;
+    expect(asb.rows[0]!.text('rate')).toBe('0.05'); // a value inside a link
+  });
+
+  it.each(DATASETS.map((d) => d.slug))('the %s parser refuses it: not the page asked for', async (slug) => {
+    const html = await readFile(REAL_PAGE, 'utf8');
+    const refused = refusal(() => PAGE_PARSERS[slug](html));
+    expect(refused.rule).toBe('not the page asked for');
+    expect(refused.evidence).toContain('standard savings accounts');
+  });
+
+  it.each(DATASETS.map((d) => d.slug))(
+    'the %s parser refuses it by its headers too, when the title is no guide',
+    async (slug: DatasetSlug) => {
+      const titled = (await readFile(REAL_PAGE, 'utf8')).replace(
+        /<title>[^<]*<\/title>/,
+        `<title>${slug} | interest.co.nz</title>`,
+      );
+      const refused = refusal(() => PAGE_PARSERS[slug](titled));
+      expect(refused.rule).toBe('table headers do not match');
+      // What a maintainer needs to fix the mapping: the headers found and the columns expected.
+      expect(refused.evidence).toContain('headers found: "Institution" | "Credit Rating" | "Account type"');
+      expect(refused.evidence).toContain('expected: ');
+    },
+  );
+});
+
+/** A mortgage page with these header cells and one ANZ row of these cells. */
+function mortgagePage(headers: string[], cells: string[]): string {
+  return `<html><head><title>Mortgage rates | interest.co.nz</title></head><body>
+<table id="interest_financial_datatable" class="interest_financial_datatable">
+<thead><tr>${headers.map((h) => `<th>${h}</th>`).join('')}</tr></thead>
+<tbody><tr class="primary_row"><td class="inst-name"><a title="ANZ">ANZ</a></td>${cells.map((c) => `<td>${c}</td>`).join('')}</tr></tbody>
+</table></body></html>`;
+}
+
+const TERMS = ['Variable floating', '6 months', '1 year', '2 years', '3 years', '4 years', '5 years'];
+const ratesOf = (html: string) =>
+  (PAGE_PARSERS['mortgage-rates'](html).data[0] as any).products[0].rates.map((r: any) => [r.term, r.rate]);
+
+describe('columns read by their headers', () => {
+  it('an added 18-month column is the 18-month rate, and every later term keeps its own', () => {
+    const headers = ['Institution', 'Product', ...TERMS.slice(0, 3), '18<br>months', ...TERMS.slice(3)];
+    const html = mortgagePage(headers, ['Special', '6.94', '6.39', '5.79', '5.69', '5.59', '5.55', '5.65', '5.75']);
+    expect(ratesOf(html)).toEqual([
+      ['Variable floating', 6.94],
+      ['6 months', 6.39],
+      ['1 year', 5.79],
+      ['18 months', 5.69],
+      ['2 years', 5.59],
+      ['3 years', 5.55],
+      ['4 years', 5.65],
+      ['5 years', 5.75],
+    ]);
+  });
+
+  it('columns in another order, headers broken over lines, are read by what they say', () => {
+    const headers = [
+      'Institution',
+      'Product',
+      '5<br>years',
+      '1<br>year',
+      'Variable<br>floating',
+      '6<br>mths',
+      '2 yrs',
+      '4 years',
+      '3 years',
+    ];
+    const html = mortgagePage(headers, ['Special', '5.75', '5.79', '6.94', '6.39', '5.59', '5.65', '5.55']);
+    expect(ratesOf(html)).toEqual([
+      ['Variable floating', 6.94],
+      ['6 months', 6.39],
+      ['1 year', 5.79],
+      ['2 years', 5.59],
+      ['3 years', 5.55],
+      ['4 years', 5.65],
+      ['5 years', 5.75],
+    ]);
+  });
+
+  it('a header no column is known by is refused, printing the headers found and the columns expected', () => {
+    const html = mortgagePage(
+      ['Institution', 'Product', ...TERMS, 'Cashback'],
+      ['Special', '1', '2', '3', '4', '5', '6', '7', '8'],
+    );
+    const refused = refusal(() => PAGE_PARSERS['mortgage-rates'](html));
+    expect(refused.rule).toBe('table headers do not match');
+    expect(refused.evidence).toContain('no column is known by "Cashback"');
+    expect(refused.evidence).toContain('"Institution" | "Product" | "Variable floating"');
+    expect(refused.evidence).toContain(
+      'expected: institution, product, Variable floating, 6 months, 1 year, 18 months (optional)',
+    );
+  });
+
+  it('a missing column is refused', () => {
+    const html = mortgagePage(
+      ['Institution', 'Product', ...TERMS.filter((t) => t !== '4 years')],
+      ['Special', '1', '2', '3', '4', '5', '6'],
+    );
+    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).evidence).toContain('no 4 years column');
+  });
+
+  it('a table without a header row is refused', () => {
+    const html = mortgagePage([], ['Special', '6.94']).replace('<thead><tr></tr></thead>', '');
+    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).evidence).toContain('has no header row');
+  });
+});
+
+describe('the page asked for, and nothing else', () => {
+  it('the mortgage page served as the personal loan page is refused by its title', () => {
+    const html = mortgagePage(['Institution', 'Product', ...TERMS], ['Special', '1', '2', '3', '4', '5', '6', '7']);
+    const refused = refusal(() => PAGE_PARSERS['personal-loan-rates'](html));
+    expect(refused.rule).toBe('not the page asked for');
+    expect(refused.evidence).toContain('mortgage rates');
+  });
+
+  it.each([
+    '<html><head><title>Just a moment...</title></head><body><div id="challenge-form"></div></body></html>',
+    '<html><head><title>Attention Required! | Cloudflare</title></head><body><h1>Sorry, you have been blocked</h1></body></html>',
+    '<html><head><title>Mortgage rates</title></head><body><div class="g-recaptcha"></div></body></html>',
+  ])('a block or challenge page is refused as such: %#', (html) => {
+    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).rule).toBe(
+      'a block or challenge page, not the rates page',
+    );
+  });
+
+  it('a row that starts an institution with no usable name is refused, never filed under the one above', () => {
+    const html = mortgagePage(
+      ['Institution', 'Product', ...TERMS],
+      ['Special', '1', '2', '3', '4', '5', '6', '7'],
+    ).replace(
+      '</tbody>',
+      '<tr class="primary_row"><td class="inst-name"><a title="Home Loans – Apply now"><img src="/l.png" title="Home Loans – Apply now"></a></td><td>Standard</td><td>7.5</td><td></td><td></td><td></td><td></td><td></td><td></td></tr></tbody>',
+    );
+    const refused = refusal(() => PAGE_PARSERS['mortgage-rates'](html));
+    expect(refused.rule).toBe('a row starts an institution with no usable name');
+    expect(refused.evidence).toContain('Standard | 7.5');
+  });
+
+  const nestedTables = (count: number) => {
+    const table = (inner: string) =>
+      `<table class="interest_financial_datatable">${headerRow('mortgage-rates')}<tbody><tr class="primary_row"><td>ANZ</td><td>${inner}</td></tr></tbody></table>`;
+    let inner = 'Special';
+    for (let i = 0; i < count; i++) inner = table(inner);
+    return `<html><head><title>Mortgage rates</title></head><body>${inner}</body></html>`;
+  };
+
+  it('a rate table inside a rate table is refused', () => {
+    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](nestedTables(20))).rule).toBe('a rate table inside a table');
+  });
+
+  // Read cubically, 300 nested tables took 88 s: past this file's 30 s test timeout.
+  it('300 nested rate tables are refused, read in time linear in the page', () => {
+    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](nestedTables(300))).rule).toBe('markup nested too deep');
+  });
+
+  it('markup nested deeper than any page is refused', () => {
+    const html = `<html><head><title>Mortgage rates</title></head><body>${'<div>'.repeat(5000)}x${'</div>'.repeat(5000)}</body></html>`;
+    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).rule).toBe('markup nested too deep');
+  });
+});
+
+describe('cells', () => {
+  it.each([['see note 3'], ['POA 2'], ['.5'], ['3 9'], ['NaN'], ['1e308'], ['4.5.6'], ['5.79% p.a.']])(
+    '"%s" is not a number: unreadable, never a guess',
+    (text) => {
+      expect(readNumber(text)).toEqual({ value: null, unreadable: true });
+    },
+  );
+
+  it.each([
+    ['', null],
+    ['&nbsp;', null],
+    ['-', null],
+    ['n/a', null],
+    ['—', null],
+  ])('"%s" is no value, and not an error', (text) => {
+    expect(readNumber(text.replace('&nbsp;', '\u00a0'))).toEqual({ value: null, unreadable: false });
+  });
+
+  it.each([
+    ['5.79', 5.79],
+    ['5.79%', 5.79],
+    ['$1,250', 1250],
+    ['0', 0],
+    ['6.49*', 6.49],
+  ])('"%s" is %d', (text, value) => {
+    expect(readNumber(text)).toEqual({ value });
+  });
+
+  it('unreadable cells are named, and past the stated share they refuse the page', () => {
+    const cells = ['see note 3', 'POA 2', '5.79', '5.59'];
+    const html = mortgagePage(['Institution', 'Product', ...TERMS], ['Special', ...cells, '', '', '']);
+    const parsed = PAGE_PARSERS['mortgage-rates'](html);
+    expect(parsed.cells).toEqual({
+      read: 4,
+      unreadable: ['ANZ · Special · Variable floating: "see note 3"', 'ANZ · Special · 6 months: "POA 2"'],
+    });
+    expect(unreadableRefusal(parsed.cells)).toMatch(
+      /^refused \(too many unreadable cells\): 2 of 4 non-empty value cells/,
+    );
+    expect(
+      unreadableRefusal({
+        read: 100,
+        unreadable: ['x'.repeat(MAX_UNREADABLE_SHARE * 100)].flatMap((x) => x.split('')),
+      }),
+    ).toBeNull();
+  });
+
+  it('names lose control, bidi and zero-width characters, and take Unicode NFC', () => {
+    expect(cleanName('A\u202eNZ\u200b\u001b[31m Bank\u0007')).toBe('ANZ[31m Bank');
+    expect(cleanName('Ka\u0304inga Ora')).toBe('K\u0101inga Ora');
+    expect(cleanName(' SBS Bank. ')).toBe('SBS Bank');
+  });
+});
