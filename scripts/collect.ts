@@ -87,7 +87,7 @@ for (const r of results) {
 const changed = results.filter((r) => r.file && r.changes);
 if (changed.length > 0) {
   const summary = summaryMarkdown(
-    changed.map((r) => ({ dataset: r.dataset, file: r.file!, changes: r.changes! })),
+    changed.map((r) => ({ dataset: r.dataset, file: r.file!, changes: r.changes!, unreadable: r.unreadable })),
     new Date().toISOString().slice(0, 10),
   );
   console.log(`\n${summary}`);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, type CollectOptions } from '../src/collect/collect.ts';
+import { MAX_PAGE_BYTES } from '../src/collect/fetch-page.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { headerRow, renderSourcePage, type RenderOptions } from './fixtures/source-page.ts';
@@ -233,6 +234,14 @@ describe('faults over real sockets', () => {
     await expectNothingWritten('mortgage-rates');
   });
 
+  it('a page larger than 4 MiB is refused unread, and not fetched again', async () => {
+    server.serve(PATHS['mortgage-rates'], { page: `<title>Mortgage rates</title>${' '.repeat(MAX_PAGE_BYTES + 1)}` });
+    const [result] = await run({ datasets: ['mortgage-rates'] });
+    expect(result!.reason).toMatch(/larger than 4194304 bytes/);
+    expect(server.requests).toHaveLength(1);
+    await expectNothingWritten('mortgage-rates');
+  });
+
   it('an unreadable newest snapshot is not overwritten', async () => {
     await writeFile(join(snapshots, 'car-loan-rates', '2025-02-24.json'), '{"type": "CarLoanRates", "da');
     const [result] = await run({ datasets: ['car-loan-rates'] });
@@ -284,6 +293,25 @@ describe('npm run collect', () => {
     const summary = await readFile(summaryFile, 'utf8');
     expect(summary.split('\n')[0]).toMatch(/^Rates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)$/);
     expect(summary).toContain('- ANZ · Special · 1 year: 5.29 → 4.69');
+  });
+
+  it('an unreadable cell is a warning in the output and in the summary; the rest of the page is collected', async () => {
+    const page = renderSourcePage('mortgage-rates', mortgageWithAnzSpecial(4.69), { quirks: false });
+    // The first Special floating rate of the page (Bank of China's), as the page might misprint it.
+    const misprinted = page.replace(/(<td>Special<\/td><td>)([\d.]+%)/, '$1see note 3');
+    expect(misprinted).not.toBe(page);
+    server.serve(PATHS['mortgage-rates'], { page: misprinted });
+    const summaryFile = join(await tempDir(), 'summary.md');
+    const { code, stdout } = await cli(['--dataset', 'mortgage-rates', '--summary-file', summaryFile]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      'mortgage-rates: warning: unreadable cell Bank of China · Special · Variable floating: "see note 3"',
+    );
+    const summary = await readFile(summaryFile, 'utf8');
+    expect(summary).toContain('- ANZ · Special · 1 year: 5.29 → 4.69');
+    expect(summary).toContain(
+      'Unreadable cells (1, left out):\n\n- Bank of China · Special · Variable floating: "see note 3"',
+    );
   });
 
   it('--dataset limits the run; a failed dataset makes the exit code 1', async () => {

@@ -52,11 +52,30 @@ export interface ChangedDataset {
   dataset: Dataset;
   file: string;
   changes: DatasetChanges;
+  /** Cells of the page that could not be read (left out of the snapshot): a reviewer should see them. */
+  unreadable?: readonly string[];
+}
+
+/** Unreadable cells listed in a summary section; the rest are counted. */
+const UNREADABLE_LISTED = 20;
+
+function unreadableLines(cells: readonly string[] = []): string[] {
+  if (cells.length === 0) return [];
+  const more = cells.length > UNREADABLE_LISTED ? [`- … and ${cells.length - UNREADABLE_LISTED} more`] : [];
+  return [
+    '',
+    `Unreadable cells (${cells.length}, left out):`,
+    '',
+    ...cells.slice(0, UNREADABLE_LISTED).map((cell) => `- ${cell}`),
+    ...more,
+  ];
 }
 
 /** The whole summary: a subject line, a blank line, then a section per changed dataset. */
 export function summaryMarkdown(changed: ChangedDataset[], date: string): string {
   const subject = `Rates ${date}: ${changed.map((c) => `${c.dataset.label} (${c.changes.moves} moved)`).join(', ')}`;
-  const sections = changed.map((c) => `### ${c.dataset.title} — ${c.file}\n\n${c.changes.lines.join('\n')}`);
+  const sections = changed.map(
+    (c) => `### ${c.dataset.title} — ${c.file}\n\n${[...c.changes.lines, ...unreadableLines(c.unreadable)].join('\n')}`,
+  );
   return `${subject}\n\n${sections.join('\n\n')}\n`;
 }

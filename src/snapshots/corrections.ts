@@ -1,6 +1,8 @@
 /**
  * Known defects of the history brought in by `npm run snapshots:import`, each with its evidence,
- * fixed as the import converts a file so a re-import never undoes a fix in `snapshots/`.
+ * fixed as the import converts a file so a re-import never undoes a fix in `snapshots/`: a fix
+ * made to the committed history by hand belongs here too, or the import no longer writes what
+ * `snapshots/` holds (test/snapshots-import.test.ts checks that it does).
  *
  * The earlier deployment's collector read numbers with `parseFloat(text) || null`: a figure with a
  * thousands separator lost everything after the comma ("1,250" became 1), and every 0 became
@@ -14,9 +16,12 @@ export interface Correction {
   dataset: DatasetSlug;
   /** The institution or issuer id (`issuer:amex`). */
   entityId: string;
-  /** The product or plan id (`plan:amex:platinum-charge-card`). */
-  itemId: string;
-  /** A plan's field (credit cards: `annualFeeNZD`), or the id of the rate whose `rate` is wrong (other datasets). */
+  /** The product or plan id (`plan:amex:platinum-charge-card`); absent for a field of the institution or issuer itself. */
+  itemId?: string;
+  /**
+   * A plan's field (credit cards: `annualFeeNZD`), the id of the rate whose `rate` is wrong (other
+   * datasets), or without itemId a field of the institution or issuer (`name`).
+   */
   field: string;
   /** The value the history holds; a file with any other value there is left alone. */
   wrong: Value;
@@ -36,16 +41,35 @@ export const CORRECTIONS: readonly Correction[] = [
     evidence:
       'interest.co.nz lists the annual fee as $1,250 (public scrapers of the page, 2024–2026); the earlier collector read "1,250" with parseFloat, as 1',
   },
+  {
+    dataset: 'personal-loan-rates',
+    entityId: 'institution:sbs-bank',
+    field: 'name',
+    wrong: 'SBS Bank.',
+    right: 'SBS Bank',
+    evidence:
+      'the page writes the name with a stray full stop (test/fixtures/real-pages); the history drops it (commit bdf2d2b), as the collector cleans names',
+  },
 ];
 
 /** `credit-card-rates · issuer:amex · plan:amex:platinum-charge-card · annualFeeNZD: 1 → 1250`. */
 export const describeCorrection = (c: Correction): string =>
-  `${c.dataset} · ${c.entityId} · ${c.itemId} · ${c.field}: ${JSON.stringify(c.wrong)} → ${JSON.stringify(c.right)}`;
+  `${[c.dataset, c.entityId, c.itemId, c.field].filter(Boolean).join(' · ')}: ${JSON.stringify(c.wrong)} → ${JSON.stringify(c.right)}`;
+
+/** The object holding the corrected value and its key there, or undefined when the snapshot has no such place. */
+function placeOf(data: readonly Entity[], c: Correction): { holder: object; key: string } | undefined {
+  const entity = data.find((e) => e.id === c.entityId);
+  if (!entity || c.itemId === undefined) return entity && { holder: entity, key: c.field };
+  const item = itemsOf(entity).find((i) => i.id === c.itemId);
+  if (!item || !('rates' in item)) return item && { holder: item, key: c.field };
+  const rate = item.rates.find((r) => r.id === c.field);
+  return rate && { holder: rate, key: 'rate' };
+}
 
 /**
  * Apply the corrections of `dataset` to `data` in place (data the caller owns, as normalizeDataset
- * returns it) and return those that matched: the entity, the item and the field exist and hold
- * the wrong value.
+ * returns it) and return those that matched: the entity, the item (if named) and the field exist
+ * and hold the wrong value.
  */
 export function applyCorrections(
   dataset: DatasetSlug,
@@ -54,17 +78,12 @@ export function applyCorrections(
 ): Correction[] {
   const applied: Correction[] = [];
   for (const correction of corrections) {
-    if (correction.dataset !== dataset) continue;
-    const entity = data.find((e) => e.id === correction.entityId);
-    const item = entity && itemsOf(entity).find((i) => i.id === correction.itemId);
-    if (!item) continue;
-    // Item types differ per dataset; the value is read and written by name, as the table gives it.
-    const holder = ('rates' in item ? item.rates.find((r) => r.id === correction.field) : item) as
-      | Record<string, Value>
-      | undefined;
-    const key = 'rates' in item ? 'rate' : correction.field;
-    if (holder && Object.hasOwn(holder, key) && holder[key] === correction.wrong) {
-      holder[key] = correction.right;
+    const place = correction.dataset === dataset ? placeOf(data, correction) : undefined;
+    if (!place || !Object.hasOwn(place.holder, place.key)) continue;
+    // Entities, items and rates differ per dataset: the value is read and written by name, as the table gives it.
+    const holder = place.holder as Record<string, Value>;
+    if (holder[place.key] === correction.wrong) {
+      holder[place.key] = correction.right;
       applied.push(correction);
     }
   }
