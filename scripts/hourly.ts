@@ -9,6 +9,10 @@
  * Exit codes: 0 all went well; 1 something turned the run red (a dataset failed — the good ones
  * are still committed, pushed and deployed —, the push gave up, or the deploy hook failed);
  * 2 the configuration or the work tree is not usable (nothing was collected).
+ *
+ * On GitHub Actions (with GITHUB_TOKEN) a red run also opens or comments on the one
+ * `collection-failure` issue, and a good run closes it (scripts/hourly/failure-issue.ts); a
+ * missing secret counts as red, the other exit-2 stops do not touch the issue.
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -16,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { runCollector } from './hourly/collector.ts';
 import { triggerDeploy } from './hourly/deploy-hook.ts';
 import { BOT, gitIn } from './hourly/git.ts';
+import { reportToIssue, type RunFailure } from './hourly/failure-issue.ts';
 import { compareWithProduction } from './hourly/production.ts';
 import { commitSnapshots, pushWithRetry, type Pushed } from './hourly/publish.ts';
 import { missingSecretLines, missingSecrets, secretsRequired } from './hourly/secrets.ts';
@@ -27,6 +32,19 @@ const log = (line: string) => console.log(`hourly: ${line}`);
 
 function stop(message: string, code = 2): never {
   console.error(`::error::${message}`);
+  process.exit(code);
+}
+
+/**
+ * End the run with `code`, first telling the maintainers through the failure issue: `failures`
+ * opens or comments on it, none closes it. Its own problems are only warnings, so the exit code
+ * and the output above stay what the run made them.
+ */
+async function finish(code: number, failures: readonly RunFailure[]): Promise<never> {
+  await reportToIssue(env, failures, {
+    log,
+    warn: (line) => console.log(`::warning::${line}`),
+  });
   process.exit(code);
 }
 
@@ -77,7 +95,14 @@ const missing = secretsRequired(env, args['require-secrets']) ? missingSecrets(e
 if (missing.length > 0) {
   for (const line of missingSecretLines(missing)) console.error(line);
   console.error(`hourly: stopping before collection: ${missing.map((m) => m.name).join(' and ')} missing`);
-  process.exit(2);
+  // Production gets no data until the secret is set: that is worth an issue, like a failed dataset.
+  await finish(
+    2,
+    missing.map((m) => ({
+      subject: `secret ${m.name}`,
+      reason: 'not set (Settings → Secrets and variables → Actions)',
+    })),
+  );
 }
 const hookUrl = url('VERCEL_DEPLOY_HOOK_URL');
 const productionUrl = url('PRODUCTION_URL') ?? url('SITE_URL');
@@ -132,6 +157,8 @@ if (!productionUrl) {
 }
 
 const problems: string[] = [];
+/** What the failure issue names: each failed dataset as the collector printed it, and each failed link of the chain. */
+const failures: RunFailure[] = [];
 
 // 3. Collect. A failed dataset keeps its newest snapshot; the good ones still go out below.
 const collection = await runCollector({
@@ -142,8 +169,16 @@ if (collection.code === 1) {
   problems.push(
     'Collection failed for at least one dataset (see the collector output above); its newest good snapshot was kept.',
   );
+  failures.push(...collection.failures.map((f) => ({ subject: f.dataset, reason: f.reason })));
+  if (collection.failures.length === 0)
+    failures.push({
+      subject: 'collection',
+      reason: 'the collector exited 1 without naming a dataset; see the run log',
+    });
 } else if (collection.code !== 0) {
-  stop(`the collector crashed (exit code ${collection.code}); nothing was committed`, 1);
+  const crash = `the collector crashed (exit code ${collection.code}); nothing was committed`;
+  console.error(`::error::${crash}`);
+  await finish(1, [{ subject: 'collector', reason: crash }]);
 }
 
 // 4. Commit and push.
@@ -174,6 +209,7 @@ if (!commit) {
   } catch (error) {
     pushFailed = true;
     problems.push(`Push failed: ${(error as Error).message}`);
+    failures.push({ subject: 'push', reason: (error as Error).message });
   }
 }
 
@@ -217,6 +253,7 @@ if (reason) {
       problems.push(
         `Deploy failed: ${(error as Error).message}. The data is on ${branch} but production does not serve it; the next run retries (self-healing needs PRODUCTION_URL), or run the workflow by hand.`,
       );
+      failures.push({ subject: 'deploy', reason: (error as Error).message });
     }
   }
 }
@@ -232,4 +269,4 @@ const published = !commit
       : 'already on the remote';
 log(`done: collection ${collection.code === 0 ? 'ok' : 'with failures'}; ${published}; deployed: ${deployed}`);
 for (const problem of problems) console.error(`::error::${problem}`);
-process.exit(problems.length > 0 ? 1 : 0);
+await finish(problems.length > 0 ? 1 : 0, failures);

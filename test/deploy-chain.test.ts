@@ -1,8 +1,9 @@
 /**
  * The hourly deploy chain end to end: the real `npm run hourly` against a real bare git "origin"
  * and a depth-1 clone of it (as actions/checkout makes), the local stand-in for interest.co.nz,
- * and a local stand-in for Vercel's deploy hook and production health. Races and rejections are
- * made to happen for real with git hooks; nothing is mocked.
+ * a local stand-in for Vercel's deploy hook and production health, and one for GitHub's issues API
+ * (the failure issue). Races and rejections are made to happen for real with git hooks; nothing
+ * is mocked.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,6 +33,7 @@ import {
   tempDir,
   withAnzSpecial,
 } from './support/history.ts';
+import { type GitHubStandIn, runLink, startGitHubStandIn } from './support/github-stand-in.ts';
 import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
 import { startVercelStandIn, type VercelStandIn } from './support/vercel-stand-in.ts';
 
@@ -44,6 +46,7 @@ const SNAPSHOT = /^snapshots\/mortgage-rates\/(\d{4}-\d{2}-\d{2})\.json$/;
 
 let source: SourceServer;
 let vercel: VercelStandIn;
+let github: GitHubStandIn;
 let newest: Record<DatasetSlug, SnapshotFile>;
 let seed: Record<string, string>;
 
@@ -123,6 +126,7 @@ async function expectNoConflictMarkers(origin: Origin) {
 beforeAll(async () => {
   source = await startSourceServer();
   vercel = await startVercelStandIn();
+  github = await startGitHubStandIn();
   newest = await newestSnapshots();
   seed = { 'README.md': '# rates\n' };
   for (const [slug, text] of Object.entries(await newestTexts()))
@@ -131,9 +135,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await source?.close();
   await vercel?.close();
+  await github?.close();
 });
 beforeEach(() => {
   vercel.reset();
+  github.reset();
   source.requests.length = 0;
   servePages();
 });
@@ -563,4 +569,133 @@ it('a commit pushed to origin by someone else before the run is simply built upo
     'Seed',
   ]);
   expect(vercel.deploys).toHaveLength(1);
+});
+
+describe('failures reach the maintainers: the collection-failure issue', () => {
+  /** The line the collector printed for `dataset`. */
+  const printed = (run: Run, dataset: DatasetSlug) => {
+    const line = new RegExp(`^${dataset}: FAILED: .*$`, 'm').exec(run.stdout)?.[0];
+    expect(line, `${dataset}'s FAILED line in:\n${run.stdout}`).toBeDefined();
+    return line!;
+  };
+
+  it('a failing run opens one issue naming the dataset, the reason and the run; the next failing run comments on it; a good run closes it', async () => {
+    const { origin, clone } = await repository();
+    source.serve(CARD_PATH, { status: 500 });
+
+    const first = await hourly(clone, origin, github.env('1001'));
+    expect(first.code).toBe(1);
+    expect(github.issues).toHaveLength(1);
+    const issue = github.issues[0]!;
+    expect(issue.title).toBe('Hourly collection failed: credit-card-rates');
+    expect(issue.labels).toEqual(['collection-failure']);
+    expect(printed(first, 'credit-card-rates')).toMatch(/: FAILED: HTTP 500 from http:\/\/127\.0\.0\.1:\d+\//);
+    expect(issue.body).toContain(printed(first, 'credit-card-rates'));
+    expect(issue.body).toContain(runLink(github, '1001'));
+    expect(first.stdout).toContain(
+      `hourly: failure issue: opened #1 https://github.example/${github.repository}/issues/1`,
+    );
+
+    // Next hour the card page still fails and the mortgage page is refused (it shrank).
+    servePages({ 'mortgage-rates': newest['mortgage-rates'].data.slice(0, 2) });
+    source.serve(CARD_PATH, { status: 500 });
+    const second = await hourly(clone, origin, github.env('1002'));
+    expect(second.code).toBe(1);
+    expect(github.issues).toHaveLength(1);
+    expect(issue.comments).toHaveLength(1);
+    expect(printed(second, 'mortgage-rates')).toMatch(/: FAILED: only 2 institutions where the newest snapshot has/);
+    for (const dataset of ['mortgage-rates', 'credit-card-rates'] as const)
+      expect(issue.comments[0]).toContain(printed(second, dataset));
+    expect(issue.comments[0]).toContain(runLink(github, '1002'));
+    expect(second.stdout).toContain('hourly: failure issue: commented on #1, still open');
+
+    servePages();
+    const good = await hourly(clone, origin, github.env('1003'));
+    expect(good.code, good.stderr).toBe(0);
+    expect(github.issues).toHaveLength(1);
+    expect(issue.state).toBe('closed');
+    expect(issue.comments).toHaveLength(2);
+    expect(issue.comments[1]).toMatch(/^Recovered: /);
+    expect(issue.comments[1]).toContain(runLink(github, '1003'));
+    expect(good.stdout).toContain('hourly: failure issue: closed #1, this run recovered');
+  });
+
+  it('with no open issue, a good run only looks: nothing opened, commented or closed', async () => {
+    const { origin, clone } = await repository();
+    const run = await hourly(clone, origin, github.env('2001'));
+    expect(run.code, run.stderr).toBe(0);
+    expect(github.requests).toEqual([expect.stringMatching(/^GET \/repos\/nz-rates\/rates\/issues\?state=open&/)]);
+    expect(github.issues).toEqual([]);
+    expect(run.stdout).toContain('hourly: failure issue: none open, nothing to close');
+  });
+
+  /** Break the push or the deploy of the next run. */
+  const breakIt: Record<'push' | 'deploy', (origin: Origin) => Promise<unknown>> = {
+    push: (origin) => rejectEveryPush(origin),
+    deploy: async () => vercel.hook({ status: 404 }),
+  };
+  it.each([
+    ['push', /^push: could not push to origin\/main after 3 attempts/m],
+    ['deploy', /^deploy: the deploy hook failed after 1 attempt\(s\): HTTP 404/m],
+  ] as const)('a failed %s opens the issue too: production is not getting the data', async (subject, line) => {
+    const { origin, clone } = await repository();
+    await breakIt[subject](origin);
+    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    const run = await hourly(clone, origin, github.env('3001'));
+    expect(run.code).toBe(1);
+    expect(github.issues.map((i) => i.title)).toEqual([`Hourly collection failed: ${subject}`]);
+    expect(github.issues[0]!.body).toMatch(line);
+  });
+
+  it('missing secrets (exit 2) open the issue, naming each', async () => {
+    const { origin, clone } = await repository();
+    const run = await hourly(clone, origin, { ...github.env('4001'), VERCEL_DEPLOY_HOOK_URL: '' }, [
+      '--require-secrets',
+    ]);
+    expect(run.code).toBe(2);
+    expect(source.requests).toHaveLength(0);
+    expect(github.issues.map((i) => i.title)).toEqual([
+      'Hourly collection failed: secret BLOB_READ_WRITE_TOKEN, secret VERCEL_DEPLOY_HOOK_URL',
+    ]);
+    expect(github.issues[0]!.body).toContain('secret VERCEL_DEPLOY_HOOK_URL: not set (Settings → Secrets');
+  });
+
+  /** The run's output without the issue's own lines and the timings, to compare two runs. */
+  const own = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => !/failure issue: |::warning::could not update the collection-failure issue/.test(l))
+      .join('\n')
+      .replace(/\d+ ms\b/g, 'N ms');
+
+  it.each([
+    ['answers 500', { status: 500 }, {}],
+    ['never answers', { hang: true as const }, { FAILURE_ISSUE_TIMEOUT_MS: '300' }],
+  ])(
+    'an issues API that %s changes neither the exit code nor the output of the run: a warning only',
+    async (_, fault, tuning) => {
+      const { origin, clone } = await repository();
+      const STATUS_DIR = await tempDir('rates-status-');
+      source.serve(CARD_PATH, { status: 500 });
+      const skipped = await hourly(clone, origin, { STATUS_DIR });
+      expect(skipped.stdout).toContain('hourly: failure issue: skipped (not on GitHub Actions');
+
+      github.fault = fault;
+      const failing = await hourly(clone, origin, { STATUS_DIR, ...github.env('5001'), ...tuning });
+      expect(failing.code).toBe(skipped.code);
+      expect(failing.code).toBe(1);
+      expect(own(failing.stdout)).toBe(own(skipped.stdout));
+      expect(own(failing.stderr)).toBe(own(skipped.stderr));
+      expect(failing.stdout).toMatch(
+        /^::warning::could not update the collection-failure issue \(GET \/repos\/nz-rates\/rates\/issues: (HTTP 500|no answer within 300 ms)/m,
+      );
+
+      // A good run stays green.
+      servePages();
+      const good = await hourly(clone, origin, { STATUS_DIR, ...github.env('5002'), ...tuning });
+      expect(good.code, good.stderr).toBe(0);
+      expect(good.stdout).toMatch(/^::warning::could not update the collection-failure issue/m);
+      expect(github.issues).toEqual([]);
+    },
+  );
 });

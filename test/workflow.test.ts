@@ -66,25 +66,30 @@ describe('the hourly collection workflow', () => {
     expect(problems(text.replace('secrets.VERCEL_DEPLOY_HOOK_URL', 'secret.VERCEL_DEPLOY_HOOK_URL'))).not.toEqual([]);
     expect(problems(text.replace('vars.PRODUCTION_URL', 'var.PRODUCTION_URL'))).not.toEqual([]);
     expect(problems(text.replace('contents: write', 'contents: wrote'))).not.toEqual([]);
+    expect(problems(text.replace('issues: write', 'issues: wrote'))).not.toEqual([]);
+    expect(problems(text.replace('secrets.GITHUB_TOKEN', 'secret.GITHUB_TOKEN'))).not.toEqual([]);
   });
 
   it('runs hourly and on demand, one run at a time, on Node 24, installing from the lockfile', () => {
     expect(text).toMatch(/schedule:\n\s+- cron: "\d+ \* \* \* \*"/);
     expect(text).toContain('workflow_dispatch:');
     expect(text).toMatch(/concurrency:\n\s+group: collect-rates\n\s+cancel-in-progress: false/);
-    expect(text).toMatch(/permissions:\n\s+contents: write\n/);
+    // Exactly what the chain needs: push the snapshots, and keep the failure issue.
+    expect(text).toMatch(/^permissions:\n {2}contents: write\n(?: {2}#.*\n)* {2}issues: write\n\n/m);
     expect(text).toMatch(/timeout-minutes: \d+/);
     expect(text).toMatch(/uses: actions\/checkout@v4\n\s+with:\n(\s+#.*\n)*\s+fetch-depth: \d+/);
     expect(text).toMatch(/node-version: 24\n\s+cache: npm/);
     expect(stepRunning(text, 'npm ci')).toBeDefined();
   });
 
-  it('hands the whole chain to npm run hourly with both secrets and the production URL (its behaviour: test/deploy-chain.test.ts)', () => {
+  it('hands the whole chain to npm run hourly with both secrets, the production URL and the token for the failure issue (its behaviour: test/deploy-chain.test.ts)', () => {
     const step = stepRunning(text, 'npm run hourly');
     expect(step).toBeDefined();
     expect(step).toContain('BLOB_READ_WRITE_TOKEN: ${{ secrets.BLOB_READ_WRITE_TOKEN }}');
     expect(step).toContain('VERCEL_DEPLOY_HOOK_URL: ${{ secrets.VERCEL_DEPLOY_HOOK_URL }}');
     expect(step).toContain('PRODUCTION_URL: ${{ vars.PRODUCTION_URL }}');
+    // The workflow's own token, for the failure issue (test/deploy-chain.test.ts, test/failure-issue.test.ts).
+    expect(step).toContain('GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}');
     // No shell logic left in the workflow, and nothing that could hide a red run.
     expect([...text.matchAll(/^\s+(?:- )?run: (.*)$/gm)].map((m) => m[1])).toEqual(['npm ci', 'npm run hourly']);
     expect(text).not.toContain('continue-on-error');
