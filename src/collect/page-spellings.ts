@@ -27,7 +27,7 @@ export const INSTITUTION_ALIASES: readonly Alias[] = [
 ];
 
 export interface Spelling {
-  /** The page's form: a whole word or phrase (matched at word boundaries, case as written). */
+  /** The page's form: a whole word or phrase (matched at word boundaries, in any case). */
   page: string;
   /** The form the history holds. */
   history: string;
@@ -57,7 +57,7 @@ export const SPELLINGS: readonly Spelling[] = [
 ];
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const SPELLING_PATTERNS = SPELLINGS.map((s) => ({ ...s, pattern: new RegExp(`\\b${escape(s.page)}\\b`, 'g') }));
+const SPELLING_PATTERNS = SPELLINGS.map((s) => ({ ...s, pattern: new RegExp(`\\b${escape(s.page)}\\b`, 'gi') }));
 
 /** The name the history holds for a label the page uses (the label itself when no alias lists it). */
 export function institutionName(label: string): string {
