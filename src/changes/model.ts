@@ -6,7 +6,9 @@
  * are; the JSON change log (/api/v1/<dataset>/changes), the Atom feeds and the docs read it.
  *
  * A snapshot that moved no value (a renamed product, a new order) has no entry, and the first
- * snapshot of a dataset has none either: there is nothing before it to compare with.
+ * snapshot of a dataset has none either: there is nothing before it to compare with. A value
+ * going from null to 0 or from 0 to null did not move (sameValue in src/snapshots/diff.ts: the
+ * imported history saved every 0 as null), so it is neither changed, added nor removed.
  */
 import { type Dataset, type Entity, type Item, itemsOf } from '../datasets.ts';
 import { diffSnapshots, valuesOf, type Value } from '../snapshots/diff.ts';

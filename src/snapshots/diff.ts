@@ -1,7 +1,8 @@
 /**
  * What changed between two versions of a dataset: institutions and products added or removed,
- * and every value that moved, appeared or disappeared. The collector's commit summary and the
- * site's "what changed" page both read it.
+ * and every value that moved, appeared or disappeared. The collector's commit summary, the
+ * site's "what changed" page and the change log (src/changes/model.ts: the JSON change log and
+ * the Atom feeds) all read it, so what counts as a move (sameValue) is decided here once.
  */
 import { type Entity, type Item, itemsOf } from '../datasets.ts';
 
@@ -26,6 +27,14 @@ export interface SnapshotDiff {
   itemsRemoved: { entity: Entity; item: Item }[];
   moves: ValueMove[];
 }
+
+/**
+ * Whether a value stayed the same: equal, or null on one side and 0 on the other. The history
+ * imported from the earlier deployment holds null wherever the page said 0 (its collector read
+ * numbers with `parseFloat(text) || null`), so a 0 read where it holds null — a $0 fee, a 0 %
+ * balance transfer — is the same value, not a move (/docs/changes#what-counts-as-a-change).
+ */
+export const sameValue = (a: Value, b: Value): boolean => a === b || (a === null && b === 0) || (a === 0 && b === null);
 
 const humanize = (field: string) => field.replace(/NZD$/, '').replace(/([A-Z])/g, ' $1').toLowerCase().trim();
 
@@ -71,7 +80,7 @@ export function diffSnapshots(before: readonly Entity[], after: readonly Entity[
       for (const [key, { what, value }] of b) {
         const prior = a.get(key);
         if (!prior) diff.moves.push({ entity, item, id: key, what, to: value });
-        else if (prior.value !== value) diff.moves.push({ entity, item, id: key, what, from: prior.value, to: value });
+        else if (!sameValue(prior.value, value)) diff.moves.push({ entity, item, id: key, what, from: prior.value, to: value });
       }
       for (const [key, { what, value }] of a) if (!b.has(key)) diff.moves.push({ entity, item, id: key, what, from: value });
     }
