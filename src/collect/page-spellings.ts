@@ -56,8 +56,8 @@ export const SPELLINGS: readonly Spelling[] = [
   { page: 'Warehose', history: 'Warehouse', field: 'plan', evidence: 'a typo on the cards page: "Warehose Money"' },
 ];
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const SPELLING_PATTERNS = SPELLINGS.map((s) => ({ ...s, pattern: new RegExp(`\\b${escape(s.page)}\\b`, 'gi') }));
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const SPELLING_PATTERNS = SPELLINGS.map((s) => ({ ...s, pattern: new RegExp(`\\b${escapeRegExp(s.page)}\\b`, 'gi') }));
 
 /** The name the history holds for a label the page uses (the label itself when no alias lists it). */
 export function institutionName(label: string): string {
