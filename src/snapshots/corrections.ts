@@ -7,7 +7,8 @@
  * The earlier deployment's collector read numbers with `parseFloat(text) || null`: a figure with a
  * thousands separator lost everything after the comma ("1,250" became 1), and every 0 became
  * null. A wrong figure goes here once the page shows the right one. The nulls stay as they are:
- * a null in that history may be a 0 or a real "not offered", and nothing tells them apart.
+ * a null in that history may be a 0 or a real "not offered", and nothing tells them apart, so the
+ * change log treats null ↔ 0 as no change instead (sameValue in src/snapshots/diff.ts).
  */
 import { type DatasetSlug, type Entity, itemsOf } from '../datasets.ts';
 import type { Value } from './diff.ts';
