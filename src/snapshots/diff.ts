@@ -36,7 +36,12 @@ export interface SnapshotDiff {
  */
 export const sameValue = (a: Value, b: Value): boolean => a === b || (a === null && b === 0) || (a === 0 && b === null);
 
-const humanize = (field: string) => field.replace(/NZD$/, '').replace(/([A-Z])/g, ' $1').toLowerCase().trim();
+const humanize = (field: string) =>
+  field
+    .replace(/NZD$/, '')
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase()
+    .trim();
 
 /** Every value of an item, keyed by a stable id: its rates, or (credit cards) its fields. */
 export function valuesOf(item: Item): Map<string, { what: string; value: Value }> {
@@ -48,7 +53,8 @@ export function valuesOf(item: Item): Map<string, { what: string; value: Value }
     }
   } else {
     for (const [field, value] of Object.entries(item)) {
-      if (field !== 'id' && field !== 'name') values.set(`${item.id}#${field}`, { what: humanize(field), value: value as Value });
+      if (field !== 'id' && field !== 'name')
+        values.set(`${item.id}#${field}`, { what: humanize(field), value: value as Value });
     }
   }
   return values;
@@ -80,9 +86,11 @@ export function diffSnapshots(before: readonly Entity[], after: readonly Entity[
       for (const [key, { what, value }] of b) {
         const prior = a.get(key);
         if (!prior) diff.moves.push({ entity, item, id: key, what, to: value });
-        else if (!sameValue(prior.value, value)) diff.moves.push({ entity, item, id: key, what, from: prior.value, to: value });
+        else if (!sameValue(prior.value, value))
+          diff.moves.push({ entity, item, id: key, what, from: prior.value, to: value });
       }
-      for (const [key, { what, value }] of a) if (!b.has(key)) diff.moves.push({ entity, item, id: key, what, from: value });
+      for (const [key, { what, value }] of a)
+        if (!b.has(key)) diff.moves.push({ entity, item, id: key, what, from: value });
     }
   }
   return diff;

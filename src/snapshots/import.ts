@@ -46,12 +46,17 @@ const LegacyCreditCardPlan = z
     annualFeeNZD: plan.primaryFeeNZD,
   }));
 
-const LegacyCreditCardIssuer = z.strictObject({ id: idWithPrefix('issuer'), name: z.string(), plans: z.array(LegacyCreditCardPlan) });
+const LegacyCreditCardIssuer = z.strictObject({
+  id: idWithPrefix('issuer'),
+  name: z.string(),
+  plans: z.array(LegacyCreditCardPlan),
+});
 
 /** The shape to read a source file with: the old one where it differs, else the served one. */
 function sourceSchema(dataset: Dataset, value: unknown) {
   const legacy =
-    dataset.slug === 'credit-card-rates' && JSON.stringify((value as { data?: unknown })?.data ?? null).includes('"interestFreePeriodInMonths"');
+    dataset.slug === 'credit-card-rates' &&
+    JSON.stringify((value as { data?: unknown })?.data ?? null).includes('"interestFreePeriodInMonths"');
   const entity: z.ZodType = legacy ? LegacyCreditCardIssuer : dataset.entitySchema;
   // Duplicates are allowed here: merging and de-duplicating them is part of the import.
   return z.strictObject({ type: z.literal(dataset.type), data: z.array(entity), lastUpdated: IsoDateTime });

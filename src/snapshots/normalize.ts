@@ -36,7 +36,10 @@ export function uniquifyIds(data: readonly Entity[]): Entity[] {
         const from = `rate:${item.id.slice('product:'.length)}:`;
         const to = `rate:${itemId.slice('product:'.length)}:`;
         for (const rate of item.rates) {
-          rate.id = claim(itemId !== item.id && rate.id.startsWith(from) ? to + rate.id.slice(from.length) : rate.id, seen);
+          rate.id = claim(
+            itemId !== item.id && rate.id.startsWith(from) ? to + rate.id.slice(from.length) : rate.id,
+            seen,
+          );
         }
       }
       item.id = itemId;
