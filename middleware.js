@@ -18,6 +18,8 @@ function isCalendarDate(value) {
 }
 var SnapshotDate = z.string().regex(DATE_PATTERN, "must be a date written YYYY-MM-DD").refine(isCalendarDate, "must be a real calendar date");
 var IsoDateTime = z.iso.datetime();
+var INVISIBLE_CHARACTERS = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u;
+var CleanText = z.string().refine((text) => !INVISIBLE_CHARACTERS.test(text), "must not hold control, bidi or zero-width characters").refine((text) => text === text.normalize("NFC"), "must be in Unicode NFC");
 var idWithPrefix = (prefix) => z.string().regex(new RegExp(`^${prefix}:`), `must begin with "${prefix}:"`);
 
 // src/schemas/params.ts
@@ -188,7 +190,12 @@ var FIXED_TERM_MONTHS_PROSE = (() => {
 })();
 
 // src/schemas/rates.ts
-var percent = (what) => z5.number().describe(`${what}, percent per year (4.29 means 4.29 %).`);
+var VALUE_BOUNDS = {
+  rate: { min: 0, max: 40 },
+  annualFeeNZD: { min: 0, max: 1e4 },
+  interestFreeDays: { min: 0, max: 365 }
+};
+var percent = (what) => z5.number().min(VALUE_BOUNDS.rate.min).max(VALUE_BOUNDS.rate.max).describe(`${what}, percent per year (4.29 means 4.29 %).`);
 var MortgageRate = z5.strictObject({
   id: idWithPrefix("rate").describe("Rate id, e.g. rate:anz:special:1-year."),
   rate: percent("The interest rate"),
@@ -200,38 +207,42 @@ var MortgageRate = z5.strictObject({
 var LoanRate = z5.strictObject({
   id: idWithPrefix("rate").describe("Rate id, e.g. rate:anz:personal-loan:unsecured:3000-to-50000."),
   rate: percent("The interest rate"),
-  plan: z5.string().nullable().describe("Loan type such as Secured or Unsecured; null when the source gives none."),
-  condition: z5.string().nullable().describe(
+  plan: CleanText.nullable().describe("Loan type such as Secured or Unsecured; null when the source gives none."),
+  condition: CleanText.nullable().describe(
     'Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.'
   )
 });
 var CreditCardPlan = z5.strictObject({
   id: idWithPrefix("plan").describe("Plan id, e.g. plan:amex:low-rate."),
-  name: z5.string().describe("Card name as the issuer uses it."),
+  name: CleanText.describe("Card name as the issuer uses it."),
   purchaseRate: percent("Interest on purchases").nullable(),
   cashAdvanceRate: percent("Interest on cash advances").nullable(),
   balanceTransferRate: percent("Interest on balance transfers").nullable(),
-  balanceTransferPeriod: z5.string().nullable().describe('How long the balance transfer rate lasts, as the source writes it ("6 months", "Life of bal tsfrd").'),
-  interestFreeDays: z5.number().int().nonnegative().nullable().describe("Interest-free period on purchases, in days."),
-  annualFeeNZD: z5.number().nonnegative().nullable().describe("Annual fee of the primary card, in NZ dollars.")
+  balanceTransferPeriod: CleanText.nullable().describe(
+    'How long the balance transfer rate lasts ("6 months", "Life of balance transferred").'
+  ),
+  interestFreeDays: z5.number().int().min(VALUE_BOUNDS.interestFreeDays.min).max(VALUE_BOUNDS.interestFreeDays.max).nullable().describe("Interest-free period on purchases, in days."),
+  annualFeeNZD: z5.number().min(VALUE_BOUNDS.annualFeeNZD.min).max(VALUE_BOUNDS.annualFeeNZD.max).nullable().describe("Annual fee of the primary card, in NZ dollars.")
 });
 var product = (rate) => z5.strictObject({
   id: idWithPrefix("product").describe("Product id, e.g. product:anz:special."),
-  name: z5.string().describe("Product name as the institution uses it; it can change when the institution changes its page."),
+  name: CleanText.describe(
+    "Product name as the institution uses it; it can change when the institution changes its page."
+  ),
   rates: z5.array(rate)
 });
 var MortgageProduct = product(MortgageRate);
 var LoanProduct = product(LoanRate);
 var institution = (item) => z5.strictObject({
   id: idWithPrefix("institution").describe("Institution id (institution:<slug>); stable across collections."),
-  name: z5.string().describe("Institution name."),
+  name: CleanText.describe("Institution name."),
   products: z5.array(item)
 });
 var MortgageInstitution = institution(MortgageProduct);
 var LoanInstitution = institution(LoanProduct);
 var CreditCardIssuer = z5.strictObject({
   id: idWithPrefix("issuer").describe("Issuer id (issuer:<slug>); stable across collections."),
-  name: z5.string().describe("Issuer name."),
+  name: CleanText.describe("Issuer name."),
   plans: z5.array(CreditCardPlan)
 });
 

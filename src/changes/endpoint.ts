@@ -76,6 +76,12 @@ export function changesExampleRequests(
   ];
 }
 
+/** The reserved path segment an entity id's slug would take over, if any (the collector refuses it too). */
+export function reservedSlugOf(id: string): string | undefined {
+  const slug = id.slice(id.indexOf(':') + 1).toLowerCase();
+  return (RESERVED_SEGMENTS as readonly string[]).includes(slug) ? slug : undefined;
+}
+
 /**
  * Entities whose slug is a reserved path segment: `/api/v1/<dataset>/<slug>` would answer the
  * change log or the time series instead of that entity. The build fails on any, naming the first
@@ -90,8 +96,8 @@ export function reservedSlugProblems(store: CompiledStore): { file: string; prob
     compiled.snapshots.forEach((entities, s) => {
       for (const e of entities) {
         const id = compiled.entities[e]![0];
-        const slug = id.slice(id.indexOf(':') + 1).toLowerCase();
-        if (!(RESERVED_SEGMENTS as readonly string[]).includes(slug) || seen.has(id)) continue;
+        const slug = reservedSlugOf(id);
+        if (!slug || seen.has(id)) continue;
         seen.add(id);
         found.push({
           file: `${dataset.slug}/${compiled.dates[s]}.json`,

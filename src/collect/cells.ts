@@ -5,6 +5,10 @@
  */
 import type { Cheerio } from 'cheerio';
 import type { AnyNode } from 'domhandler';
+import { INVISIBLE_CHARACTERS } from '../schemas/common.ts';
+
+/** What the schema refuses in any name (src/schemas/common.ts), all of it. */
+const INVISIBLE = new RegExp(INVISIBLE_CHARACTERS.source, 'gu');
 
 /** What the page writes for "not offered". */
 const NOT_OFFERED = /^(?:-+|–|—|n\/?a|none|nil)$/i;
@@ -15,12 +19,6 @@ const MARKS = /[*†‡#^]+$/;
  * decimal part, an optional `%`. Nothing else: a leading `.5`, `4.5.6`, `1e308` or `NaN` is not one.
  */
 const NUMBER = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*%?$/;
-
-/**
- * Characters a name never carries: controls (ANSI escapes start with one), bidirectional overrides
- * and isolates, zero-width characters and the byte-order mark.
- */
-const INVISIBLE = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/gu;
 
 /**
  * Text as the page has it, trimmed: `&nbsp;` becomes a space and line breaks in the markup fold

@@ -10,7 +10,7 @@ import { normalizeDataset } from '../snapshots/normalize.ts';
 import { describeIssues } from '../snapshots/tree.ts';
 import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
 import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
-import { rateValues, refusalReason, unreadableRefusal } from './guards.ts';
+import { GUARD_LIMITS, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
 import { PAGE_PARSERS } from './parsers/index.ts';
 import { PageRefusal } from './tables.ts';
 import { describeChanges, type DatasetChanges } from './summary.ts';
@@ -99,10 +99,21 @@ async function collectOne(
       // A newest snapshot we cannot read must not be silently replaced: stop and say so.
       throw new Refused(`the newest snapshot is unreadable (${(error as Error).message})`);
     }
-    const valid = dataset.schemas.snapshot.safeParse({ type: dataset.type, data, lastUpdated: now.toISOString() });
-    if (!valid.success)
-      throw new Refused(`the parsed data does not fit the schema: ${describeIssues(valid.error.issues).join('; ')}`);
-    const reason = refusalReason({ tableCount: parsed.tableCount, data, previous, minRatio: options.minRatio });
+    // The schema the build validates every snapshot with: what it would refuse is refused here.
+    const candidate = { type: dataset.type, data, lastUpdated: now.toISOString() };
+    const valid = dataset.schemas.snapshot.safeParse(candidate);
+    if (!valid.success) {
+      throw new Refused(
+        `refused (does not fit the schema): ${describeIssues(valid.error.issues, candidate).join('; ')}`,
+      );
+    }
+    const reason = refusalReason({
+      tableCount: parsed.tableCount,
+      data,
+      listed: parsed.data,
+      previous,
+      minRatio: options.minRatio,
+    });
     if (reason) throw new Refused(reason);
 
     const saved = await saveIfChanged(options.snapshotsDir, dataset, data, now, previous);
@@ -145,7 +156,7 @@ export async function collect(options: CollectOptions): Promise<DatasetResult[]>
   const resolved = {
     now: () => new Date(),
     fetch: DEFAULT_FETCH,
-    minRatio: 0.5,
+    minRatio: GUARD_LIMITS.minRatio,
     log: () => {},
     ...options,
   };

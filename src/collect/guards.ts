@@ -1,30 +1,53 @@
 /**
- * Refuse a collection that looks wrong rather than saving it over good data: no table, no
- * rates, a large shrink against the newest snapshot, or a rate outside 0–40 %.
+ * Refuse a collection that looks wrong rather than save it over good data. The schema refuses
+ * what the build would (every number within its bounds, clean names); these rules look at the
+ * collection as a whole, mostly against the newest snapshot: a page with no table or no rates,
+ * the identity of the lenders, its size, repeated rows, how far and how many values move in one
+ * run, two names made one id, a slug the API reserves, and the page's unreadable cells. Each
+ * refusal names its rule and the evidence (/docs/collection says what a maintainer does then).
  */
-import type { Entity, Snapshot } from '../datasets.ts';
+import { reservedSlugOf } from '../changes/endpoint.ts';
+import { type Entity, itemsOf, type Snapshot } from '../datasets.ts';
 
-export const RATE_RANGE = { min: 0, max: 40 } as const;
+export const GUARD_LIMITS = {
+  /** Of the newest snapshot's institutions, and of its institutions and rates in number, the share a page must keep (COLLECT_MIN_RATIO). */
+  minRatio: 0.5,
+  /** A page may list at most this many times the newest snapshot's institutions or rates. */
+  maxGrowth: 1.5,
+  /** Percentage points a rate (not a balance-transfer promotion) may move in one run. */
+  maxRateMove: 5,
+  /** The share of the rates both snapshots hold that may move in one run. */
+  maxMovedShare: 0.5,
+  /** The share of items that may repeat another item's name within their institution, when the newest snapshot had fewer. */
+  maxRepeatedShare: 0.1,
+  /**
+   * The most of a page's non-empty value cells that may be unreadable: one odd cell ("call us") is
+   * a warning, a column whose format changed (every cell unreadable) is a refusal.
+   */
+  maxUnreadableShare: 0.02,
+} as const;
 
-/**
- * The most of a page's non-empty value cells that may be unreadable: one odd cell ("call us") is a
- * warning, a column whose format changed (every cell unreadable) is a refusal.
- */
-export const MAX_UNREADABLE_SHARE = 0.02;
+export const MAX_UNREADABLE_SHARE = GUARD_LIMITS.maxUnreadableShare;
+
+const refused = (rule: string, evidence: string) => `refused (${rule}): ${evidence}`;
+const percent = (share: number) => `${Math.round(share * 100)} %`;
+/** A few examples of what a rule found, for its message. */
+const some = (found: readonly string[]) =>
+  `${found.slice(0, 3).join('; ')}${found.length > 3 ? `; … ${found.length} in all` : ''}`;
 
 /** The reason to refuse a page for its unreadable cells, or null. */
 export function unreadableRefusal(cells: { read: number; unreadable: readonly string[] }): string | null {
   const share = cells.read === 0 ? 0 : cells.unreadable.length / cells.read;
   if (share <= MAX_UNREADABLE_SHARE) return null;
-  return (
-    `refused (too many unreadable cells): ${cells.unreadable.length} of ${cells.read} non-empty value cells ` +
-    `(${(share * 100).toFixed(1)} %, at most ${MAX_UNREADABLE_SHARE * 100} %), first ${cells.unreadable.slice(0, 3).join('; ')}`
+  return refused(
+    'too many unreadable cells',
+    `${cells.unreadable.length} of ${cells.read} non-empty value cells (${(share * 100).toFixed(1)} %, at most ${MAX_UNREADABLE_SHARE * 100} %), first ${cells.unreadable.slice(0, 3).join('; ')}`,
   );
 }
 
-/** Every rate value in a dataset: `rate` fields, and credit cards' `…Rate` fields. */
-export function rateValues(data: readonly Entity[]): { path: string; value: number }[] {
-  const found: { path: string; value: number }[] = [];
+/** Every rate value in a dataset: `rate` fields, and credit cards' `…Rate` fields, by the id that holds them. */
+export function rateValues(data: readonly Entity[]): { path: string; key: string; value: number }[] {
+  const found: { path: string; key: string; value: number }[] = [];
   const walk = (value: unknown, path: string) => {
     if (Array.isArray(value)) for (const v of value) walk(v, path);
     else if (value && typeof value === 'object') {
@@ -32,7 +55,7 @@ export function rateValues(data: readonly Entity[]): { path: string; value: numb
       const here = typeof record.id === 'string' ? record.id : path;
       for (const [key, child] of Object.entries(record)) {
         if ((key === 'rate' || key.endsWith('Rate')) && typeof child === 'number')
-          found.push({ path: `${here} ${key}`, value: child });
+          found.push({ path: `${here} ${key}`, key, value: child });
         else if (typeof child === 'object') walk(child, here);
       }
     }
@@ -41,35 +64,115 @@ export function rateValues(data: readonly Entity[]): { path: string; value: numb
   return found;
 }
 
+/** Names the page gave one id (after the alias table): only the alias table may make two names one institution. */
+function namesMadeOne(listed: readonly Entity[], previous?: Snapshot): string[] {
+  const names = new Map<string, Set<string>>();
+  for (const entity of [...(previous?.data ?? []), ...listed]) {
+    let seen = names.get(entity.id);
+    if (!seen) names.set(entity.id, (seen = new Set()));
+    seen.add(entity.name);
+  }
+  return [...names]
+    .filter(([, seen]) => seen.size > 1)
+    .map(([id, seen]) => `${id}: ${[...seen].map((n) => `"${n}"`).join(' and ')}`);
+}
+
+/** Items that repeat another item's name within their institution. */
+function repeatedItems(data: readonly Entity[]): number {
+  let repeated = 0;
+  for (const entity of data) {
+    const names = itemsOf(entity).map((item) => item.name);
+    repeated += names.length - new Set(names).size;
+  }
+  return repeated;
+}
+
+/** Rates both snapshots hold (by id) that moved, and those that moved further than a run allows. */
+function moves(data: readonly Entity[], previous: Snapshot) {
+  const before = new Map(rateValues(previous.data).map((r) => [r.path, r.value]));
+  const moved: string[] = [];
+  const far: string[] = [];
+  let compared = 0;
+  for (const r of rateValues(data)) {
+    const was = before.get(r.path);
+    if (was === undefined) continue;
+    compared++;
+    if (was === r.value) continue;
+    moved.push(`${r.path} ${was} → ${r.value}`);
+    // Balance-transfer rates are promotions that start and end (0 ↔ 19.95 is real): their bounds are the schema's.
+    if (r.key !== 'balanceTransferRate' && Math.abs(r.value - was) > GUARD_LIMITS.maxRateMove)
+      far.push(`${r.path} ${was} → ${r.value}`);
+  }
+  return { compared, moved, far };
+}
+
 export interface GuardInput {
   tableCount: number;
+  /** The collection, merged and with unique ids: what would be saved. */
   data: readonly Entity[];
+  /** The entities as the page listed them, before an institution listed in several sections became one. */
+  listed: readonly Entity[];
   previous?: Snapshot;
-  /** Refuse when institutions or rates fall below this share of the newest snapshot's. */
+  /** Refuse below this share of the newest snapshot's institutions, by identity and in number (GUARD_LIMITS.minRatio). */
   minRatio: number;
 }
 
 /** The reason to refuse this collection, or null when it may be saved. */
-export function refusalReason({ tableCount, data, previous, minRatio }: GuardInput): string | null {
-  if (tableCount === 0) return 'the page has no rate table (layout changed, or not the rates page)';
+export function refusalReason({ tableCount, data, listed, previous, minRatio }: GuardInput): string | null {
+  if (tableCount === 0) return refused('no rate table', 'the layout changed, or this is not the rates page');
   const rates = rateValues(data);
-  if (rates.length === 0) return 'the page yielded no rates';
-  const outside = rates.filter((r) => r.value < RATE_RANGE.min || r.value > RATE_RANGE.max);
-  if (outside.length > 0) {
-    const shown = outside
-      .slice(0, 3)
-      .map((r) => `${r.path} = ${r.value}`)
-      .join(', ');
-    return `${outside.length} rate(s) outside ${RATE_RANGE.min}–${RATE_RANGE.max} %: ${shown}`;
-  }
-  if (previous) {
-    const before = { institutions: previous.data.length, rates: rateValues(previous.data).length };
-    const now = { institutions: data.length, rates: rates.length };
-    for (const what of ['institutions', 'rates'] as const) {
-      if (now[what] < before[what] * minRatio) {
-        return `only ${now[what]} ${what} where the newest snapshot has ${before[what]} (below ${Math.round(minRatio * 100)} %)`;
-      }
+  if (rates.length === 0) return refused('no rates', 'the page yielded no rates');
+  const reserved = data.flatMap((e) => {
+    const slug = reservedSlugOf(e.id);
+    return slug ? [`${e.id} ("${e.name}"): /${slug} is an endpoint of the API`] : [];
+  });
+  if (reserved.length > 0) return refused('a reserved slug', some(reserved));
+  const madeOne = namesMadeOne(listed, previous);
+  if (madeOne.length > 0) return refused('two names, one id (only the alias table may join names)', some(madeOne));
+  if (!previous) return null;
+
+  const before = { institutions: previous.data.length, rates: rateValues(previous.data).length };
+  const now = { institutions: data.length, rates: rates.length };
+  for (const what of ['institutions', 'rates'] as const) {
+    if (now[what] < before[what] * minRatio) {
+      return refused(
+        'shrink',
+        `only ${now[what]} ${what} where the newest snapshot has ${before[what]} (below ${percent(minRatio)})`,
+      );
     }
+    if (now[what] > before[what] * GUARD_LIMITS.maxGrowth) {
+      return refused(
+        'growth',
+        `${now[what]} ${what} where the newest snapshot has ${before[what]} (above ${percent(GUARD_LIMITS.maxGrowth)})`,
+      );
+    }
+  }
+  const ids = new Set(data.map((e) => e.id));
+  const kept = previous.data.filter((e) => ids.has(e.id));
+  if (kept.length < before.institutions * minRatio) {
+    const gone = previous.data.filter((e) => !ids.has(e.id)).map((e) => e.name);
+    return refused(
+      'other lenders',
+      `only ${kept.length} of the newest snapshot's ${before.institutions} institutions are listed (below ${percent(minRatio)}); missing ${some(gone)}`,
+    );
+  }
+  const [repeatedNow, repeatedBefore] = [repeatedItems(data), repeatedItems(previous.data)];
+  const items = data.reduce((n, e) => n + itemsOf(e).length, 0);
+  if (repeatedNow > repeatedBefore && repeatedNow > items * GUARD_LIMITS.maxRepeatedShare) {
+    return refused(
+      'repeated rows',
+      `${repeatedNow} of ${items} items repeat another item's name within their institution, where the newest snapshot had ${repeatedBefore}`,
+    );
+  }
+  const { compared, moved, far } = moves(data, previous);
+  if (far.length > 0) {
+    return refused(`a rate moved more than ${GUARD_LIMITS.maxRateMove} percentage points in one run`, some(far));
+  }
+  if (compared > 0 && moved.length > compared * GUARD_LIMITS.maxMovedShare) {
+    return refused(
+      'too many rates moved in one run',
+      `${moved.length} of the ${compared} rates both snapshots hold (above ${percent(GUARD_LIMITS.maxMovedShare)}): ${some(moved)}`,
+    );
   }
   return null;
 }

@@ -22,5 +22,18 @@ export const SnapshotDate = z
 
 export const IsoDateTime = z.iso.datetime();
 
+/**
+ * Characters no name or label carries: controls (ANSI escapes start with one), bidirectional
+ * overrides and isolates, zero-width characters and the byte-order mark. The collector removes
+ * them (src/collect/cells.ts); the schema refuses them, so the build refuses a snapshot with one.
+ */
+export const INVISIBLE_CHARACTERS = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u;
+
+/** Text as names and labels are kept: Unicode NFC, no invisible or control characters. */
+export const CleanText = z
+  .string()
+  .refine((text) => !INVISIBLE_CHARACTERS.test(text), 'must not hold control, bidi or zero-width characters')
+  .refine((text) => text === text.normalize('NFC'), 'must be in Unicode NFC');
+
 export const idWithPrefix = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}:`), `must begin with "${prefix}:"`);

@@ -1,10 +1,26 @@
 import { z } from 'zod';
-import { idWithPrefix } from './common.ts';
+import { CleanText, idWithPrefix } from './common.ts';
 import { FIXED_TERM_MONTHS_PROSE, MORTGAGE_TERMS } from './terms.ts';
 
 export { MORTGAGE_TERMS };
 
-const percent = (what: string) => z.number().describe(`${what}, percent per year (4.29 means 4.29 %).`);
+/**
+ * The bounds of every number the service keeps, far outside any real value (2024–2025: rates 0–32.5 %,
+ * fees up to $1,250, interest-free periods up to 180 days). The collector refuses a page past them
+ * and the build a snapshot, with the same schema.
+ */
+export const VALUE_BOUNDS = {
+  rate: { min: 0, max: 40 },
+  annualFeeNZD: { min: 0, max: 10_000 },
+  interestFreeDays: { min: 0, max: 365 },
+} as const;
+
+const percent = (what: string) =>
+  z
+    .number()
+    .min(VALUE_BOUNDS.rate.min)
+    .max(VALUE_BOUNDS.rate.max)
+    .describe(`${what}, percent per year (4.29 means 4.29 %).`);
 
 export const MortgageRate = z.strictObject({
   id: idWithPrefix('rate').describe('Rate id, e.g. rate:anz:special:1-year.'),
@@ -27,35 +43,42 @@ export const MortgageRate = z.strictObject({
 export const LoanRate = z.strictObject({
   id: idWithPrefix('rate').describe('Rate id, e.g. rate:anz:personal-loan:unsecured:3000-to-50000.'),
   rate: percent('The interest rate'),
-  plan: z.string().nullable().describe('Loan type such as Secured or Unsecured; null when the source gives none.'),
-  condition: z
-    .string()
-    .nullable()
-    .describe(
-      'Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.',
-    ),
+  plan: CleanText.nullable().describe('Loan type such as Secured or Unsecured; null when the source gives none.'),
+  condition: CleanText.nullable().describe(
+    'Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.',
+  ),
 });
 
 export const CreditCardPlan = z.strictObject({
   id: idWithPrefix('plan').describe('Plan id, e.g. plan:amex:low-rate.'),
-  name: z.string().describe('Card name as the issuer uses it.'),
+  name: CleanText.describe('Card name as the issuer uses it.'),
   purchaseRate: percent('Interest on purchases').nullable(),
   cashAdvanceRate: percent('Interest on cash advances').nullable(),
   balanceTransferRate: percent('Interest on balance transfers').nullable(),
-  balanceTransferPeriod: z
-    .string()
+  balanceTransferPeriod: CleanText.nullable().describe(
+    'How long the balance transfer rate lasts ("6 months", "Life of balance transferred").',
+  ),
+  interestFreeDays: z
+    .number()
+    .int()
+    .min(VALUE_BOUNDS.interestFreeDays.min)
+    .max(VALUE_BOUNDS.interestFreeDays.max)
     .nullable()
-    .describe('How long the balance transfer rate lasts, as the source writes it ("6 months", "Life of bal tsfrd").'),
-  interestFreeDays: z.number().int().nonnegative().nullable().describe('Interest-free period on purchases, in days.'),
-  annualFeeNZD: z.number().nonnegative().nullable().describe('Annual fee of the primary card, in NZ dollars.'),
+    .describe('Interest-free period on purchases, in days.'),
+  annualFeeNZD: z
+    .number()
+    .min(VALUE_BOUNDS.annualFeeNZD.min)
+    .max(VALUE_BOUNDS.annualFeeNZD.max)
+    .nullable()
+    .describe('Annual fee of the primary card, in NZ dollars.'),
 });
 
 const product = <R extends z.ZodType>(rate: R) =>
   z.strictObject({
     id: idWithPrefix('product').describe('Product id, e.g. product:anz:special.'),
-    name: z
-      .string()
-      .describe('Product name as the institution uses it; it can change when the institution changes its page.'),
+    name: CleanText.describe(
+      'Product name as the institution uses it; it can change when the institution changes its page.',
+    ),
     rates: z.array(rate),
   });
 
@@ -65,7 +88,7 @@ export const LoanProduct = product(LoanRate);
 const institution = <P extends z.ZodType>(item: P) =>
   z.strictObject({
     id: idWithPrefix('institution').describe('Institution id (institution:<slug>); stable across collections.'),
-    name: z.string().describe('Institution name.'),
+    name: CleanText.describe('Institution name.'),
     products: z.array(item),
   });
 
@@ -73,7 +96,7 @@ export const MortgageInstitution = institution(MortgageProduct);
 export const LoanInstitution = institution(LoanProduct);
 export const CreditCardIssuer = z.strictObject({
   id: idWithPrefix('issuer').describe('Issuer id (issuer:<slug>); stable across collections.'),
-  name: z.string().describe('Issuer name.'),
+  name: CleanText.describe('Issuer name.'),
   plans: z.array(CreditCardPlan),
 });
 
