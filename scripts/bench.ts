@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --years 20 [--daily]] [--duration 10] [--connections 50]
+ * npm run bench [-- --years 20 [--daily]] [--no-vercel] [--duration 10] [--connections 50]
  *
  * Builds the site from the repository's snapshot tree (`snapshots/`, or `--history <tree>`), starts the production server and a static file server that sends the identical bytes
  * from disk, drives both with autocannon over the same request mix, and reports requests/s,
@@ -7,7 +7,9 @@
  * peak RSS. With --years N it also builds a synthetic N-year history (--daily: a snapshot of every
  * dataset every day, the most a history can hold) and reports its size, build time, cold start,
  * RSS, and the first request of a fresh server for the longest range one answer may hold (time to
- * its first byte and to its last). Results go to stdout and bench/RESULTS.md.
+ * its first byte and to its last). Unless --no-vercel, it also runs Vercel's own build and reports
+ * the production function beside npm start (bench/lib/vercel-function.ts). Results go to stdout
+ * and bench/RESULTS.md.
  */
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -29,12 +31,15 @@ import {
   timedGet,
 } from '../bench/lib/harness.ts';
 import { generateHistory } from '../bench/lib/synthetic-history.ts';
+import { vercelFunctionSection } from '../bench/lib/vercel-function.ts';
 import { MCP_PATH, modern } from '../test/support/mcp.ts';
 
 const { values: args } = parseArgs({
+  allowNegative: true,
   options: {
     years: { type: 'string' },
     daily: { type: 'boolean', default: false },
+    vercel: { type: 'boolean', default: true },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     history: { type: 'string', default: resolve(ROOT, 'snapshots') },
@@ -269,6 +274,17 @@ async function main() {
       );
     }
     say();
+    if (args.vercel) {
+      console.error('vercel build, and the function beside npm start…');
+      for (const line of await vercelFunctionSection({
+        snapshotsDir: realTree,
+        npmStartBuildDir: real.buildDir,
+        seconds: DURATION,
+        connections: CONNECTIONS,
+      }))
+        say(line);
+      say();
+    }
     if (!args['no-write']) {
       await prependResults(lines.join('\n'), '# Benchmark results\n');
       console.error('written to bench/RESULTS.md');

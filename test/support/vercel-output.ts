@@ -285,10 +285,12 @@ async function folderBytes(dir: string): Promise<number> {
   return bytes;
 }
 
-interface RunningFunction {
+export interface RunningFunction {
   name: string;
   agent: Agent;
   port: number;
+  /** The function's process (the bench reads its CPU time and memory from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -298,7 +300,7 @@ interface RunningFunction {
  * /tmp), and the environment of a production deployment. Resolves once the launcher has imported
  * the handler and listens; rejects with what it printed when it exits first.
  */
-async function startFunction(
+export async function startFunction(
   name: string,
   dir: string,
   env: Record<string, string>,
@@ -346,6 +348,7 @@ async function startFunction(
     name,
     agent,
     port,
+    pid: child.pid!,
     async stop() {
       stopping = true;
       agent.destroy();
