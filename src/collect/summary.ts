@@ -44,7 +44,8 @@ export function describeChanges(
       else lines.push(`- ${label}: ${show(move.from)} → ${show(move.to)}`);
     }
   }
-  if (lines.length === 0) lines.push('- Names or order changed; no value moved.');
+  // A 0 read where the history held null (its zeros were saved as null) is no change (src/snapshots/diff.ts).
+  if (lines.length === 0) lines.push('- No value moved: only names, order, or a 0 where the history had no value.');
   return { lines, moves: diff.moves.length };
 }
 

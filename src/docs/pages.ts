@@ -14,6 +14,7 @@ import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
 import { referenceMarkdown, timeSeriesRules } from './reference.ts';
 import { changesSubstitutions } from '../changes/docs.ts';
+import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 
 export interface DocPage {
@@ -83,7 +84,11 @@ export async function loadDocPages(options: {
   site: string;
   examples: ExampleSet;
 }): Promise<DocPage[]> {
-  const values = { ...substitutions(options.site), ...changesSubstitutions(options.site, options.examples) };
+  const values = {
+    ...substitutions(options.site),
+    ...changesSubstitutions(options.site, options.examples),
+    ...collectionSubstitutions(),
+  };
   const pages: DocPage[] = [];
   for (const name of (await readdir(options.contentDir)).filter((f) => f.endsWith('.md')).sort()) {
     const { data, body } = parseFrontmatter(await readFile(join(options.contentDir, name), 'utf8'));
