@@ -27,6 +27,8 @@ export interface Cell {
   key?: string;
   /** The API id of the rate or plan the cell shows. */
   id?: string;
+  /** Who the offer is for when it is not open to anyone ("first-home buyers"); absent for an open offer. */
+  restricted?: string;
 }
 
 /** The offers that count for "lowest" and trends: all of them, less the special offers under the floor. */
