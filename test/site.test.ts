@@ -54,6 +54,7 @@ describe('docs pages', () => {
       '/docs/errors',
       '/docs/limits',
       '/docs/changes',
+      '/docs/collection',
       '/docs/ai',
       '/docs/self-hosting',
       '/docs/caching',
