@@ -603,7 +603,9 @@ describe('failures reach the maintainers: the collection-failure issue', () => {
     expect(second.code).toBe(1);
     expect(github.issues).toHaveLength(1);
     expect(issue.comments).toHaveLength(1);
-    expect(printed(second, 'mortgage-rates')).toMatch(/: FAILED: refused \(shrink\): only 2 institutions where the newest snapshot has/);
+    expect(printed(second, 'mortgage-rates')).toMatch(
+      /: FAILED: refused \(shrink\): only 2 institutions where the newest snapshot has/,
+    );
     for (const dataset of ['mortgage-rates', 'credit-card-rates'] as const)
       expect(issue.comments[0]).toContain(printed(second, dataset));
     expect(issue.comments[0]).toContain(runLink(github, '1002'));
