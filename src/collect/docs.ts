@@ -53,7 +53,6 @@ export function collectionSubstitutions(): Record<string, string> {
           'a rate’s move in one run',
           `at most ${GUARD_LIMITS.maxRateMove} percentage points (balance-transfer promotions excepted)`,
         ],
-        ['rates moving in one run', `at most ${percent(GUARD_LIMITS.maxMovedShare)} of the rates both snapshots hold`],
       ],
     ),
     institutionAliases: table(

@@ -2,8 +2,8 @@
  * Refuse a collection that looks wrong rather than save it over good data. The schema refuses
  * what the build would (every number within its bounds, clean names); these rules look at the
  * collection as a whole, mostly against the newest snapshot: a page with no table or no rates,
- * the identity of the lenders, its size, repeated rows, how far and how many values move in one
- * run, two names made one id, a slug the API reserves, and the page's unreadable cells. Each
+ * the identity of the lenders, its size, repeated rows, how far a value may move in one run, two
+ * names made one id, a slug the API reserves, and the page's unreadable cells. Each
  * refusal names its rule and the evidence (/docs/collection says what a maintainer does then).
  */
 import { reservedSlugOf } from '../changes/endpoint.ts';
@@ -16,8 +16,6 @@ export const GUARD_LIMITS = {
   maxGrowth: 1.5,
   /** Percentage points a rate (not a balance-transfer promotion) may move in one run. */
   maxRateMove: 5,
-  /** The share of the rates both snapshots hold that may move in one run. */
-  maxMovedShare: 0.5,
   /** The share of items that may repeat another item's name within their institution, when the newest snapshot had fewer. */
   maxRepeatedShare: 0.1,
   /**
@@ -87,23 +85,19 @@ function repeatedItems(data: readonly Entity[]): number {
   return repeated;
 }
 
-/** Rates both snapshots hold (by id) that moved, and those that moved further than a run allows. */
-function moves(data: readonly Entity[], previous: Snapshot) {
+/**
+ * Rates both snapshots hold (by id) that moved further than a run allows. How many move is not
+ * limited: after an official cash rate decision most lenders reprice within hours.
+ */
+function farMoves(data: readonly Entity[], previous: Snapshot): string[] {
   const before = new Map(rateValues(previous.data).map((r) => [r.path, r.value]));
-  const moved: string[] = [];
-  const far: string[] = [];
-  let compared = 0;
-  for (const r of rateValues(data)) {
+  return rateValues(data).flatMap((r) => {
     const was = before.get(r.path);
-    if (was === undefined) continue;
-    compared++;
-    if (was === r.value) continue;
-    moved.push(`${r.path} ${was} → ${r.value}`);
     // Balance-transfer rates are promotions that start and end (0 ↔ 19.95 is real): their bounds are the schema's.
-    if (r.key !== 'balanceTransferRate' && Math.abs(r.value - was) > GUARD_LIMITS.maxRateMove)
-      far.push(`${r.path} ${was} → ${r.value}`);
-  }
-  return { compared, moved, far };
+    if (was === undefined || r.key === 'balanceTransferRate' || Math.abs(r.value - was) <= GUARD_LIMITS.maxRateMove)
+      return [];
+    return [`${r.path} ${was} → ${r.value}`];
+  });
 }
 
 export interface GuardInput {
@@ -164,15 +158,9 @@ export function refusalReason({ tableCount, data, listed, previous, minRatio }: 
       `${repeatedNow} of ${items} items repeat another item's name within their institution, where the newest snapshot had ${repeatedBefore}`,
     );
   }
-  const { compared, moved, far } = moves(data, previous);
+  const far = farMoves(data, previous);
   if (far.length > 0) {
     return refused(`a rate moved more than ${GUARD_LIMITS.maxRateMove} percentage points in one run`, some(far));
-  }
-  if (compared > 0 && moved.length > compared * GUARD_LIMITS.maxMovedShare) {
-    return refused(
-      'too many rates moved in one run',
-      `${moved.length} of the ${compared} rates both snapshots hold (above ${percent(GUARD_LIMITS.maxMovedShare)}): ${some(moved)}`,
-    );
   }
   return null;
 }
