@@ -5,7 +5,7 @@
  * headless Chromium.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { dereference, validate } from '@readme/openapi-parser';
@@ -398,6 +398,52 @@ describe('security', () => {
     expect(built.length).toBeGreaterThan(50);
     for (const file of built) expect((await readFile(file)).includes(CANARY), file).toBe(false);
   });
+});
+
+describe('static files', () => {
+  it('npm start sends every feed, CSV, text and Markdown file with its charset, as vercel.json does on Vercel', async () => {
+    const files = (await readdir(join(site.buildDir, 'client'), { recursive: true }))
+      .filter((f) => /\.(atom|csv|txt|md)$/.test(f))
+      .map((f) => `/${f}`);
+    const expected: Record<string, string> = {
+      atom: 'application/atom+xml; charset=utf-8',
+      csv: 'text/csv; charset=utf-8',
+      txt: 'text/plain; charset=utf-8',
+      md: 'text/markdown; charset=utf-8',
+    };
+    const count = (ext: string) => files.filter((f) => f.endsWith(`.${ext}`)).length;
+    // The all-datasets feed, one per dataset and one per institution or issuer.
+    expect(count('atom')).toBeGreaterThan(50);
+    expect(count('csv')).toBeGreaterThan(4);
+    expect(files).toContain('/llms.txt');
+    expect(files).toContain('/rates/changes.atom');
+    for (const file of files) {
+      const ext = file.slice(file.lastIndexOf('.') + 1);
+      // Plain and compressed: the type is the same whatever the coding.
+      for (const coding of ['identity', 'br']) {
+        const response = await get(file, { headers: { 'accept-encoding': coding } });
+        expect(response.status, file).toBe(200);
+        expect(response.headers.get('content-type'), `${file} (${coding})`).toBe(expected[ext]);
+        await response.arrayBuffer();
+      }
+    }
+    const head = await get('/rates/changes.atom', { method: 'HEAD' });
+    expect(head.headers.get('content-type')).toBe(expected.atom);
+    // The feeds' text is UTF-8 (arrows and dashes among it), which is what the charset says.
+    expect(await (await get('/rates/changes.atom')).text()).toContain('→');
+    // A feed that does not exist is the site's 404 page, as HTML.
+    const missing = await get('/rates/no-such-feed.atom');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    // vercel.json gives Vercel's CDN the same types.
+    const vercel = JSON.parse(await readFile(resolve(ROOT, 'vercel.json'), 'utf8'));
+    const typeFor = (source: string) =>
+      vercel.headers
+        .find((h: { source: string }) => h.source === source)
+        ?.headers.find((h: { key: string }) => h.key.toLowerCase() === 'content-type')?.value;
+    expect(typeFor('/rates/(.*)\\.atom')).toBe(expected.atom);
+    expect(typeFor('/rates/:dataset/:file.csv')).toBe(expected.csv);
+  }, 60_000);
 });
 
 describe('the Node server start', () => {

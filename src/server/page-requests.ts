@@ -20,6 +20,32 @@ const PREFLIGHTED = new Map([
   ['/openapi/json/', 'GET, HEAD, OPTIONS'],
 ]);
 
+/**
+ * The type of each text file the site serves, charset included. Astro's static handler (the `send`
+ * package) takes its types from mime-db, whose Atom type has no charset, so a browser read the
+ * feeds' UTF-8 as Latin-1 ("â†’" for "→"). `send` keeps a Content-Type already set, so
+ * servePage sets the type from this table first; a page Astro renders (the 404 page) writes its own
+ * over it. vercel.json gives the same types on Vercel.
+ */
+export const FILE_TYPES: Readonly<Record<string, string>> = {
+  '.atom': 'application/atom+xml; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+};
+
+/** The type FILE_TYPES gives a request target's file, or undefined. */
+export function fileTypeOf(target: string): string | undefined {
+  let path = target.split('?', 1)[0]!;
+  try {
+    path = decodeURI(path); // `send` serves the decoded path: /changes%2Eatom is changes.atom
+  } catch {
+    return undefined;
+  }
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? FILE_TYPES[path.slice(dot).toLowerCase()] : undefined;
+}
+
 /** Why this page request is refused before Astro sees it, or undefined. */
 export function refusedPageRequest(method: string, target: string): EdgeError | undefined {
   const path = target.split('?', 1)[0]!;
@@ -129,6 +155,8 @@ export function servePage(
     sendEdgeError(res, refused, site, req.method);
     return;
   }
+  const type = fileTypeOf(req.url ?? '/');
+  if (type) res.setHeader('content-type', type);
   jsonForBareErrors(req, res, site);
   astro(req, res).catch((error: unknown) => {
     log('server: page failed:', error);
