@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocPage } from '../src/docs/pages.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
-import { chromiumForTests, visit as open } from './support/chromium.ts';
+import { chromiumForTests, SCREENSHOTS, visit as open } from './support/chromium.ts';
 import { freePort } from './support/free-port.ts';
 import { MCP_PATH, modern } from './support/mcp.ts';
 import { ROOT } from './support/constants.ts';
@@ -494,8 +494,107 @@ describe('in headless Chromium', () => {
     return { page, errors, shot: () => shot(file) };
   }
 
-  it('/openapi lists the operations with no console errors', async () => {
-    const { page, errors, shot } = await visit('/openapi', 'openapi.png');
+  it('/openapi is the reference of every operation, rendered without JavaScript, at most 300 KB over the wire, with no console errors', async () => {
+    // Every response the first view loads, by its encoded size on the wire (headers and body, as
+    // npm start sends them to Chromium: compressed), before and after anything runs.
+    const page = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('requestfailed', (r) => errors.push(`${r.url()} failed: ${r.failure()?.errorText}`));
+    const sizes: Promise<{ url: string; status: number; bytes: number }>[] = [];
+    page.on('requestfinished', (request) =>
+      sizes.push(
+        Promise.all([request.sizes(), request.response()]).then(([size, response]) => ({
+          url: request.url(),
+          status: response?.status() ?? 0,
+          bytes: size.responseHeadersSize + size.responseBodySize,
+        })),
+      ),
+    );
+    await page.goto(`${site.url}/openapi`, { waitUntil: 'networkidle' });
+    const loaded = await Promise.all(sizes);
+    const weight = loaded.reduce((sum, r) => sum + r.bytes, 0);
+    expect(loaded.map((r) => r.url)).toContain(`${site.url}/openapi`);
+    for (const r of loaded) expect(r.status, r.url).toBe(200);
+    expect(weight, JSON.stringify(loaded, null, 1)).toBeLessThanOrEqual(300_000);
+    // No script at all: what follows is the page as built, the same with JavaScript off.
+    expect(await page.locator('script').count()).toBe(0);
+
+    // Every operation of the document, in its own section: method, path, operationId, summary,
+    // each parameter, each response status, and each example as the document has it.
+    const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
+      Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
+    );
+    expect(operations.length).toBeGreaterThanOrEqual(19);
+    for (const { path, method, op } of operations) {
+      const section = page.locator(`section.operation[id="${op.operationId}"]`);
+      expect(await section.count(), op.operationId).toBe(1);
+      const endpoint = (await section.locator('.endpoint').textContent())!.replace(/\s+/g, ' ');
+      expect(endpoint, op.operationId).toContain(`${method.toUpperCase()} ${path}`);
+      expect(endpoint, op.operationId).toContain(op.operationId);
+      expect(await section.locator('h3').textContent(), op.operationId).toContain(op.summary);
+      const text = (await section.textContent())!;
+      for (const parameter of op.parameters ?? [])
+        expect(text, `${op.operationId} ${parameter.name}`).toContain(parameter.name);
+      const statuses = await section.locator('table.responses tbody tr td:first-child').allTextContents();
+      expect(statuses, op.operationId).toEqual(Object.keys(op.responses));
+      const examples = Object.values(op.responses).flatMap((r: any) =>
+        Object.values(r.content ?? {}).flatMap((c: any) => Object.values(c.examples ?? {}).map((e: any) => e.value)),
+      );
+      const shown = await section.locator('details.example pre').allTextContents();
+      expect(
+        shown.map((json) => JSON.parse(json)),
+        op.operationId,
+      ).toEqual(examples);
+    }
+    // Grouped by the document's tags, and every component schema has its table.
+    const tags = await page.locator('section.reference-tag > h2').allTextContents();
+    expect(tags.map((t) => t.replace(/^#/, ''))).toEqual(openapi.tags.map((t: any) => t.name));
+    for (const name of Object.keys(openapi.components.schemas))
+      expect(await page.locator(`section.schema[id="schema-${name}"] table tbody tr`).count(), name).toBeGreaterThan(0);
+
+    // Every in-page link has its target; every other link answers.
+    const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+    for (const href of new Set(hrefs.filter((h) => h.startsWith('#'))))
+      expect(await page.locator(`[id="${href.slice(1)}"]`).count(), href).toBe(1);
+    for (const href of new Set(hrefs.filter((h) => h.startsWith('/'))))
+      expect((await get(href.split('#')[0]!)).status, href).toBe(200);
+    expect(hrefs).toContain('/openapi/interactive');
+    expect(hrefs).toContain('/openapi/json');
+
+    // The contents take the reader to an operation, and an example opens.
+    await page.locator('nav[aria-label="API reference"] a[href="#sendMcpMessage"]').click();
+    expect(new URL(page.url()).hash).toBe('#sendMcpMessage');
+    const top = await page.locator('#sendMcpMessage h3').evaluate((h) => h.getBoundingClientRect().top);
+    expect(top).toBeGreaterThan(53); // below the sticky site header
+    expect(top).toBeLessThan(900);
+    const example = page.locator('#listMortgageRates details.example').first();
+    expect(await example.locator('pre').isVisible()).toBe(false);
+    await example.locator('summary').click();
+    expect(await example.locator('pre').isVisible()).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'openapi.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+    expect((await get('/openapi')).headers.get('x-request-id')).toBeNull();
+  }, 60_000);
+
+  it('/openapi reads the same with JavaScript off, on a phone too, with no horizontal scroll', async () => {
+    const page = await browser().newPage({ javaScriptEnabled: false, viewport: { width: 390, height: 900 } });
+    await page.goto(`${site.url}/openapi`);
+    for (const item of Object.values(openapi.paths) as any[])
+      for (const op of Object.values(item) as any[])
+        expect(await page.locator(`section.operation[id="${op.operationId}"] h3`).isVisible(), op.operationId).toBe(
+          true,
+        );
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, 'horizontal scroll at 390px').toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SCREENSHOTS, 'openapi-phone.png') });
+    await page.close();
+  }, 30_000);
+
+  it('/openapi/interactive loads the interactive reference (Scalar), whose "try it" calls this origin, with no console errors', async () => {
+    const { page, errors, shot } = await visit('/openapi/interactive', 'openapi-interactive.png');
     await page.getByText('List mortgage rates').first().waitFor({ timeout: 20_000 });
     for (const title of ['Get mortgage rates by institution', 'Get mortgage rates time series']) {
       expect(await page.getByText(title).count(), title).toBeGreaterThan(0);
@@ -527,7 +626,7 @@ describe('in headless Chromium', () => {
     expect((await answered).status()).toBe(200);
     await shot();
     expect(errors).toEqual([]);
-    expect((await get('/openapi')).headers.get('x-request-id')).toBeNull();
+    expect((await get('/openapi/interactive')).headers.get('x-request-id')).toBeNull();
   }, 60_000);
 
   it('a docs page renders with its navigation and live search', async () => {

@@ -24,7 +24,11 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '',
     ...group('Reference'),
     link('OpenAPI document', '/openapi/json', 'the OpenAPI 3.1 contract of every endpoint, with examples'),
-    link('Interactive API reference', '/openapi', 'the same contract as a browsable page'),
+    link(
+      'API reference',
+      '/openapi',
+      'the same contract as a page: every operation, its parameters and responses with examples',
+    ),
     '',
     '## API',
     '',

@@ -1,0 +1,107 @@
+/**
+ * The static API reference's reading of an OpenAPI document (src/openapi/static-reference.ts): types,
+ * constraints, nested fields, grouping and the escaping of descriptions. The page built from the
+ * real document is tested in Chromium by test/site.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  constraintsOf,
+  fieldsOf,
+  inlineHtml,
+  staticReference,
+  typeOf,
+  type OpenApiDocument,
+} from '../src/openapi/static-reference.ts';
+
+describe('the static API reference', () => {
+  it('writes types as short expressions', () => {
+    expect(typeOf({ type: 'string', format: 'date-time' })).toBe('string (date-time)');
+    expect(typeOf({ type: ['integer', 'null'] })).toBe('integer | null');
+    expect(typeOf({ type: 'array', items: { $ref: '#/components/schemas/Error' } })).toBe('array of Error');
+    expect(typeOf({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] })).toBe(
+      'string | number | null',
+    );
+    expect(typeOf(undefined)).toBe('any');
+  });
+
+  it('names what a value must be beyond its type', () => {
+    expect(constraintsOf({ type: 'string', pattern: '^\\d+$', minLength: 1 })).toEqual([
+      'pattern ^\\d+$',
+      'at least 1 characters',
+    ]);
+    expect(constraintsOf({ enum: ['MortgageRates'] })).toEqual(['always "MortgageRates"']);
+    expect(constraintsOf({ enum: [6, 12], default: 6 })).toEqual(['one of 6, 12', 'default 6']);
+    expect(constraintsOf({ type: 'number', minimum: 0, maximum: 40 })).toEqual(['≥ 0', '≤ 40']);
+  });
+
+  it('lists nested fields by path, arrays marked [], required as the schema says', () => {
+    const fields = fieldsOf({
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id'],
+            properties: {
+              id: { type: 'string', description: 'Id.' },
+              note: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+            },
+          },
+        },
+        error: { $ref: '#/components/schemas/Error' },
+      },
+    });
+    expect(fields.map((f) => [f.path, f.type, f.required])).toEqual([
+      ['data', 'array of object', true],
+      ['data[].id', 'string', true],
+      ['data[].note', 'string | null', false],
+      ['error', 'Error', false],
+    ]);
+    expect(fields.find((f) => f.path === 'error')?.ref).toBe('Error');
+  });
+
+  it('escapes descriptions, keeps code spans and links the docs paths they cite', () => {
+    expect(inlineHtml('Institution id (institution:<slug>) & more')).toBe(
+      'Institution id (institution:&lt;slug&gt;) &amp; more',
+    );
+    expect(inlineHtml('a `x<y>` b')).toBe('a <code>x&lt;y&gt;</code> b');
+    expect(inlineHtml('limits (/docs/ai#limits).')).toBe('limits (<a href="/docs/ai#limits">/docs/ai#limits</a>).');
+    expect(inlineHtml('`/docs/errors` stays code')).toBe('<code>/docs/errors</code> stays code');
+  });
+
+  it('groups operations by tag in the document order, with an example request from the first 200 example', () => {
+    const document: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1' },
+      tags: [{ name: 'B', description: 'Bee' }, { name: 'A' }],
+      paths: {
+        '/a': { get: { operationId: 'getA', tags: ['A'], responses: { 200: { description: 'ok' } } } },
+        '/b': {
+          get: {
+            operationId: 'getB',
+            tags: ['B'],
+            responses: {
+              200: {
+                description: 'ok',
+                content: { 'application/json': { examples: { example: { summary: 'GET /b?x=1', value: { b: 1 } } } } },
+              },
+            },
+          },
+          post: { operationId: 'postB', tags: ['B'], responses: { 202: { description: 'accepted' } } },
+        },
+      },
+    };
+    const reference = staticReference(document);
+    expect(reference.operationCount).toBe(3);
+    expect(reference.tags.map((t) => [t.name, t.anchor, t.operations.map((o) => o.id)])).toEqual([
+      ['B', 'tag-b', ['getB', 'postB']],
+      ['A', 'tag-a', ['getA']],
+    ]);
+    const getB = reference.tags[0]!.operations[0]!;
+    expect(getB.exampleRequest).toBe('/b?x=1');
+    expect(getB.responses[0]!.bodies[0]!.examples).toEqual([{ title: 'GET /b?x=1', json: '{\n  "b": 1\n}' }]);
+    expect(reference.tags[0]!.operations[1]!.exampleRequest).toBeUndefined();
+  });
+});
