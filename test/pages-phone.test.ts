@@ -1,0 +1,386 @@
+/**
+ * The rates and docs pages as people use them, in headless Chromium on a phone (390×844) and a
+ * desktop (1280×900), over the real build: rates on a phone's screen without sideways scrolling,
+ * the docs opening on their content with the menu a tap away, code blocks that show and copy the
+ * whole command, anchors below the sticky header, and pages that say how fresh their data is
+ * (from health, after the page's script ran) instead of calling 2025 data "today".
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumForTests, SCREENSHOTS } from './support/chromium.ts';
+import { freePort } from './support/free-port.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { answers, type ServerProcess, startServer } from './support/server-process.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+/** A listing's rate as the pages print it: "4.39" in a table, "4.39 %" on a card. */
+const RATE = /^\d{1,2}\.\d{2}( %)?$/;
+
+let site: ProductionSite;
+/** The same build served with a collection status: mortgages and car loans checked minutes ago, personal loans days ago. */
+let collected: ServerProcess;
+let health: { datasets: Record<string, { lastUpdated: string }> };
+
+beforeAll(async () => {
+  site = await buildAndServe({
+    name: 'pages-phone',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-status-'),
+  });
+  health = await (await fetch(`${site.url}/api/v1/health`)).json();
+  const statusDir = await tempDir('rates-status-');
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+  const record = (checked: string, slug: string) => ({
+    lastChecked: checked,
+    lastChanged: `${health.datasets[slug]!.lastUpdated.replace(' ', 'T')}.000Z`,
+    lastError: null,
+    lastErrorAt: null,
+  });
+  await writeFile(join(statusDir, 'mortgage-rates.json'), JSON.stringify(record(ago(12 * 60_000), 'mortgage-rates')));
+  await writeFile(join(statusDir, 'car-loan-rates.json'), JSON.stringify(record(ago(12 * 60_000), 'car-loan-rates')));
+  await writeFile(
+    join(statusDir, 'personal-loan-rates.json'),
+    JSON.stringify(record(ago(2 * 24 * 3_600_000), 'personal-loan-rates')),
+  );
+  const port = await freePort();
+  collected = await startServer(process.execPath, ['scripts/serve.mjs'], {
+    port,
+    env: { ...process.env, BUILD_DIR: site.buildDir, PORT: String(port), STATUS_DIR: statusDir },
+    ready: answers('/api/v1/health', 200),
+    pollMs: 100,
+  });
+}, 180_000);
+afterAll(async () => {
+  await collected?.stop();
+  await site?.stop();
+});
+
+/** When a dataset last changed, as the pages write the date (New Zealand time). */
+function lastChanged(slug: string): string {
+  const at = new Date(`${health.datasets[slug]!.lastUpdated.replace(' ', 'T')}Z`);
+  return at.toLocaleDateString('en-NZ', { dateStyle: 'medium', timeZone: 'Pacific/Auckland' });
+}
+
+interface Open {
+  page: Page;
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** `path` in a fresh context of `size`, loaded until the network is idle, with its console errors. */
+async function open(
+  browser: Browser,
+  url: string,
+  size: { width: number; height: number },
+  options: BrowserContextOptions = {},
+): Promise<Open> {
+  const context = await browser.newContext({ viewport: size, ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url, { waitUntil: 'networkidle' });
+  return { page, errors, close: () => context.close() };
+}
+
+/** What a rates page says of its data's freshness (the sources and downloads beside it left out). */
+const freshness = async (page: Page) =>
+  (await page.locator('.provenance > :not(.data-links)').allTextContents()).join(' ').replace(/\s+/g, ' ');
+
+/** Once the freshness script has filled in what health says. */
+const filled = (page: Page) => page.locator('[data-health][data-filled]').waitFor({ state: 'attached' });
+
+/** Every heading's text, captions and table legends included. */
+const headings = (page: Page) =>
+  page
+    .locator('h1, h2, h3, h4, h5, h6, caption, [role="heading"]')
+    .evaluateAll((nodes) => nodes.map((n) => n.textContent!.trim()));
+
+/** The elements printing a rate, inside the viewport's width (and, with `onScreen`, on screen and not covered). */
+function visibleRates(page: Page, onScreen: boolean): Promise<{ inWidth: number; shown: number }> {
+  return page.evaluate(
+    ({ pattern, onScreen }) => {
+      const rate = new RegExp(pattern);
+      const [width, height] = [window.innerWidth, window.innerHeight];
+      const printed = [...document.querySelectorAll<HTMLElement>('body *')].filter((e) => {
+        const first = e.firstChild;
+        return first?.nodeType === Node.TEXT_NODE && rate.test(first.textContent!.trim()) && e.checkVisibility();
+      });
+      const inWidth = printed.filter((e) => {
+        const box = e.getBoundingClientRect();
+        return box.width > 0 && box.left >= 0 && box.right <= width;
+      });
+      const shown = inWidth.filter((e) => {
+        const box = e.getBoundingClientRect();
+        if (box.top < 0 || box.bottom > height) return false;
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return hit !== null && (hit === e || e.contains(hit));
+      });
+      return { inWidth: inWidth.length, shown: onScreen ? shown.length : 0 };
+    },
+    { pattern: RATE.source, onScreen },
+  );
+}
+
+const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
+
+describe('a phone (390×844)', () => {
+  const browser = chromiumForTests();
+
+  it('the mortgage listing shows its rates without sideways scrolling, the table’s first screen full of them', async () => {
+    const { page, errors, close } = await open(browser(), `${site.url}/rates/mortgages`, PHONE);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    const rates = await visibleRates(page, false);
+    expect(rates.inWidth).toBeGreaterThanOrEqual(30);
+    // Every rate of the table is within the screen's width, not only the first column's.
+    const cells = await page.locator('table.rate-table td[data-id]').count();
+    expect(cells).toBeGreaterThan(200);
+    expect(rates.inWidth).toBeGreaterThanOrEqual(cells);
+    // Scrolled to the table: its first screen shows rates (nothing covers them), each with its term.
+    await page.locator('table.rate-table').evaluate((t) => t.scrollIntoView());
+    expect((await visibleRates(page, true)).shown).toBeGreaterThanOrEqual(16);
+    const first = page.locator('table.rate-table td[data-id]').first();
+    const label = await first.evaluate((td) => getComputedStyle(td, '::before').content);
+    expect(label).toBe('"Variable floating"');
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-mortgages-table.png') });
+    expect(errors).toEqual([]);
+    await close();
+  }, 60_000);
+
+  it.each(['/rates/personal-loans', '/rates/car-loans', '/rates/credit-cards', '/rates/mortgages/anz'])(
+    '%s shows every value of its table within the screen’s width',
+    async (path) => {
+      const { page, errors, close } = await open(browser(), `${site.url}${path}`, PHONE);
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      const outside = await page
+        .locator('table.rate-table td[data-id]')
+        .evaluateAll((cells) =>
+          cells.filter((c) => c.getBoundingClientRect().right > window.innerWidth).map((c) => c.textContent),
+        );
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+      await close();
+    },
+    30_000,
+  );
+
+  it('/rates/changes shows the move itself (from → to) of its first rows within the screen', async () => {
+    const { page, errors, close } = await open(browser(), `${site.url}/rates/changes`, PHONE);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await page.locator('table.changes').evaluate((t) => t.scrollIntoView());
+    const moves = await page.locator('table.changes td[data-from]').evaluateAll((cells) =>
+      cells.slice(0, 5).map((c) => {
+        const box = c.getBoundingClientRect();
+        return { text: c.textContent!.trim(), left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+      }),
+    );
+    expect(moves).toHaveLength(5);
+    for (const move of moves) {
+      expect(move.text).toMatch(/\d\.\d{2} → \d/);
+      expect(move.left, move.text).toBeGreaterThanOrEqual(0);
+      expect(move.right, move.text).toBeLessThanOrEqual(PHONE.width);
+      expect(move.bottom, move.text).toBeLessThanOrEqual(PHONE.height);
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-changes.png') });
+    expect(errors).toEqual([]);
+    await close();
+  }, 30_000);
+
+  it('a docs page opens on its heading, with the menu one tap away', async () => {
+    for (const path of ['/docs/quickstart', '/docs/reference/mortgage-rates', '/docs']) {
+      const { page, errors, close } = await open(browser(), `${site.url}${path}`, PHONE);
+      const top = await page.locator('article h1').evaluate((h) => h.getBoundingClientRect().top);
+      expect(top, path).toBeLessThan(PHONE.height / 2);
+      const menu = page.locator('nav[aria-label="Documentation"]');
+      const errorsLink = menu.locator('a[href="/docs/errors"]');
+      expect(await errorsLink.isVisible(), path).toBe(false);
+      await page.locator('.docs-menu summary').click();
+      expect(await errorsLink.isVisible(), path).toBe(true);
+      expect(await menu.locator('a[aria-current="page"]').isVisible(), path).toBe(true);
+      await page.locator('#search').fill('stale');
+      await menu.locator('#search-results li a').first().waitFor({ timeout: 10_000 });
+      expect(await scrollWidth(page), path).toBeLessThanOrEqual(PHONE.width);
+      if (path === '/docs/quickstart') await page.screenshot({ path: join(SCREENSHOTS, 'phone-docs-menu.png') });
+      expect(errors, path).toEqual([]);
+      await close();
+    }
+  }, 60_000);
+
+  it('code blocks show the whole command (wrapped, nothing cut off) and copy it with a named button', async () => {
+    const { page, errors, close } = await open(browser(), `${site.url}/docs/quickstart`, PHONE, {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const blocks = page.locator('pre');
+    const count = await blocks.count();
+    expect(count).toBeGreaterThan(5);
+    const buttons = page.getByRole('button', { name: 'Copy code' });
+    expect(await buttons.count()).toBe(count);
+    const cut = await page
+      .locator('pre:has(code.language-sh)')
+      .evaluateAll((pres) => pres.filter((p) => p.scrollWidth > p.clientWidth).map((p) => p.textContent));
+    expect(cut).toEqual([]);
+    const command = (await blocks.nth(1).textContent())!;
+    expect(command).toContain('termInMonths=12');
+    await buttons.nth(1).click();
+    await expect.poll(() => buttons.nth(1).textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(command);
+    expect(await page.getByRole('status').filter({ hasText: 'Copied' }).count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, 'phone-docs-code.png') });
+    expect(errors).toEqual([]);
+    await close();
+  }, 30_000);
+
+  it('the site header does not stay over the page, so a table’s header or an anchor is never under it', async () => {
+    const { page, errors, close } = await open(
+      browser(),
+      `${site.url}/docs/quickstart#personal-loan-and-car-loan-rates`,
+      PHONE,
+    );
+    const [target, header] = await Promise.all([
+      page.locator('#personal-loan-and-car-loan-rates').evaluate((h) => h.getBoundingClientRect().top),
+      page.locator('.site-header').evaluate((h) => h.getBoundingClientRect().bottom),
+    ]);
+    expect(target).toBeGreaterThanOrEqual(Math.max(0, header));
+    expect(target).toBeLessThan(PHONE.height / 2);
+    expect(errors).toEqual([]);
+    await close();
+  }, 30_000);
+});
+
+describe('a desktop (1280×900)', () => {
+  const browser = chromiumForTests();
+
+  it('the docs menu is the sidebar, open without a tap, and the code blocks have their copy button', async () => {
+    const { page, errors, close } = await open(browser(), `${site.url}/docs/quickstart`, DESKTOP);
+    const menu = page.locator('nav[aria-label="Documentation"]');
+    expect(await menu.locator('a[href="/docs/errors"]').isVisible()).toBe(true);
+    expect(await page.locator('.docs-menu summary').isVisible()).toBe(false);
+    const [nav, article] = await Promise.all([menu.boundingBox(), page.locator('article').boundingBox()]);
+    expect(nav!.x + nav!.width).toBeLessThanOrEqual(article!.x);
+    expect(await page.getByRole('button', { name: 'Copy code' }).count()).toBe(await page.locator('pre').count());
+    expect(errors).toEqual([]);
+    await close();
+  }, 30_000);
+
+  it('anchors land below the sticky site header', async () => {
+    for (const path of ['/docs/reference/mortgage-rates', '/docs/concepts']) {
+      const { page, errors, close } = await open(browser(), `${site.url}${path}`, DESKTOP);
+      // A heading far enough down the page for the jump to bring it to the top.
+      const id = await page.evaluate(() => {
+        const room = document.scrollingElement!.scrollHeight - window.innerHeight;
+        return [...document.querySelectorAll('article h2[id], article h3[id]')].find((h) => {
+          const y = h.getBoundingClientRect().top + window.scrollY;
+          return y > window.innerHeight && y < room;
+        })?.id;
+      });
+      expect(id, path).toBeTruthy();
+      await page.goto(`${site.url}${path}#${id}`);
+      const [target, header, sticky] = await Promise.all([
+        page.locator(`[id="${id}"]`).evaluate((h) => h.getBoundingClientRect().top),
+        page.locator('.site-header').evaluate((h) => h.getBoundingClientRect().bottom),
+        page.locator('.site-header').evaluate((h) => getComputedStyle(h).position),
+      ]);
+      expect(sticky).toBe('sticky');
+      expect(target, `${path}#${id}`).toBeGreaterThanOrEqual(header);
+      expect(target, `${path}#${id}`).toBeLessThan(DESKTOP.height / 2);
+      expect(errors).toEqual([]);
+      await close();
+    }
+  }, 30_000);
+
+  it('the mortgage table keeps its columns with their headers and the institution column beside them', async () => {
+    const { page, errors, close } = await open(browser(), `${site.url}/rates/mortgages`, DESKTOP);
+    const headers = await page.locator('table.rate-table thead th').allTextContents();
+    expect(headers.slice(0, 3)).toEqual(['Institution', 'Product', 'Variable floating']);
+    expect(await page.locator('table.rate-table thead').isVisible()).toBe(true);
+    const [header, cell] = await Promise.all([
+      page.locator('table.rate-table thead th').nth(4).boundingBox(),
+      page.locator('table.rate-table tbody tr').first().locator('td').nth(3).boundingBox(),
+    ]);
+    expect(Math.abs(header!.x - cell!.x)).toBeLessThan(1);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(DESKTOP.width);
+    expect(errors).toEqual([]);
+    await close();
+  }, 30_000);
+});
+
+describe('how fresh the rates are', () => {
+  const browser = chromiumForTests();
+  const PAGES = ['/rates', '/rates/mortgages', '/rates/personal-loans', '/rates/changes', '/rates/mortgages/anz'];
+
+  it('with no collector here, every rates page says its data is not being collected and when it last changed, and no heading says "today"', async () => {
+    for (const size of [PHONE, DESKTOP]) {
+      for (const path of PAGES) {
+        const { page, errors, close } = await open(browser(), `${site.url}${path}`, size);
+        await filled(page);
+        const said = await freshness(page);
+        expect(said, path).toMatch(/not being collected here/i);
+        expect(said, path).not.toMatch(/today/i);
+        const slug = path === '/rates/personal-loans' ? 'personal-loan-rates' : 'mortgage-rates';
+        expect(said, path).toContain(`last changed ${lastChanged(slug)}`);
+        if (path === '/rates' || path === '/rates/changes') {
+          for (const other of ['personal-loan-rates', 'car-loan-rates', 'credit-card-rates'])
+            expect(said, `${path} ${other}`).toContain(`last changed ${lastChanged(other)}`);
+        }
+        for (const heading of await headings(page)) expect(heading, path).not.toMatch(/\btoday\b/i);
+        if (size === PHONE && (path === '/rates' || path === '/rates/mortgages'))
+          await page.screenshot({ path: join(SCREENSHOTS, `phone-${path.slice(1).replace(/\//g, '-')}.png`) });
+        expect(errors, path).toEqual([]);
+        await close();
+      }
+    }
+  }, 120_000);
+
+  it('with JavaScript off, no heading says "today" and each page says as of when its data last changed', async () => {
+    for (const path of PAGES) {
+      const { page, close } = await open(browser(), `${site.url}${path}`, PHONE, { javaScriptEnabled: false });
+      for (const heading of await headings(page)) expect(heading, path).not.toMatch(/\btoday\b/i);
+      const said = await freshness(page);
+      expect(said, path).toMatch(/as of \d{1,2} \w{3} 20\d\d/i);
+      expect(said, path).not.toMatch(/today/i);
+      // The rates are there to read without any script.
+      if (path !== '/rates/changes') expect((await visibleRates(page, false)).inWidth, path).toBeGreaterThan(0);
+      await close();
+    }
+  }, 60_000);
+
+  it('"today" only where health says the data was checked within the freshness window; stale data says since when', async () => {
+    const hub = await open(browser(), `${collected.url}/rates`, DESKTOP);
+    await filled(hub.page);
+    const item = (slug: string) =>
+      hub.page
+        .locator(`.freshness [data-dataset="${slug}"]`)
+        .evaluate((li) => [li.getAttribute('data-state'), li.textContent]);
+    const [mortgages, personal, cards] = await Promise.all([
+      item('mortgage-rates'),
+      item('personal-loan-rates'),
+      item('credit-card-rates'),
+    ]);
+    expect(mortgages[0]).toBe('fresh');
+    expect(mortgages[1]).toMatch(/up to date today: checked 1\d minutes ago · last changed/);
+    expect(personal[0]).toBe('stale');
+    expect(personal[1]).toMatch(/stale since \d{1,2} \w{3} 20\d\d, .* \(not checked for 2 days\) · last changed/);
+    expect(personal[1]).not.toMatch(/today/);
+    expect(cards[0]).toBe('uncollected');
+    expect(cards[1]).toContain(`not being collected here · last changed ${lastChanged('credit-card-rates')}`);
+    expect(hub.errors).toEqual([]);
+    await hub.close();
+
+    const fresh = await open(browser(), `${collected.url}/rates/mortgages`, PHONE);
+    await filled(fresh.page);
+    expect(await fresh.page.locator('.freshness').textContent()).toMatch(/^\s*Up to date today: checked/);
+    await fresh.page.screenshot({ path: join(SCREENSHOTS, 'phone-mortgages-fresh.png') });
+    await fresh.close();
+    const stale = await open(browser(), `${collected.url}/rates/personal-loans`, PHONE);
+    await filled(stale.page);
+    const said = await freshness(stale.page);
+    expect(said).toMatch(/Stale since/);
+    expect(said).not.toMatch(/today/i);
+    expect(stale.errors).toEqual([]);
+    await stale.close();
+  }, 60_000);
+});
