@@ -97,10 +97,10 @@ function datasetEntries(
       ? entity.entity.listedNow
         ? {
             url: `${site}${entityPageUrl(dataset, entity.entity.id)}`,
-            label: `${entity.entity.name}’s ${dataset.label} today`,
+            label: `${entity.entity.name}’s ${dataset.label} now`,
           }
-        : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} today` }
-      : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} today` };
+        : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} now` }
+      : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} now` };
     const json = `${site}${changesApiUrl(dataset, { since: day.date, until: day.date, entityId: entity?.entity.id })}`;
     entries.push({
       id: entryId(site, dataset, day.date, entity?.entity.id),

@@ -88,7 +88,7 @@ export function datasetFollowLinks(dataset: Dataset, dates: readonly string[]): 
   const recent = span(csvYears(dates).slice(0, HISTORY_YEARS));
   const label = (file: CsvFile) =>
     file === 'latest'
-      ? 'today’s rates as CSV'
+      ? 'the newest rates as CSV'
       : file === 'history'
         ? `every snapshot of ${recent} as CSV`
         : `${file} as CSV`;
