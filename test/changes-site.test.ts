@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeDays, type SnapshotData } from '../src/changes/model.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
 import { DATASETS } from '../src/datasets.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
 import { PLAN_VALUES, ROOT } from './support/constants.ts';
@@ -450,7 +451,12 @@ describe('links', () => {
         .get();
       expect(feeds.length, page).toBeGreaterThan(0);
       const parts = page.split('/').filter(Boolean);
-      if (parts.length === 3) expect(feeds, page).toEqual([`${page}/changes.atom`]);
+      // A page comparing every institution on one measure (/rates/mortgages/1-year/banks) announces its dataset's feed.
+      const compared = Object.values(EXPLORER).some(
+        (d) => d.path === parts[1] && d.measures.some((m) => m.slug === parts[2]),
+      );
+      if (compared) expect(feeds, page).toEqual([`/rates/${parts[1]}/changes.atom`]);
+      else if (parts.length >= 3) expect(feeds, page).toEqual([`/rates/${parts[1]}/${parts[2]}/changes.atom`]);
       if (parts.length === 2 && parts[1] !== 'changes') expect(feeds, page).toEqual([`${page}/changes.atom`]);
       if (page === '/rates' || page === '/rates/changes') expect(feeds[0], page).toBe('/rates/changes.atom');
       for (const href of feeds) expect(await resolveLink(href), href).toMatch(/^application\/atom\+xml/);

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATASETS } from '../datasets.ts';
+import { DATASETS, type DatasetSlug } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
 import type { ExampleSet } from '../examples.ts';
@@ -16,6 +16,7 @@ import { referenceMarkdown, timeSeriesRules } from './reference.ts';
 import { changesSubstitutions } from '../changes/docs.ts';
 import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
+import { restrictionsMarkdown } from '../explorer/restrictions.ts';
 
 export interface DocPage {
   /** '' for the overview, 'quickstart', 'reference/mortgage-rates' … */
@@ -40,6 +41,10 @@ function substitutions(site: string): Record<string, string> {
     fixedTermMonths: FIXED_TERM_MONTHS_PROSE,
     /** The most snapshots one time-series answer holds. */
     maxTimeSeriesSnapshots: MAX_TIME_SERIES_SNAPSHOTS.toLocaleString('en'),
+    /** The explorer's restricted-offer rules, with what each caught in the history. */
+    restrictionRules: restrictionsMarkdown(
+      Object.fromEntries(DATASETS.map((d) => [d.slug, d.title])) as Record<DatasetSlug, string>,
+    ),
     timeSeriesRules: timeSeriesRules(
       '`institutionId` (credit cards: `issuerId`)',
       '`institution_not_found` (`issuer_not_found`)',

@@ -7,10 +7,13 @@
 import type { DatasetSlug, Entity, EntityOf, Item, ItemOf } from '../datasets.ts';
 import type { CreditCardPlan, LoanInstitution, LoanProduct } from '../schemas/rates.ts';
 import { MORTGAGE_TERM_TABLE } from '../schemas/terms.ts';
+import { restrictionOf } from './restrictions.ts';
 
 export interface Measure {
   key: string;
   label: string;
+  /** Its segment in the site's addresses: /rates/mortgages/1-year, /rates/mortgages/anz/1-year. */
+  slug: string;
 }
 
 /** One comparable value an item offers: a rate for a measure, with the id the API gives it. */
@@ -18,6 +21,8 @@ export interface Offer {
   key: string;
   value: number;
   id: string;
+  /** Whom the offer is for when it is not open to anyone (src/explorer/restrictions.ts). */
+  restricted?: string;
 }
 
 export interface Cell {
@@ -31,10 +36,9 @@ export interface Cell {
   restricted?: string;
 }
 
-/** The offers that count for "lowest" and trends: all of them, less the special offers under the floor. */
-export function countedOffers(definition: ExplorerDefinition, item: Item): Offer[] {
-  const offers = definition.offers(item);
-  return definition.floor ? offers.filter((o) => o.value >= definition.floor!.below) : offers;
+/** The offers that count for "lowest", trends and comparisons: those open to anyone. */
+export function openOffers(definition: ExplorerDefinition, entity: Entity, item: Item): Offer[] {
+  return definition.offers(item, entity).filter((o) => !o.restricted);
 }
 
 /**
@@ -48,22 +52,29 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   /** What one value is, in words ("1-year fixed mortgage rate"). */
   valueNoun(measure: Measure): string;
   measures: Measure[];
-  offers(item: I): Offer[];
+  /** What a measure is, as a filter's name ("Term"). */
+  measureName: string;
+  /** The measures with a page comparing every institution (/rates/mortgages/1-year): the main ones. */
+  compared: string[];
+  /** The measure an institution's chart shows first (the others are a link away). */
+  chartFirst: string;
+  /** An item's offers, each with whom it is for when restricted (the entity's name can decide it). */
+  offers(item: I, entity: E): Offer[];
   headers: string[];
   rows(entity: E): Cell[][];
-  /**
-   * Values below this are special offers (discounted top-ups, green loans at 0–1 %), not rates a
-   * borrower compares: they stay in the tables but are not counted as the lowest or in the trends.
-   */
-  floor?: { below: number; note: string };
   /** A second chart for datasets where a trade-off matters (cards: rate against fee). */
   scatter?: { x(item: I): number | null; y(item: I): number | null; xLabel: string; yLabel: string; title: string };
 }
 
 const percent = (n: number | null | undefined) => (n === null || n === undefined ? '' : n.toFixed(2));
 const termKey = (months: number | null) => (months === null ? 'floating' : String(months));
+const slugify = (label: string) => label.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 /** Terms in the order people read them (the term table's): floating, then by length. */
-const MORTGAGE_MEASURES: Measure[] = MORTGAGE_TERM_TABLE.map(({ key, label }) => ({ key, label }));
+const MORTGAGE_MEASURES: Measure[] = MORTGAGE_TERM_TABLE.map(({ key, label }) => ({
+  key,
+  label,
+  slug: slugify(label),
+}));
 
 /** Loans: a plan's group, so that "Secured", "Secured by car" … compare with each other. */
 function planGroup(plan: string | null): string {
@@ -72,35 +83,61 @@ function planGroup(plan: string | null): string {
   return 'other';
 }
 const LOAN_MEASURES: Measure[] = [
-  { key: 'secured', label: 'Secured' },
-  { key: 'unsecured', label: 'Unsecured' },
-  { key: 'other', label: 'Other' },
+  { key: 'secured', label: 'Secured', slug: 'secured' },
+  { key: 'unsecured', label: 'Unsecured', slug: 'unsecured' },
+  { key: 'other', label: 'Other', slug: 'other' },
 ];
 
-const loans = (path: string, title: string, noun: string): ExplorerDefinition<LoanInstitution, LoanProduct> => ({
-  path,
-  title,
-  valueNoun: (m) => `${m.label.toLowerCase()} ${noun} rate`,
-  measures: LOAN_MEASURES,
-  offers: (item) => item.rates.map((r) => ({ key: planGroup(r.plan), value: r.rate, id: r.id })),
-  headers: ['Product', 'Plan', 'Condition', 'Rate %'],
-  rows: (entity) =>
-    entity.products.flatMap((product) =>
-      product.rates.map((r) => [
-        { text: product.name },
-        { text: r.plan ?? '' },
-        { text: r.condition ?? '' },
-        { text: percent(r.rate), value: r.rate, key: planGroup(r.plan), id: r.id },
-      ]),
-    ),
-});
+const loans = (
+  slug: 'personal-loan-rates' | 'car-loan-rates',
+  path: string,
+  title: string,
+  noun: string,
+): ExplorerDefinition<LoanInstitution, LoanProduct> => {
+  const restricted = (entity: LoanInstitution, product: LoanProduct, condition: string | null) =>
+    restrictionOf(slug, { entity: entity.name, product: product.name, condition });
+  return {
+    path,
+    title,
+    valueNoun: (m) => `${m.label.toLowerCase()} ${noun} rate`,
+    measures: LOAN_MEASURES,
+    measureName: 'Plan',
+    compared: ['secured', 'unsecured'],
+    chartFirst: 'secured',
+    offers: (item, entity) =>
+      item.rates.map((r) => ({
+        key: planGroup(r.plan),
+        value: r.rate,
+        id: r.id,
+        restricted: restricted(entity, item, r.condition),
+      })),
+    headers: ['Product', 'Plan', 'Condition', 'Rate %'],
+    rows: (entity) =>
+      entity.products.flatMap((product) =>
+        product.rates.map((r) => [
+          { text: product.name },
+          { text: r.plan ?? '' },
+          { text: r.condition ?? '' },
+          {
+            text: percent(r.rate),
+            value: r.rate,
+            key: planGroup(r.plan),
+            id: r.id,
+            restricted: restricted(entity, product, r.condition),
+          },
+        ]),
+      ),
+  };
+};
 
 type CardRateField = 'purchaseRate' | 'cashAdvanceRate' | 'balanceTransferRate';
 const CARD_RATES: [CardRateField, Measure][] = [
-  ['purchaseRate', { key: 'purchase', label: 'Purchase' }],
-  ['cashAdvanceRate', { key: 'cash', label: 'Cash advance' }],
-  ['balanceTransferRate', { key: 'transfer', label: 'Balance transfer' }],
+  ['purchaseRate', { key: 'purchase', label: 'Purchase', slug: 'purchase' }],
+  ['cashAdvanceRate', { key: 'cash', label: 'Cash advance', slug: 'cash-advance' }],
+  ['balanceTransferRate', { key: 'transfer', label: 'Balance transfer', slug: 'balance-transfer' }],
 ];
+const cardRestriction = (entity: { name: string }, plan: CreditCardPlan) =>
+  restrictionOf('credit-card-rates', { entity: entity.name, product: plan.name });
 
 /** One definition per dataset, each typed with that dataset's entities and items. */
 export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, ItemOf<S>> } = {
@@ -109,32 +146,44 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     title: 'Mortgage rates',
     valueNoun: (m) => (m.key === 'floating' ? 'variable floating mortgage rate' : `${m.label} fixed mortgage rate`),
     measures: MORTGAGE_MEASURES,
-    floor: {
-      below: 2,
-      note: 'Rates under 2 % (discounted top-ups and green-home loans, such as 0 % or 1 % offers on a part of a loan) are left out of the lowest rates and the trend lines; they are in the tables.',
+    measureName: 'Term',
+    compared: MORTGAGE_MEASURES.map((m) => m.key),
+    chartFirst: '12',
+    offers: (item, entity) => {
+      const restricted = restrictionOf('mortgage-rates', { entity: entity.name, product: item.name });
+      return item.rates.map((r) => ({ key: termKey(r.termInMonths), value: r.rate, id: r.id, restricted }));
     },
-    offers: (item) => item.rates.map((r) => ({ key: termKey(r.termInMonths), value: r.rate, id: r.id })),
     headers: ['Product', ...MORTGAGE_MEASURES.map((m) => m.label)],
     rows: (entity) =>
-      entity.products.map((product) => [
-        { text: product.name || '(unnamed)' },
-        ...MORTGAGE_MEASURES.map((m): Cell => {
-          const rate = product.rates.find((r) => termKey(r.termInMonths) === m.key);
-          return rate ? { text: percent(rate.rate), value: rate.rate, key: m.key, id: rate.id } : { text: '' };
-        }),
-      ]),
+      entity.products.map((product) => {
+        const restricted = restrictionOf('mortgage-rates', { entity: entity.name, product: product.name });
+        return [
+          { text: product.name || '(unnamed)' },
+          ...MORTGAGE_MEASURES.map((m): Cell => {
+            const rate = product.rates.find((r) => termKey(r.termInMonths) === m.key);
+            return rate
+              ? { text: percent(rate.rate), value: rate.rate, key: m.key, id: rate.id, restricted }
+              : { text: '' };
+          }),
+        ];
+      }),
   },
-  'personal-loan-rates': loans('personal-loans', 'Personal loan rates', 'personal loan'),
-  'car-loan-rates': loans('car-loans', 'Car loan rates', 'car loan'),
+  'personal-loan-rates': loans('personal-loan-rates', 'personal-loans', 'Personal loan rates', 'personal loan'),
+  'car-loan-rates': loans('car-loan-rates', 'car-loans', 'Car loan rates', 'car loan'),
   'credit-card-rates': {
     path: 'credit-cards',
     title: 'Credit card rates',
     valueNoun: (m) => `${m.label.toLowerCase()} credit card rate`,
     measures: CARD_RATES.map(([, m]) => m),
-    offers: (item) =>
+    measureName: 'Rate',
+    compared: ['purchase'],
+    chartFirst: 'purchase',
+    offers: (item, entity) =>
       CARD_RATES.flatMap(([field, m]) => {
         const value = item[field];
-        return value === null ? [] : [{ key: m.key, value, id: `${item.id}#${field}` }];
+        return value === null
+          ? []
+          : [{ key: m.key, value, id: `${item.id}#${field}`, restricted: cardRestriction(entity, item) }];
       }),
     headers: [
       'Card',
@@ -150,7 +199,15 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
         { text: plan.name },
         ...CARD_RATES.map(([field, m]): Cell => {
           const value = plan[field];
-          return value === null ? { text: '' } : { text: percent(value), value, key: m.key, id: `${plan.id}#${field}` };
+          return value === null
+            ? { text: '' }
+            : {
+                text: percent(value),
+                value,
+                key: m.key,
+                id: `${plan.id}#${field}`,
+                restricted: cardRestriction(entity, plan),
+              };
         }),
         { text: plan.balanceTransferPeriod ?? '' },
         { text: plan.interestFreeDays === null ? '' : String(plan.interestFreeDays) },

@@ -1,12 +1,13 @@
 /**
  * The explorer's figures, computed at build time from the compiled history: each snapshot as
- * objects (shared between snapshots, as in the store), the lowest offer per measure and who
- * makes it, lowest and median over time, one institution's rates over time, and the latest moves.
+ * objects (shared between snapshots, as in the store), the lowest open offer per measure and who
+ * makes it (restricted offers apart), lowest and median over time, one institution's rates over
+ * time, each institution's standing for one measure, and the latest moves.
  */
 import { type Dataset, type Entity, entityOf, type Item, itemsOf } from '../datasets.ts';
 import { diffSnapshots, type Value } from '../snapshots/diff.ts';
 import type { CompiledDataset } from '../store/compile.ts';
-import { countedOffers, type ExplorerDefinition, type Offer } from './definitions.ts';
+import { type ExplorerDefinition, type Offer, openOffers } from './definitions.ts';
 
 export interface SnapshotObjects {
   date: string;
@@ -38,21 +39,40 @@ export interface Who {
   offer: Offer;
 }
 
-/** The lowest counted value of each measure in a snapshot, and every offer that makes it. */
-export function lowestByMeasure(
-  definition: ExplorerDefinition,
-  data: readonly Entity[],
-): Map<string, { value: number; who: Who[] }> {
-  const lowest = new Map<string, { value: number; who: Who[] }>();
-  for (const entity of data) {
-    for (const item of itemsOf(entity)) {
-      for (const offer of countedOffers(definition, item)) {
-        const best = lowest.get(offer.key);
-        if (!best || offer.value < best.value)
-          lowest.set(offer.key, { value: offer.value, who: [{ entity, item, offer }] });
-        else if (offer.value === best.value) best.who.push({ entity, item, offer });
-      }
+/** Every offer of a snapshot with its entity and item. */
+function* everyOffer(definition: ExplorerDefinition, data: readonly Entity[]): Generator<Who> {
+  for (const entity of data)
+    for (const item of itemsOf(entity))
+      for (const offer of definition.offers(item, entity)) yield { entity, item, offer };
+}
+
+export interface Lowest {
+  /** The lowest value open to anyone, and every offer that makes it. */
+  value: number;
+  who: Who[];
+  /** Restricted offers below it, lowest first: shown apart, with whom they are for. */
+  restricted: Who[];
+}
+
+const byValue = (a: Who, b: Who) => a.offer.value - b.offer.value;
+
+/** Per measure: the lowest open offer of a snapshot, who makes it, and the restricted offers under it. */
+export function lowestByMeasure(definition: ExplorerDefinition, data: readonly Entity[]): Map<string, Lowest> {
+  const lowest = new Map<string, Lowest>();
+  const restricted: Who[] = [];
+  for (const who of everyOffer(definition, data)) {
+    const { offer } = who;
+    if (offer.restricted) {
+      restricted.push(who);
+      continue;
     }
+    const best = lowest.get(offer.key);
+    if (!best || offer.value < best.value) lowest.set(offer.key, { value: offer.value, who: [who], restricted: [] });
+    else if (offer.value === best.value) best.who.push(who);
+  }
+  for (const who of restricted.sort(byValue)) {
+    const best = lowest.get(who.offer.key);
+    if (best && who.offer.value < best.value) best.restricted.push(who);
   }
   return lowest;
 }
@@ -70,14 +90,14 @@ export interface TrendPoint {
   median: number | null;
 }
 
-/** Per measure: the lowest and the median of every offer, on each snapshot date. */
+/** Per measure: the lowest and the median of the open offers, on each snapshot date. */
 export function trends(definition: ExplorerDefinition, snapshots: SnapshotObjects[]): Map<string, TrendPoint[]> {
   const result = new Map(definition.measures.map((m) => [m.key, [] as TrendPoint[]]));
   for (const snapshot of snapshots) {
     const values = new Map<string, number[]>();
     for (const entity of snapshot.data) {
       for (const item of itemsOf(entity)) {
-        for (const offer of countedOffers(definition, item)) {
+        for (const offer of openOffers(definition, entity, item)) {
           if (!values.has(offer.key)) values.set(offer.key, []);
           values.get(offer.key)!.push(offer.value);
         }
@@ -91,7 +111,7 @@ export function trends(definition: ExplorerDefinition, snapshots: SnapshotObject
   return result;
 }
 
-/** One entity's lowest offer per measure on each date it was listed. */
+/** One entity's lowest open offer per measure on every snapshot date (null where it had none or was not listed). */
 export function entityTrend(
   definition: ExplorerDefinition,
   snapshots: SnapshotObjects[],
@@ -100,13 +120,43 @@ export function entityTrend(
   const result = new Map(definition.measures.map((m) => [m.key, [] as { date: string; value: number | null }[]]));
   for (const snapshot of snapshots) {
     const entity = snapshot.data.find((e) => e.id === id);
-    if (!entity) continue;
     const best = new Map<string, number>();
-    for (const item of itemsOf(entity)) {
-      for (const offer of countedOffers(definition, item))
-        best.set(offer.key, Math.min(best.get(offer.key) ?? Infinity, offer.value));
+    if (entity) {
+      for (const item of itemsOf(entity)) {
+        for (const offer of openOffers(definition, entity, item))
+          best.set(offer.key, Math.min(best.get(offer.key) ?? Infinity, offer.value));
+      }
     }
     for (const [key, points] of result) points.push({ date: snapshot.date, value: best.get(key) ?? null });
+  }
+  return result;
+}
+
+export interface Standing {
+  entity: Entity;
+  /** The entity's lowest open offer of the measure and the items that make it; absent when it has none. */
+  best?: { value: number; who: Who[] };
+  /** Its restricted offers of the measure, lowest first. */
+  restricted: Who[];
+}
+
+/** Per entity of a snapshot with an offer of the measure: its best open offer and its restricted ones. */
+export function standings(definition: ExplorerDefinition, data: readonly Entity[], key: string): Standing[] {
+  const result: Standing[] = [];
+  for (const entity of data) {
+    const standing: Standing = { entity, restricted: [] };
+    for (const item of itemsOf(entity)) {
+      for (const offer of definition.offers(item, entity)) {
+        if (offer.key !== key) continue;
+        const who = { entity, item, offer };
+        if (offer.restricted) standing.restricted.push(who);
+        else if (!standing.best || offer.value < standing.best.value)
+          standing.best = { value: offer.value, who: [who] };
+        else if (offer.value === standing.best.value) standing.best.who.push(who);
+      }
+    }
+    standing.restricted.sort(byValue);
+    if (standing.best || standing.restricted.length) result.push(standing);
   }
   return result;
 }

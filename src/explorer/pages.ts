@@ -1,26 +1,35 @@
 /**
  * What each explorer page shows, as plain data for the Astro templates: computed at build time
- * from the compiled history, with the charts already drawn.
+ * from the compiled history, with the charts already drawn. "Lowest", the trend lines and the
+ * comparisons count offers open to anyone; restricted offers (src/explorer/restrictions.ts) are
+ * shown apart, with whom they are for.
  */
 import { DATASETS, type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import type { CompiledStore } from '../store/compile.ts';
-import { lineChart, PALETTE, scatterChart } from './chart.ts';
+import { lineChart, SERIES_STYLES, scatterChart } from './chart.ts';
 import { EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
 import {
   entityTrend,
+  type Lowest,
   lowestByMeasure,
   recentMoves,
   snapshotsOf,
+  standings,
   trends,
   type Move,
   type SnapshotObjects,
+  type TrendPoint,
+  type Who,
 } from './history.ts';
+import { type LenderType, lenderType } from './lender-types.ts';
 
 export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 export const entityUrl = (definition: ExplorerDefinition, id: string) => `/rates/${definition.path}/${slugOf(id)}`;
+/** Where the rule "lowest means open to anyone" is written out. */
+export const RESTRICTIONS_DOC = '/docs/concepts#lowest-rates-and-restricted-offers';
 const rate = (n: number) => `${n.toFixed(2)} %`;
-const longDate = (date: string) =>
+export const longDate = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString('en-NZ', {
     day: 'numeric',
     month: 'short',
@@ -31,6 +40,7 @@ const longDate = (date: string) =>
 export interface Chart {
   id: string;
   title: string;
+  /** The chart's SVG markup: a wide and a narrow layout (ChartFigure.astro shows the one that fits). */
   svg: string;
   /** The chart as a table, for its text alternative: a row per date. */
   columns: string[];
@@ -38,11 +48,28 @@ export interface Chart {
   apiUrl: string;
 }
 
+/** One offer as the pages name it: the institution, its page, the product and the value. */
+export interface OfferRef {
+  entity: string;
+  url: string;
+  product: string;
+  id: string;
+  value: number;
+  /** Whom it is for, when it is not open to anyone. */
+  restricted?: string;
+}
+
 export interface LowestCard {
   measure: Measure;
   noun: string;
+  /** The lowest value open to anyone. */
   value: number;
-  who: { entity: string; url: string; product: string; id: string }[];
+  who: OfferRef[];
+  /** Restricted offers under it, lowest first (the first few), and how many more there are. */
+  restricted: OfferRef[];
+  moreRestricted: number;
+  /** The page comparing every institution on this measure, when the dataset has one. */
+  compareUrl?: string;
 }
 
 export interface TableGroup {
@@ -65,9 +92,41 @@ export function datasetViews(store: CompiledStore): DatasetView[] {
     if (!compiled || compiled.dates.length === 0) return [];
     const snapshots = snapshotsOf(dataset, compiled);
     const definition = EXPLORER[dataset.slug];
-    return [{ dataset, definition, url: `/rates/${definition.path}`, snapshots, latest: snapshots.at(-1)! }];
+    const view = { dataset, definition, url: `/rates/${definition.path}`, snapshots, latest: snapshots.at(-1)! };
+    assertDistinctAddresses(view);
+    return [view];
   });
 }
+
+/** Institution pages and comparison pages share /rates/<dataset>/<segment>: a slug equal to a measure's would clash. */
+function assertDistinctAddresses(view: DatasetView) {
+  const measures = new Set(view.definition.measures.map((m) => m.slug));
+  for (const entity of view.latest.data)
+    if (measures.has(slugOf(entity.id)))
+      throw new Error(
+        `${entity.id}: its page /rates/${view.definition.path}/${slugOf(entity.id)} would clash with a measure's`,
+      );
+}
+
+/** Figures computed once per dataset, however many pages read them. */
+function once<T>(make: (view: DatasetView) => T): (view: DatasetView) => T {
+  const made = new WeakMap<DatasetView, T>();
+  return (view) => {
+    if (!made.has(view)) made.set(view, make(view));
+    return made.get(view)!;
+  };
+}
+const trendsOf = once((view): Map<string, TrendPoint[]> => trends(view.definition, view.snapshots));
+const lowestOf = once((view): Map<string, Lowest> => lowestByMeasure(view.definition, view.latest.data));
+
+const refOf = (definition: ExplorerDefinition, w: Who): OfferRef => ({
+  entity: w.entity.name,
+  url: entityUrl(definition, w.entity.id),
+  product: w.item.name || '(unnamed)',
+  id: w.offer.id,
+  value: w.offer.value,
+  restricted: w.offer.restricted,
+});
 
 function trendSummary(points: { date: string; value: number | null }[]): string {
   const known = points.filter((p) => p.value !== null);
@@ -78,10 +137,13 @@ function trendSummary(points: { date: string; value: number | null }[]): string 
   return `${rate(first.value!)} on ${longDate(first.date)}, ${rate(last.value!)} on ${longDate(last.date)} (between ${rate(Math.min(...values))} and ${rate(Math.max(...values))})`;
 }
 
-export function overview(view: DatasetView) {
-  const { dataset, definition, snapshots, latest } = view;
-  const lowest = lowestByMeasure(definition, latest.data);
-  const cards: LowestCard[] = definition.measures.flatMap((measure) => {
+const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
+
+/** The lowest open value of each measure in the newest snapshot, with the restricted offers under it. */
+export function lowestCards(view: DatasetView, restrictedShown = 2): LowestCard[] {
+  const { definition } = view;
+  const lowest = lowestOf(view);
+  return definition.measures.flatMap((measure) => {
     const best = lowest.get(measure.key);
     if (!best) return [];
     return [
@@ -89,15 +151,20 @@ export function overview(view: DatasetView) {
         measure,
         noun: definition.valueNoun(measure),
         value: best.value,
-        who: best.who.map((w) => ({
-          entity: w.entity.name,
-          url: entityUrl(definition, w.entity.id),
-          product: w.item.name,
-          id: w.offer.id,
-        })),
+        who: best.who.map((w) => refOf(definition, w)),
+        restricted: best.restricted.slice(0, restrictedShown).map((w) => refOf(definition, w)),
+        moreRestricted: Math.max(0, best.restricted.length - restrictedShown),
+        compareUrl: definition.compared.includes(measure.key)
+          ? comparisonUrl(definition, measure, { type: 'all', restricted: false })
+          : undefined,
       },
     ];
   });
+}
+
+export function overview(view: DatasetView) {
+  const { dataset, definition, snapshots, latest } = view;
+  const cards = lowestCards(view);
   const groups: TableGroup[] = latest.data.map((entity) => ({
     entity,
     url: entityUrl(definition, entity.id),
@@ -105,27 +172,28 @@ export function overview(view: DatasetView) {
   }));
   const first = snapshots[0]!.date;
   const range = `${endpointsOf(dataset).timeSeries.path}?startDate=${first}&endDate=${latest.date}`;
-  const byMeasure = trends(definition, snapshots);
-  const charts: Chart[] = definition.measures.flatMap((measure, i) => {
+  const byMeasure = trendsOf(view);
+  const charts: Chart[] = definition.measures.flatMap((measure) => {
     const points = byMeasure.get(measure.key)!;
     if (points.every((p) => p.lowest === null)) return [];
     const noun = definition.valueNoun(measure);
     const lowestLine = points.map((p) => ({ date: p.date, value: p.lowest }));
     const medianLine = points.map((p) => ({ date: p.date, value: p.median }));
-    const title = `${noun[0]!.toUpperCase()}${noun.slice(1)}: lowest and median, ${longDate(first)} to ${longDate(latest.date)}`;
-    const description = `Lowest ${noun}: ${trendSummary(lowestLine)}. Median: ${trendSummary(medianLine)}. ${points.length} snapshots.`;
+    const id = `trend-${dataset.slug}-${measure.key}`;
+    const title = `${capital(noun)}: lowest and median open to anyone, ${longDate(first)} to ${longDate(latest.date)}`;
+    const description = `Lowest ${noun} open to anyone: ${trendSummary(lowestLine)}. Median: ${trendSummary(medianLine)}. ${points.length} snapshots.`;
     return [
       {
-        id: `trend-${dataset.slug}-${measure.key}`,
+        id,
         title,
         svg: lineChart({
-          id: `trend-${dataset.slug}-${measure.key}`,
+          id,
           title,
           description,
           yLabel: '% a year',
           series: [
-            { label: 'Lowest', color: PALETTE[i % PALETTE.length]!, points: lowestLine },
-            { label: 'Median', color: '#8a949e', dashed: true, points: medianLine },
+            { label: 'Lowest', ...SERIES_STYLES[0]!, points: lowestLine },
+            { label: 'Median', ...SERIES_STYLES[2]!, points: medianLine },
           ],
         }),
         columns: ['Date', 'Lowest %', 'Median %'],
@@ -160,40 +228,217 @@ export function overview(view: DatasetView) {
       apiUrl: endpointsOf(dataset).list.path,
     };
   }
-  return { ...view, cards, groups, charts, scatter, lowestValues: new Map(cards.map((c) => [c.measure.key, c.value])) };
+  const compare = definition.measures
+    .filter((m) => definition.compared.includes(m.key))
+    .map((m) => ({ label: m.label, url: comparisonUrl(definition, m, { type: 'all', restricted: false }) }));
+  return { ...view, cards, groups, charts, scatter, compare, lowestValues: lowestValues(view) };
 }
 
-export function entityPage(view: DatasetView, entity: Entity) {
+/** The lowest open value of each measure: the table marks the open cells that have it. */
+const lowestValues = (view: DatasetView) => new Map([...lowestOf(view)].map(([key, best]) => [key, best.value]));
+
+/** The measures an institution's chart can show (it had an open offer of them), the first one shown first. */
+function chartMeasures(view: DatasetView, series: Map<string, { value: number | null }[]>): Measure[] {
+  const used = view.definition.measures.filter((m) => series.get(m.key)!.some((p) => p.value !== null));
+  const first = used.find((m) => m.key === view.definition.chartFirst) ?? used[0];
+  return first ? [first, ...used.filter((m) => m !== first)] : [];
+}
+
+const entityMeasureUrl = (view: DatasetView, entity: Entity, measure: Measure, first: Measure | undefined) =>
+  measure === first
+    ? entityUrl(view.definition, entity.id)
+    : `${entityUrl(view.definition, entity.id)}/${measure.slug}`;
+
+/** The institution pages for the measures after the first (its own address shows the first). */
+export function entityMeasurePaths(view: DatasetView): { entity: Entity; measure: Measure }[] {
+  return view.latest.data.flatMap((entity) =>
+    chartMeasures(view, entityTrend(view.definition, view.snapshots, entity.id))
+      .slice(1)
+      .map((measure) => ({ entity, measure })),
+  );
+}
+
+/**
+ * One institution: its table, and a chart of one measure at a time (its lowest open offer against
+ * the lowest and the median open to anyone), with links to the other measures' pages.
+ */
+export function entityPage(view: DatasetView, entity: Entity, measureKey?: string) {
   const { dataset, definition, snapshots, latest } = view;
   const series = entityTrend(definition, snapshots, entity.id);
-  const used = definition.measures.filter((m) => series.get(m.key)!.some((p) => p.value !== null));
-  const dates = series.get(definition.measures[0]!.key)!.map((p) => p.date);
-  const id = `entity-${dataset.slug}-${slugOf(entity.id)}`;
-  const title = `${entity.name}: its lowest ${definition.title.toLowerCase()} over time`;
-  const summaries = used.map((m) => `${m.label}: ${trendSummary(series.get(m.key)!)}`).join('. ');
-  const description = `${summaries}. Listed on ${dates.length} of ${snapshots.length} snapshots.`;
-  const chart: Chart = {
-    id,
-    title,
-    svg: lineChart({
+  const measures = chartMeasures(view, series);
+  const measure = measures.find((m) => m.key === measureKey) ?? measures[0];
+  const switches = definition.measures
+    .filter((m) => measures.includes(m))
+    .map((m) => ({
+      label: m.label,
+      url: `${entityMeasureUrl(view, entity, m, measures[0])}#over-time`,
+      current: m === measure,
+    }));
+  let chart: Chart | undefined;
+  if (measure) {
+    const own = series.get(measure.key)!;
+    const market = trendsOf(view).get(measure.key)!;
+    const noun = definition.valueNoun(measure);
+    const id = `entity-${dataset.slug}-${slugOf(entity.id)}-${measure.slug}`;
+    const title = `${entity.name}: its lowest ${noun} against the lowest and the median open to anyone, ${longDate(snapshots[0]!.date)} to ${longDate(latest.date)}`;
+    const listed = own.filter((p) => p.value !== null).length;
+    const description = `${entity.name}: ${trendSummary(own)}. Lowest open to anyone: ${trendSummary(market.map((p) => ({ date: p.date, value: p.lowest })))}. With an open ${noun} on ${listed} of ${snapshots.length} snapshots.`;
+    chart = {
       id,
       title,
-      description,
-      yLabel: '% a year',
-      series: used.map((m, i) => ({ label: m.label, color: PALETTE[i % PALETTE.length]!, points: series.get(m.key)! })),
-    }),
-    columns: ['Date', ...used.map((m) => `${m.label} %`)],
-    rows: dates.map((date, r) => [date, ...used.map((m) => series.get(m.key)![r]!.value)]),
-    apiUrl: `${endpointsOf(dataset).timeSeries.path}?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
-  };
-  const lowest = lowestByMeasure(definition, latest.data);
+      svg: lineChart({
+        id,
+        title,
+        description,
+        yLabel: '% a year',
+        series: [
+          { label: entity.name, ...SERIES_STYLES[0]!, points: own },
+          {
+            label: 'Market lowest',
+            ...SERIES_STYLES[1]!,
+            points: market.map((p) => ({ date: p.date, value: p.lowest })),
+          },
+          {
+            label: 'Market median',
+            ...SERIES_STYLES[2]!,
+            points: market.map((p) => ({ date: p.date, value: p.median })),
+          },
+        ],
+      }),
+      columns: ['Date', `${entity.name} %`, 'Market lowest %', 'Market median %'],
+      rows: own.map((p, r) => [p.date, p.value, market[r]!.lowest, market[r]!.median]),
+      apiUrl: `${endpointsOf(dataset).timeSeries.path}?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
+    };
+  }
   return {
     ...view,
     entity,
+    measure,
+    /** Whether this is the institution's own address (its first measure) or a measure's page. */
+    ownAddress: measure === measures[0],
+    switches,
     rows: definition.rows(entity),
     chart,
     apiUrl: `${endpointsOf(dataset).list.path}/${entity.id}`,
-    lowestValues: new Map([...lowest].map(([key, best]) => [key, best.value])),
+    lowestValues: lowestValues(view),
+  };
+}
+
+/* ---- Comparison pages: every institution on one measure, lowest open offer first ---- */
+
+export type TypeFilter = 'all' | LenderType;
+export interface ComparisonFilter {
+  type: TypeFilter;
+  /** Whether restricted offers are listed too (they never decide the order). */
+  restricted: boolean;
+}
+export const TYPE_FILTERS: { type: TypeFilter; segment: string; label: string }[] = [
+  { type: 'all', segment: '', label: 'All' },
+  { type: 'bank', segment: 'banks', label: 'Banks' },
+  { type: 'non-bank', segment: 'non-banks', label: 'Non-banks' },
+];
+const RESTRICTED_SEGMENT = 'with-restricted';
+
+/** The segments after the measure's: "", "banks", "non-banks/with-restricted" … */
+const filterPath = (filter: ComparisonFilter) =>
+  [TYPE_FILTERS.find((t) => t.type === filter.type)!.segment, filter.restricted ? RESTRICTED_SEGMENT : '']
+    .filter(Boolean)
+    .join('/');
+
+export function comparisonUrl(definition: ExplorerDefinition, measure: Measure, filter: ComparisonFilter): string {
+  const rest = filterPath(filter);
+  return `/rates/${definition.path}/${measure.slug}${rest ? `/${rest}` : ''}`;
+}
+
+/** Every comparison page of a dataset: each compared measure × lender type × restricted shown or not. */
+export function comparisonPaths(view: DatasetView): { measure: Measure; filter: ComparisonFilter; rest?: string }[] {
+  const { definition } = view;
+  return definition.measures
+    .filter((m) => definition.compared.includes(m.key))
+    .flatMap((measure) =>
+      TYPE_FILTERS.flatMap(({ type }) =>
+        [false, true].map((restricted) => {
+          const filter = { type, restricted };
+          return { measure, filter, rest: filterPath(filter) || undefined };
+        }),
+      ),
+    );
+}
+
+export interface ComparisonRow {
+  /** Place among the institutions with an open offer (ties share one), absent for restricted-only ones. */
+  rank?: number;
+  entity: string;
+  entityId: string;
+  url: string;
+  type: LenderType;
+  /** The lowest open offer and the products that make it. */
+  value?: number;
+  products: string[];
+  ids: string[];
+  /** Its lowest open offer in the previous snapshot: a number, null when it had none, absent with no previous snapshot. */
+  previous?: number | null;
+  restricted: OfferRef[];
+}
+
+export function comparison(view: DatasetView, measureKey: string, filter: ComparisonFilter) {
+  const { dataset, definition, snapshots, latest } = view;
+  const measure = definition.measures.find((m) => m.key === measureKey)!;
+  const before = snapshots.at(-2);
+  const previous = new Map(
+    before ? standings(definition, before.data, measure.key).map((s) => [s.entity.id, s.best?.value ?? null]) : [],
+  );
+  const wanted = standings(definition, latest.data, measure.key).filter(
+    (s) => (filter.type === 'all' || lenderType(s.entity.id) === filter.type) && (s.best || filter.restricted),
+  );
+  wanted.sort(
+    (a, b) =>
+      (a.best?.value ?? Infinity) - (b.best?.value ?? Infinity) ||
+      (a.restricted[0]?.offer.value ?? Infinity) - (b.restricted[0]?.offer.value ?? Infinity) ||
+      a.entity.name.localeCompare(b.entity.name, 'en'),
+  );
+  let rank = 0;
+  let last: number | undefined;
+  const rows: ComparisonRow[] = wanted.map((s, i) => {
+    if (s.best && s.best.value !== last) [rank, last] = [i + 1, s.best.value];
+    return {
+      rank: s.best ? rank : undefined,
+      entity: s.entity.name,
+      entityId: s.entity.id,
+      url: entityUrl(definition, s.entity.id),
+      type: lenderType(s.entity.id),
+      value: s.best?.value,
+      products: [...new Set(s.best?.who.map((w) => w.item.name || '(unnamed)') ?? [])],
+      ids: s.best?.who.map((w) => w.offer.id) ?? [],
+      previous: before ? (previous.has(s.entity.id) ? previous.get(s.entity.id)! : null) : undefined,
+      restricted: filter.restricted ? s.restricted.map((w) => refOf(definition, w)) : [],
+    };
+  });
+  const compared = definition.measures.filter((m) => definition.compared.includes(m.key));
+  const months = dataset.slug === 'mortgage-rates' && /^\d+$/.test(measure.key) ? `?termInMonths=${measure.key}` : '';
+  return {
+    ...view,
+    measure,
+    noun: definition.valueNoun(measure),
+    filter,
+    rows,
+    previousDate: before?.date,
+    measures: compared.map((m) => ({
+      label: m.label,
+      url: comparisonUrl(definition, m, filter),
+      current: m === measure,
+    })),
+    types: TYPE_FILTERS.map((t) => ({
+      label: t.label,
+      url: comparisonUrl(definition, measure, { ...filter, type: t.type }),
+      current: t.type === filter.type,
+    })),
+    restrictedLinks: [false, true].map((shown) => ({
+      label: shown ? 'Shown' : 'Hidden',
+      url: comparisonUrl(definition, measure, { ...filter, restricted: shown }),
+      current: shown === filter.restricted,
+    })),
+    apiUrl: `${endpointsOf(dataset).list.path}${months}`,
   };
 }
 
