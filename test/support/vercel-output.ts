@@ -76,7 +76,7 @@ async function copyCheckout(snapshotsDir: string): Promise<string> {
   // The suite's history, so both deployments under test serve the same data.
   await rm(join(copy, 'snapshots'), { recursive: true, force: true });
   await cp(snapshotsDir, join(copy, 'snapshots'), { recursive: true });
-  // `vercel build` needs a linked project; any ids do offline (../shared facts: "Installing the CLI").
+  // `vercel build` needs a linked project (.vercel/project.json); any ids do for an offline build.
   await mkdir(join(copy, '.vercel'));
   const project = { projectId: 'x', orgId: 'y', settings: { framework: 'astro' } };
   await writeFile(join(copy, '.vercel', 'project.json'), JSON.stringify(project));
@@ -676,8 +676,8 @@ function fill(template: string, match: RegExpExecArray): string {
  * The headers of the final answer. A function's own headers win over the routes' `headers`
  * (Vercel's caching docs: route headers "will be overridden by headers defined in Function
  * responses"); the routes' win over a static file's defaults (what vercel.json `headers` are for).
- * The middleware's come last: they are added to every answer, cache hits included (../shared facts,
- * "What the builder refuses and what it emits").
+ * The middleware's come last: the headers it returns with `x-middleware-next` are added to every
+ * answer, cache hits included (Vercel's Routing Middleware docs).
  */
 function finalHeaders(own: Headers, state: RouteState, ownWins: boolean): Headers {
   const headers = new Headers();
