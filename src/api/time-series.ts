@@ -134,11 +134,33 @@ export async function getTimeSeries(
   }
   // A range is streamed, a snapshot at a time, each year read when the range reaches it: the first
   // byte waits for one year's file, and memory holds at most PARTS_KEPT years, however long the range.
-  async function* pieces(): AsyncGenerator<string> {
+  // Unfiltered, a snapshot's entry is the same for every request: it is kept as bytes with its year,
+  // so every range sends the same kept bytes and a client that stops reading holds no copy of its own.
+  const unfiltered = id === undefined && !filters;
+  async function* pieces(): AsyncGenerator<string | Uint8Array> {
     yield open;
-    for (const [n, s] of picked.entries()) yield `${n ? ',' : ''}${await entry(s)}`;
+    for (const [n, s] of picked.entries()) {
+      if (!unfiltered) {
+        yield `${n ? ',' : ''}${await entry(s)}`;
+        continue;
+      }
+      const { part, local } = await history.locate(s);
+      const kept = keptEntries(part);
+      let bytes = kept.get(local);
+      if (!bytes) kept.set(local, (bytes = encoder.encode(`,${await entry(s)}`)));
+      yield n ? bytes : bytes.subarray(1);
+    }
     yield close;
     yield `${timestamp}"}`;
   }
   return streamedResponse(pieces(), etagFor(history, key));
+}
+
+const encoder = new TextEncoder();
+/** Each year's unfiltered time-series entries, `,"<date>":{…}` in bytes, by snapshot: freed with the year. */
+const entriesOf = new WeakMap<object, Map<number, Uint8Array>>();
+function keptEntries(part: object): Map<number, Uint8Array> {
+  let kept = entriesOf.get(part);
+  if (!kept) entriesOf.set(part, (kept = new Map()));
+  return kept;
 }
