@@ -98,7 +98,10 @@ try {
   const tree = resolve(args.history);
   console.error('building…');
   const { buildDir } = await buildSite('load', tree);
-  const server = await startProductionServer(buildDir);
+  // The load comes from one address: let it hold every connection it opens (src/server/limits.ts).
+  const server = await startProductionServer(buildDir, {
+    MAX_CONNECTIONS_PER_CLIENT: String(Number(args.connections) + 10),
+  });
   // The identity representation's ETag: fetch asks for gzip and br by itself, and each coding has
   // its own ETag, while the conditional GET below asks for no coding.
   const etag = (

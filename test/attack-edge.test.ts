@@ -8,6 +8,7 @@
  * `npm run attack` runs this file alone and puts the figures table in bench/RESULTS.md.
  */
 import { mkdtemp } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,7 @@ const LIMITS = {
   KEEP_ALIVE_TIMEOUT_MS: 2000,
   STALLED_TIMEOUT_MS: 3000,
   MAX_CONNECTIONS: 200,
+  MAX_CONNECTIONS_PER_CLIENT: 180,
 };
 /** How far above its level before an attack the server's RSS may stay once the attack is over. */
 const RSS_MARGIN_MB = 64;
@@ -604,6 +606,54 @@ describe('a connection flood', () => {
       expect(fds - fdsBefore, 'open descriptors stay near the cap').toBeLessThan(LIMITS.MAX_CONNECTIONS + 150);
       expect([200, 503]).toContain(during.status); // answered either way: served, or refused at once
       return `2,000 connections (${refused.length} refused with 503)`;
+    });
+  }, 60_000);
+});
+
+/** GET /api/v1/health from another client address (127.0.0.2, on the loopback like the other tests' 127.0.0.1). */
+function healthFromAnotherClient(): Promise<RawAnswer> {
+  return new Promise((done) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' }, () =>
+      socket.write(head('GET /api/v1/health HTTP/1.1')),
+    );
+    socket.setTimeout(2000, () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => done(parseAnswer(Buffer.concat(chunks).toString('latin1'), true)));
+  });
+}
+
+describe('one client holding the connection cap', () => {
+  it(`one address holds at most ${LIMITS.MAX_CONNECTIONS_PER_CLIENT} connections (1,200 half-sent heads, reopened as they end): the rest get 503, and another client is served throughout`, async () => {
+    await attack('one client holds the cap: 1,200 half-sent heads, reopened for 5 s', async (probe) => {
+      const deadline = Date.now() + 5000;
+      const answers: RawAnswer[] = [];
+      const hold = async (): Promise<void> => {
+        while (Date.now() < deadline) {
+          const half = 'GET /api/v1/health HTTP/1.1\r\nHost: x\r\n';
+          answers.push(await trickle(half, () => '', 60_000, 6000).catch(() => parseAnswer('', true)));
+          await new Promise((r) => setTimeout(r, 1000)); // reopened a second after each one ends
+        }
+      };
+      const holders = Array.from({ length: 1200 }, hold);
+      await new Promise((r) => setTimeout(r, 500));
+      const others: RawAnswer[] = [];
+      while (Date.now() < deadline - 500) {
+        others.push(await healthFromAnotherClient());
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      await probe();
+      await Promise.all(holders);
+      expect(others.length).toBeGreaterThanOrEqual(10);
+      expect(others.map((a) => a.status)).toEqual(others.map(() => 200));
+      const refused = answers.filter((a) => a.status === 503);
+      expect(refused.length).toBeGreaterThan(1000); // 1,020 at once, then again as they are reopened
+      const body = expectError(refused[0]!, 503, 'server_error', 'over the per-client cap');
+      expect(body.hint).toContain(
+        `has ${LIMITS.MAX_CONNECTIONS_PER_CLIENT} connections open, the most one client may hold`,
+      );
+      return `${answers.length} connections from one address (${refused.length} refused), ${others.length} health probes from another: all 200`;
     });
   }, 60_000);
 });

@@ -114,8 +114,8 @@ export async function spawnServer(
 }
 
 /** The production server, as `npm start` runs it after building. */
-export const startProductionServer = (buildDir: string) =>
-  spawnServer(() => ['scripts/serve.mjs'], { BUILD_DIR: buildDir }, '/api/v1/mortgage-rates');
+export const startProductionServer = (buildDir: string, env: Record<string, string> = {}) =>
+  spawnServer(() => ['scripts/serve.mjs'], { BUILD_DIR: buildDir, ...env }, '/api/v1/mortgage-rates');
 
 /** Put a run's section at the top of bench/RESULTS.md, below its introduction. */
 export async function prependResults(section: string, introduction: string): Promise<void> {

@@ -14,6 +14,12 @@ export interface ServerLimits {
   stalledTimeoutMs: number;
   /** Open connections at once; one more is answered 503 and closed. */
   maxConnections: number;
+  /**
+   * Open connections at once from one client address, so that one source cannot hold the whole
+   * cap and starve the others; one more is answered 503 and closed. Behind a proxy every client
+   * has the proxy's address: raise it there, or let the proxy bound clients.
+   */
+  maxConnectionsPerClient: number;
   /** Request line and headers together, in bytes; more is answered 431. */
   maxHeaderBytes: number;
   /** A declared request body larger than this is answered 413 before routing (MCP keeps its own, smaller limit). */
@@ -26,6 +32,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   keepAliveTimeoutMs: 5_000,
   stalledTimeoutMs: 30_000,
   maxConnections: 1_000,
+  maxConnectionsPerClient: 100,
   maxHeaderBytes: 16 * 1024,
   maxBodyBytes: 1024 * 1024,
 };
@@ -37,6 +44,7 @@ export const LIMIT_VARIABLES: Record<keyof ServerLimits, string> = {
   keepAliveTimeoutMs: 'KEEP_ALIVE_TIMEOUT_MS',
   stalledTimeoutMs: 'STALLED_TIMEOUT_MS',
   maxConnections: 'MAX_CONNECTIONS',
+  maxConnectionsPerClient: 'MAX_CONNECTIONS_PER_CLIENT',
   maxHeaderBytes: 'MAX_HEADER_BYTES',
   maxBodyBytes: 'MAX_BODY_BYTES',
 };

@@ -12,7 +12,8 @@
  * - no progress either way for stalledTimeoutMs (above all, a client that stops reading a long
  *   answer): the connection is dropped;
  * - an idle keep-alive connection: closed after keepAliveTimeoutMs;
- * - over maxConnections open at once: 503 with `retry-after`, and closed.
+ * - over maxConnections open at once, or over maxConnectionsPerClient from one client address: 503
+ *   with `retry-after`, and closed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -126,23 +127,32 @@ export function createNodeServer({ api, fast, mcp, pages, limits, site, log = de
   if (!serveConnection)
     throw new Error('node:http registers no connection listener: the connection cap cannot be installed');
   server.removeListener('connection', serveConnection);
-  const refusal = rawEdgeError(
-    {
-      status: 503,
-      message: 'Too many connections',
-      hint: `The server is at its limit of ${limits.maxConnections} open connections; retry in a moment.`,
-      headers: { 'retry-after': '1' },
-    },
-    site,
+  const refusal = (hint: string) =>
+    rawEdgeError({ status: 503, message: 'Too many connections', hint, headers: { 'retry-after': '1' } }, site);
+  const overall = refusal(
+    `The server is at its limit of ${limits.maxConnections} open connections; retry in a moment.`,
+  );
+  const perClient = refusal(
+    `This client address has ${limits.maxConnectionsPerClient} connections open, the most one client may hold; reuse them, or retry once one closes.`,
   );
   let open = 0;
+  /** Open connections by client address: an entry lives while its address has one open. */
+  const openBy = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    if (open >= limits.maxConnections) {
+    const client = socket.remoteAddress ?? '';
+    const mine = openBy.get(client) ?? 0;
+    if (open >= limits.maxConnections || mine >= limits.maxConnectionsPerClient) {
       socket.resume(); // read and discard what it sends, so closing does not reset before it reads the 503
-      return closeWith(socket, refusal);
+      return closeWith(socket, open >= limits.maxConnections ? overall : perClient);
     }
     open++;
-    socket.once('close', () => open--);
+    openBy.set(client, mine + 1);
+    socket.once('close', () => {
+      open--;
+      const left = openBy.get(client)! - 1;
+      if (left > 0) openBy.set(client, left);
+      else openBy.delete(client);
+    });
     serveConnection.call(server, socket);
   });
 
