@@ -160,6 +160,15 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug,
     expect(later.body).toMatchObject({ since: '2099-01-01', until: newest, changes: [] });
   });
 
+  it('every date the answer writes is a valid YYYY-MM-DD: since 30 days before 0000-01-01 is 0000-01-01', async () => {
+    for (const until of ['0000-01-01', '0000-01-15']) {
+      const { response, body } = await getJson(api, `${path}?until=${until}`);
+      expect(response.status).toBe(200);
+      expect(body).toMatchObject({ since: '0000-01-01', until, changes: [] });
+      expect(changesSchemaOf(dataset).parse(body)).toEqual(body);
+    }
+  });
+
   it('errors: a malformed date, since after until, an unknown parameter, an id never listed', async () => {
     await expectError(`${path}?since=2025-3-1`, 400, 'invalid_request', false);
     await expectError(`${path}?until=2025-02-30`, 400, 'invalid_request', false);

@@ -11,9 +11,15 @@ import { cachedHead, readyResponse, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
 
-/** The date `days` days before a YYYY-MM-DD date. */
+/** The earliest date written YYYY-MM-DD: every date the API writes is one (a year before 0000 is not). */
+const EARLIEST_DATE = '0000-01-01';
+
+/** The date `days` days before a YYYY-MM-DD date, or the earliest date there is. */
 export function daysBefore(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+  const before = Date.parse(`${date}T00:00:00Z`) - days * 86_400_000;
+  return before < Date.parse(`${EARLIEST_DATE}T00:00:00Z`)
+    ? EARLIEST_DATE
+    : new Date(before).toISOString().slice(0, 10);
 }
 
 export async function getChanges(
