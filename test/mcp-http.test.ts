@@ -193,12 +193,18 @@ describe('2026-07-28', () => {
     expect(json.error.code).toBe(-32601);
   });
 
-  it('an unknown tool is -32602; a bad argument is an isError result with the error body', async () => {
+  it('an unknown tool is -32602; a bad argument is an isError result with the REST error body, the hint naming the tool’s arguments', async () => {
     expect((await modern('tools/call', { name: 'list_savings_rates', arguments: {} })).json.error.code).toBe(-32602);
+    const rest = await (await fetch(`${server.url}/api/v1/mortgage-rates?termInMonths=twelve`)).json();
+    expect(rest).toMatchObject({ code: 400, error: 'invalid_request', message: 'Invalid request parameters' });
     for (const args of [{ termInMonths: 12.5 }, { termInMonths: 'twelve' }, { colour: 'blue' }]) {
       const { json } = await modern('tools/call', { name: 'list_mortgage_rates', arguments: args });
       expect(json.result.isError, JSON.stringify(args)).toBe(true);
-      expect(JSON.parse(json.result.content[0].text)).toMatchObject({ code: 400, error: 'invalid_request' });
+      const body = JSON.parse(json.result.content[0].text);
+      const { hint, ...same } = rest;
+      expect(body, JSON.stringify(args)).toMatchObject(same);
+      expect(Object.keys(body)).toEqual(Object.keys(rest));
+      expect(body.hint).toEqual(expect.any(String));
     }
   });
 
@@ -272,7 +278,10 @@ describe('legacy versions', () => {
     for (const v of [undefined, '2025-06-18', '2024-11-05']) expect((await call(v)).json.error.code, v).toBe(-32602);
     const { json } = await call('2025-11-25');
     expect(json.result.isError).toBe(true);
-    expect(JSON.parse(json.result.content[0].text).error).toBe('invalid_request');
+    expect(JSON.parse(json.result.content[0].text)).toMatchObject({
+      error: 'invalid_request',
+      message: 'Invalid request parameters', // the REST endpoint's, for the same mistake
+    });
   });
 
   it('an unknown tool: -32601 "Tool not found" before 2025-11-25, -32602 from 2025-11-25', async () => {

@@ -36,6 +36,7 @@ import {
   type Message,
 } from './protocol.ts';
 import { forAgents, readArguments, restUrl, TOOL_BY_NAME, TOOLS, type ToolDefinition } from './tools.ts';
+import { INVALID_REQUEST as INVALID_REQUEST_MESSAGE } from '../api/query.ts';
 
 export { HEADERLESS_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from './protocol.ts';
 
@@ -271,7 +272,7 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     if (!atLeast(version, '2025-11-25'))
       return new RpcError(
         INVALID_PARAMS,
-        `Invalid params: ${message === 'Invalid arguments' ? '' : `${message}. `}${hint}`,
+        `Invalid params: ${message === INVALID_REQUEST_MESSAGE ? '' : `${message}. `}${hint}`,
       );
     return toolResult(version, JSON.stringify(new ApiError('invalid_request', message, hint).body(site)), true);
   }
@@ -292,7 +293,8 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
       );
     }
     const args = readArguments(tool, params.arguments);
-    if ('problems' in args) return badArguments(version, 'Invalid arguments', args.problems);
+    // The REST endpoint's message for the same mistake (the body a tool returns is the REST body); the hint names the tool's arguments.
+    if ('problems' in args) return badArguments(version, INVALID_REQUEST_MESSAGE, args.problems);
     const target = restTarget(tool, args.values);
     // A call of its own whose REST answer is ready is answered at once: no memory is held past
     // this turn, so it needs no place in the semaphore (a batch's calls still take turns).
