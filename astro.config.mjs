@@ -1,15 +1,12 @@
 // @ts-check
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { defineConfig, passthroughImageService } from 'astro/config';
 import node from '@astrojs/node';
 import vercel from '@astrojs/vercel';
+import { buildsForVercel } from './src/build/on-vercel.ts';
 import { siteUrl } from './src/site.ts';
 
-// Vercel sets VERCEL=1 during its builds; everywhere else (npm start, tests) the Node adapter
-// serves the same build locally. ASTRO_ADAPTER=vercel builds the Vercel output by hand.
-const onVercel =
-  process.env.ASTRO_ADAPTER === 'vercel' || (process.env.VERCEL === '1' && process.env.ASTRO_ADAPTER !== 'node');
+const onVercel = buildsForVercel();
 
 // Where build:data left the compiled data (pages import it as @generated/…) and where the site
 // is built; both can move so that separate builds (tests) do not share folders.
@@ -17,26 +14,26 @@ const generatedDir = resolve(process.env.GENERATED_DIR ?? '.generated');
 const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
 
 /**
- * The history files the API reads at run time (src/server/runtime.ts): build:data has written them
- * when `astro build` loads this file. The Vercel adapter copies them into the function at the same
- * path relative to the repository, which is the function's working directory there.
+ * /api is answered by the API listener (src/server/api-listener.ts) ahead of Astro, in `npm start`
+ * and in the Vercel function (scripts/build-vercel-api.ts). Only `astro dev` routes it through
+ * Astro, to the same service.
  */
-function historyFiles() {
-  try {
-    return readdirSync(resolve(generatedDir, 'history'), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name));
-  } catch {
-    return []; // no build:data yet (astro check, astro dev before it)
-  }
-}
+const devApi = {
+  name: 'rates-dev-api',
+  hooks: {
+    'astro:config:setup': ({ command, injectRoute }) => {
+      if (command === 'dev') injectRoute({ pattern: '/api/[...path]', entrypoint: './src/server/dev-api-route.ts' });
+    },
+  },
+};
 
 export default defineConfig({
   site: siteUrl(),
   outDir: buildDir,
   cacheDir: `${buildDir}-cache`,
   output: 'static',
-  adapter: onVercel ? vercel({ includeFiles: historyFiles() }) : node({ mode: 'standalone' }),
+  adapter: onVercel ? vercel() : node({ mode: 'standalone' }),
+  integrations: [devApi],
   // The API is public and read-only; Astro's origin check would turn cross-site POSTs (MCP) into 403s.
   security: { checkOrigin: false },
   // No image processing: keeps sharp out of the serverless function.

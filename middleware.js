@@ -89,12 +89,6 @@ function buildEndpoints(dataset) {
 var HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
 var MCP_PATH = `${API_PREFIX}/mcp`;
 
-// src/api/ready.ts
-var encoder = new TextEncoder();
-var EMPTY = new Uint8Array(0);
-var TAIL_LENGTH = '2026-01-01T00:00:00.000Z"}'.length;
-var lastTime = Number.NaN;
-
 // src/api/responses.ts
 var STATUS = {
   invalid_request: 400,
@@ -512,13 +506,12 @@ function routeQuery(route, params) {
 var REQUEST_ID = "x-request-id";
 var SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 var MCP_PATHS = /* @__PURE__ */ new Set([MCP_PATH, `${MCP_PATH}/`]);
-function carriesRequestId(request) {
-  if (request.method === "OPTIONS") return false;
-  const url = new URL(request.url);
+function carriesRequestId(method, url) {
+  if (method === "OPTIONS") return false;
   if (MCP_PATHS.has(url.pathname)) return true;
   const route = matchRoute(url.pathname);
   if (!route) return false;
-  if (!isAllowedMethod(request.method)) return true;
+  if (!isAllowedMethod(method)) return true;
   try {
     routeQuery(route, url.searchParams);
     return true;
@@ -533,7 +526,7 @@ function requestIdFrom(sent) {
   return sent != null && SAFE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
 }
 function requestIdHeaders(request) {
-  return carriesRequestId(request) ? { [REQUEST_ID]: requestIdFor(request) } : {};
+  return carriesRequestId(request.method, new URL(request.url)) ? { [REQUEST_ID]: requestIdFor(request) } : {};
 }
 
 // src/server/vercel-middleware.ts

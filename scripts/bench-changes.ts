@@ -20,7 +20,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify, parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { createApi } from '../src/api/app.ts';
+import { createApi } from '../src/service.ts';
 import { generateHistory } from '../bench/lib/synthetic-history.ts';
 import { fmt, mb, prependResults, ROOT } from '../bench/lib/harness.ts';
 import { datasetCsv } from '../src/changes/csv.ts';

@@ -17,14 +17,13 @@ const buildDir = resolve(process.env.BUILD_DIR ?? 'dist');
 module.enableCompileCache?.(resolve(buildDir, '.compile-cache'));
 const load = (file) => import(pathToFileURL(resolve(buildDir, file)).href);
 
-const { apiListener, fastListener, mcpListener, createNodeServer, limitsFromEnv, log, site } =
-  await load('api/node-entry.mjs');
+const { apiListener, createNodeServer, limitsFromEnv, log, site } = await load('api/node-entry.mjs');
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 let astro;
 const pages = (req, res) => (astro ??= load('server/entry.mjs')).then(({ handler }) => handler(req, res));
 
 const limits = limitsFromEnv();
-const server = createNodeServer({ api: apiListener, fast: fastListener, mcp: mcpListener, pages, limits, site, log });
+const server = createNodeServer({ api: apiListener, pages, limits, site, log });
 server.listen(port, host, () => {
   console.log(`Serving http://${host.includes(':') ? `[${host}]` : host}:${port}`);
   console.log(

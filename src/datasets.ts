@@ -61,6 +61,10 @@ export interface ItemFilter<I = Item> {
   name: string;
   schema: z.ZodType<string>;
   description: string;
+  /** The endpoints that take it; without it, the list, the detail and the time series alike. */
+  only?: readonly ('list' | 'detail' | 'timeSeries')[];
+  /** Its values are whole numbers written in digits, so an MCP tool takes a JSON number for it too. */
+  wholeNumber?: boolean;
   /** The item as the filter leaves it, or null to drop it. */
   item(item: I, value: string): I | null;
 }
@@ -93,6 +97,7 @@ const ISSUER: EntityKind = {
 const termInMonths: ItemFilter<MortgageProduct> = {
   name: 'termInMonths',
   schema: TermInMonthsParam,
+  wholeNumber: true,
   description:
     `Only fixed rates of this term, in months (${FIXED_TERM_MONTHS_PROSE}); variable floating rates are left out. ` +
     'A term the data does not have gives empty product arrays.',
@@ -200,6 +205,12 @@ export const DATASET_SLUGS = DATASETS.map((d) => d.slug) as DatasetSlug[];
 
 export function datasetBySlug(slug: string): Dataset | undefined {
   return DATASETS.find((d) => d.slug === slug);
+}
+
+/** The filters an endpoint of the dataset takes (a filter declares `only` when not all of them). */
+export function filtersOf(dataset: Dataset, kind: 'list' | 'detail' | 'timeSeries'): readonly ItemFilter[] {
+  const filters: readonly ItemFilter[] = dataset.filters;
+  return filters.filter((filter) => filter.only?.includes(kind) ?? true);
 }
 
 /** The filters a request names, normalized (`termInMonths=12`): part of cache keys and ETags. */

@@ -3,7 +3,7 @@
  * router, and later the OpenAPI document and the MCP tools, read these declarations.
  */
 import { z } from 'zod';
-import type { Dataset } from './datasets.ts';
+import { filtersOf, type Dataset } from './datasets.ts';
 import { DateParam, EntityIdParam } from './schemas/params.ts';
 
 export type EndpointKind = 'list' | 'detail' | 'timeSeries';
@@ -30,9 +30,9 @@ export const TIME_SERIES_SEGMENT = 'time-series';
 /** The path segment after API_PREFIX that names the health endpoint. */
 export const HEALTH_SEGMENT = 'health';
 
-function filterParams(dataset: Dataset) {
+function filterParams(dataset: Dataset, kind: EndpointKind) {
   return Object.fromEntries(
-    dataset.filters.map((filter) => [filter.name, filter.schema.describe(filter.description).optional()]),
+    filtersOf(dataset, kind).map((filter) => [filter.name, filter.schema.describe(filter.description).optional()]),
   );
 }
 
@@ -71,15 +71,14 @@ export function endpointsOf(dataset: Dataset): Record<EndpointKind, DataEndpoint
 
 function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
   const base = `${API_PREFIX}/${dataset.slug}`;
-  const filters = filterParams(dataset);
   return {
-    list: { kind: 'list', dataset, path: base, query: z.strictObject(filters), ignoredQuery: [] },
+    list: { kind: 'list', dataset, path: base, query: z.strictObject(filterParams(dataset, 'list')), ignoredQuery: [] },
     detail: {
       kind: 'detail',
       dataset,
       path: `${base}/{${dataset.entity.param}}`,
       pathParam: dataset.entity.param,
-      query: z.strictObject(filters),
+      query: z.strictObject(filterParams(dataset, 'detail')),
       ignoredQuery: [],
     },
     timeSeries: {
@@ -89,7 +88,7 @@ function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
       query: z.strictObject({
         ...DATE_PARAMS,
         [dataset.entity.param]: entityIdParam(dataset).optional(),
-        ...filters,
+        ...filterParams(dataset, 'timeSeries'),
       }),
       ignoredQuery: dataset.ignoredTimeSeriesParams,
     },
@@ -112,3 +111,5 @@ export const HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
 
 /** The MCP endpoint (Streamable HTTP, POST only); `${MCP_PATH}/` is answered too. */
 export const MCP_PATH = `${API_PREFIX}/mcp`;
+/** Does a path name the MCP endpoint (with or without a trailing slash)? */
+export const isMcpPath = (path: string) => path === MCP_PATH || path === `${MCP_PATH}/`;

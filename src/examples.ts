@@ -3,7 +3,8 @@
  * running core (not written by hand), so they show exactly what the API answers for the data
  * the build serves. Large lists are cut to their first entities, which keeps them valid.
  */
-import { createApi, type Handler } from './api/app.ts';
+import type { Handler } from './api/app.ts';
+import { createApi } from './service.ts';
 import type { StatusStore } from './status/status-store.ts';
 import type { ServedStore } from './store/served-store.ts';
 import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';

@@ -5,7 +5,7 @@
  *
  * - as on Vercel: nginx plays the CDN, and runs the routing middleware (src/server/vercel-middleware.ts)
  *   on every /api/v1 request before its cache, adding the headers it returns, as Vercel does; the
- *   origin is the built Astro server, the function Vercel runs;
+ *   origin is the function Vercel runs for /api (src/server/vercel-function.ts, built);
  * - self-hosted: the nginx configuration printed on the docs' caching page, in front of `npm start`.
  *
  * Either way a caller sees: a second identical request is a cache HIT, ids are never shared
@@ -166,7 +166,7 @@ beforeAll(async () => {
     () => oldSite.stop(),
     () => newSite.stop(),
   );
-  // The function Vercel runs: the built Astro server of the same build, with no layer in front.
+  // The function Vercel runs for /api, from the same build, with no layer in front.
   for (const [key, site] of [
     ['old', oldSite],
     ['new', newSite],
@@ -179,7 +179,10 @@ beforeAll(async () => {
       SITE_URL: site.url,
       ASTRO_TELEMETRY_DISABLED: '1',
     };
-    functions[key] = await startServer(process.execPath, [join(site.buildDir, 'server', 'entry.mjs')], { port, env });
+    functions[key] = await startServer(process.execPath, [join(ROOT, 'test', 'support', 'function-server.mjs')], {
+      port,
+      env: { ...env, BUILD_DIR: site.buildDir },
+    });
     cleanup.push(() => functions[key].stop());
   }
   mw = await startMiddleware();
@@ -307,7 +310,7 @@ describe.each([
   });
 });
 
-describe('what the CDN caches: the function Vercel runs (the built Astro server), with no layer in front', () => {
+describe('what the CDN caches: the function Vercel runs for /api, with no layer in front', () => {
   it("its cacheable answers carry no x-request-id and no Vary, so even a CDN that stamps nothing replays no one's id", async () => {
     for (const path of [
       '/api/v1/mortgage-rates',

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApi, type Handler } from '../src/api/app.ts';
+import type { Handler } from '../src/api/app.ts';
+import { createApi } from '../src/service.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { Health } from '../src/schemas/health.ts';

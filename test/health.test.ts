@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApi } from '../src/api/app.ts';
+import { createApi } from '../src/service.ts';
 import { DATASET_SLUGS } from '../src/datasets.ts';
 import { Health } from '../src/schemas/health.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';

@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApi, type Handler } from '../src/api/app.ts';
+import type { Handler } from '../src/api/app.ts';
+import { createApi } from '../src/service.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../src/api/time-series.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';

@@ -2,13 +2,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../src/mcp/server.ts';
-import { serveHandler } from './support/http.ts';
-import { serviceOver } from './support/core.ts';
+import { serveService } from './support/http.ts';
+import { rawServiceOver } from './support/core.ts';
 import { historyDir } from './support/history.ts';
 
-let server: Awaited<ReturnType<typeof serveHandler>>;
+let server: Awaited<ReturnType<typeof serveService>>;
 beforeAll(async () => {
-  server = await serveHandler(await serviceOver(historyDir()));
+  server = await serveService(await rawServiceOver(historyDir()));
 });
 afterAll(() => server.close());
 

@@ -12,7 +12,7 @@ import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { serveHandler } from './support/http.ts';
+import { serveService } from './support/http.ts';
 import { historyDir, tempDir } from './support/history.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -52,10 +52,10 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-  const served = await serveHandler(
+  const served = await serveService(
     createService(
       { loadStore: async () => store, status: new FileStatusStore(await tempDir()) },
-      { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },
+      { mcp: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] } },
     ),
   );
   url = `${served.url}/api/v1/mcp`;

@@ -3,17 +3,17 @@
  * the docs site states them (/docs/ai, "Protocol versions" and "Errors").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpEndpoint } from '../src/mcp/endpoint.ts';
-import { serviceOver } from './support/core.ts';
+import { createMcpCore } from '../src/mcp/endpoint.ts';
+import { rawServiceOver } from './support/core.ts';
 import { historyDir } from './support/history.ts';
-import { type Listening, nodeRequest, serveHandler } from './support/http.ts';
+import { type Listening, nodeRequest, serveMcpCore, serveService } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH, META, metaFor, modern as request, postMcp, sendMcp } from './support/mcp.ts';
 
 let server: Listening;
 const responses: Response[] = [];
 
 beforeAll(async () => {
-  server = await serveHandler(await serviceOver(historyDir()));
+  server = await serveService(await rawServiceOver(historyDir()));
 });
 afterAll(() => server.close());
 
@@ -69,8 +69,8 @@ describe('transport', () => {
   it('bound to loopback: a foreign Host gets 403 with CORS headers; the loopback names and the site’s own domain are answered', async () => {
     const { mcpAllowedHostsFromEnv } = await import('../src/mcp/allowed-hosts.ts');
     const allowedHosts = mcpAllowedHostsFromEnv({ HOST: '127.0.0.1' });
-    const guarded = await serveHandler(
-      createMcpEndpoint(await serviceOver(historyDir()), { allowedHosts, siteUrl: 'https://rates.example.org' }),
+    const guarded = await serveService(
+      await rawServiceOver(historyDir(), { mcp: { allowedHosts, siteUrl: 'https://rates.example.org' } }),
     );
     const send = async (port: string, host: string) => {
       const { status, headers, text } = await nodeRequest(`http://127.0.0.1:${port}${MCP_PATH}`, {
@@ -329,8 +329,8 @@ describe('legacy versions', () => {
     const logged: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void logged.push(args);
-    const broken = await serveHandler(
-      createMcpEndpoint(() => Promise.reject(new Error('disk on fire at /var/secret'))),
+    const broken = await serveMcpCore(
+      createMcpCore({ kept: () => undefined, get: () => Promise.reject(new Error('disk on fire at /var/secret')) }),
     );
     try {
       const { json, text } = await post(

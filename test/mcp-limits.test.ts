@@ -6,14 +6,14 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/mcp/protocol.ts';
-import { serviceOver } from './support/core.ts';
+import { rawServiceOver } from './support/core.ts';
 import { historyDir } from './support/history.ts';
-import { type Listening, serveHandler } from './support/http.ts';
+import { type Listening, serveService } from './support/http.ts';
 import { MODERN, modern, postMcp, sendMcp, toolCall } from './support/mcp.ts';
 
 let server: Listening;
 beforeAll(async () => {
-  server = await serveHandler(await serviceOver(historyDir()));
+  server = await serveService(await rawServiceOver(historyDir()));
 });
 afterAll(() => server.close());
 

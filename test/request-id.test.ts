@@ -7,14 +7,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
-import { createSearchHandler } from '../src/docs/search.ts';
+import { createSearchCore } from '../src/docs/search.ts';
 import { buildSearchIndex } from '../src/docs/search-index.ts';
 import middleware, { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';
 import { siteUrl } from '../src/site.ts';
-import { apiOver, coreOver, get, serviceOver } from './support/core.ts';
+import { apiOver, coreOver, get, rawServiceOver, serviceOver } from './support/core.ts';
 import { ORIGIN, SITE } from './support/constants.ts';
 import { historyDir, tempDir } from './support/history.ts';
-import { nodeRequest, serveHandler } from './support/http.ts';
+import { nodeRequest, serveService } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH, toolCall } from './support/mcp.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -170,8 +170,10 @@ describe('one site URL', () => {
   });
 
   it('a poisoned Host never reaches a body or a header: REST errors, MCP tool results, search errors', async () => {
-    const service = await serveHandler(await serviceOver(historyDir()));
-    const search = await serveHandler(createSearchHandler(async () => buildSearchIndex([]), SITE));
+    const service = await serveService(await rawServiceOver(historyDir()));
+    const search = await serveService(
+      await rawServiceOver(historyDir(), { search: createSearchCore(async () => buildSearchIndex([]), SITE) }),
+    );
     const poison = 'evil.example';
     const send = async (
       base: string,

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { endpointsOf, exampleEntityId, HEALTH_PATH } from '../src/endpoints.ts';
 import { Health } from '../src/schemas/health.ts';
+import { API_FUNCTION, API_ROUTE_SOURCE } from '../src/build/on-vercel.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
 import { NEWEST, ROOT, SITE } from './support/constants.ts';
 import { historyDir, tempDir } from './support/history.ts';
@@ -136,7 +137,9 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(middleware).toBeGreaterThanOrEqual(0);
     expect(filesystem).toBeGreaterThan(middleware);
     expect(routes[middleware]).toMatchObject({ continue: true });
-    expect(vercel.functions.map((f) => f.name).sort()).toEqual(['_render', 'middleware']);
+    // The API's own function (scripts/build-vercel-api.ts), routed first after the files: /api never reaches Astro's.
+    expect(vercel.functions.map((f) => f.name).sort()).toEqual([API_FUNCTION, '_render', 'middleware']);
+    expect(routes[filesystem + 1]).toEqual({ src: API_ROUTE_SOURCE, dest: `/${API_FUNCTION}` });
     for (const { name, bytes } of vercel.functions) console.log(`function ${name}.func: ${bytes} bytes`);
   });
 
@@ -146,13 +149,32 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expectSame(pair, path);
   });
 
+  it('every /api answer comes from the API function, with the same set of headers as npm start (but the coding, which is the CDN’s there)', async () => {
+    const NOT_COMPARED =
+      /^(date|connection|keep-alive|transfer-encoding|content-length|content-encoding|vary|x-vercel-.*|x-request-id)$/;
+    const names = (headers: Headers) => [...headers.keys()].filter((name) => !NOT_COMPARED.test(name)).sort();
+    for (const path of ['/api/v1/mortgage-rates', '/api/v1/nope', '/api/v1/health', '/api/search?query=rates']) {
+      const pair = await both(path);
+      expect(names(pair.vercel.headers), path).toEqual(names(pair.local.headers));
+      expect(vercel.invocations.findLast((i) => i.url === path)?.function, path).toBe(API_FUNCTION);
+    }
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const mcp = await both(MCP_PATH, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify(ping),
+    });
+    expect(mcp.vercel.status).toBe(200);
+    expect(names(mcp.vercel.headers)).toEqual(names(mcp.local.headers));
+  });
+
   it('the whole mortgage history: 200, complete, streamed through the function past the 4.5 MB buffered limit', async () => {
     const path = '/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2099-12-31';
     const pair = await both(path);
     expect(pair.local.status).toBe(200);
     expectSame(pair, path);
     const invocation = vercel.invocations.findLast((i) => i.url === path)!;
-    expect(invocation).toMatchObject({ function: '_render', status: 200, streamed: true });
+    expect(invocation).toMatchObject({ function: API_FUNCTION, status: 200, streamed: true });
     expect(invocation.bytes).toBeGreaterThan(4_500_000);
     expect(Buffer.byteLength(pair.vercel.text)).toBe(invocation.bytes);
     expect(invocation.chunks).toBeGreaterThan(1);

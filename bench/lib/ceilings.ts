@@ -1,8 +1,8 @@
 /**
  * The bench's two ceilings, what our server's throughput is measured against: a minimal
  * node:http server writing our exact answer bytes from memory (what Node itself can do), once
- * with only their type and coding and once with every header we sent, and nginx sending them
- * from disk. Each request kind is
+ * with minimal headers (type, coding, length, cache-control, ETag, request id, CORS origin: the
+ * floor's reference, issue 27) and once with every header we sent, and nginx sending them from disk. Each request kind is
  * captured from our server once per coding (none, and Accept-Encoding: br), then the servers are
  * driven in turn, in rounds of a second per row (ceilingRounds) with the order rotating each round, and each
  * ratio is the median of its rounds' ratios: on a shared 2-core machine a single run of a row
@@ -26,16 +26,24 @@ export interface CeilingScenario {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
+  /**
+   * The floor (issue 27): ours at least this share of the minimal-headers Node ceiling's req/s, or
+   * of the scenario named `relativeTo`'s own req/s in the same coding (MCP against the REST list).
+   */
+  floor?: { ratio: number; relativeTo?: string };
 }
 
 interface Captured {
   status: number;
-  /** Type and coding only. */
+  /** The minimal headers: type, coding, cache-control, ETag, request id and CORS origin (the length Node adds). */
   headers: Record<string, string>;
   /** Every header we sent but those Node's server writes itself (date, connection, framing). */
   all: Record<string, string>;
   body: Buffer;
 }
+
+/** What the minimal ceiling sends besides the type (and the length Node adds). */
+const MINIMAL_HEADERS = ['content-encoding', 'cache-control', 'etag', 'x-request-id', 'access-control-allow-origin'];
 
 const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
@@ -51,7 +59,7 @@ function capture(url: string, s: CeilingScenario, headers: Record<string, string
           const kept: Record<string, string> = {
             'content-type': String(res.headers['content-type'] ?? 'application/json'),
           };
-          if (res.headers['content-encoding']) kept['content-encoding'] = String(res.headers['content-encoding']);
+          for (const name of MINIMAL_HEADERS) if (res.headers[name]) kept[name] = String(res.headers[name]);
           const all: Record<string, string> = {};
           for (let h = 0; h < res.rawHeaders.length; h += 2) {
             const name = res.rawHeaders[h]!.toLowerCase();
@@ -197,9 +205,11 @@ export async function ceilingTable(
   const lines: string[] = [];
   try {
     lines.push(
-      '| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx | Node ceiling, type and coding only req/s | ours/that | ours CPU µs/req | Node ceiling CPU µs/req | ceiling CPU ÷ ours |',
+      '| request | coding | bytes sent | ours req/s | Node ceiling req/s | nginx req/s | ours/Node | ours/nginx | Node ceiling, minimal headers req/s | ours/that | floor | ours CPU µs/req | Node ceiling CPU µs/req | ceiling CPU ÷ ours |',
     );
-    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
+    /** Ours req/s per scenario and coding, for the floors relative to another row. */
+    const oursOf = new Map<string, number>();
     let turn = 0;
     for (const [i, s] of scenarios.entries()) {
       for (const c of codings) {
@@ -259,8 +269,19 @@ export async function ceilingTable(
         const h = of('headers')!;
         const [co, ch] = [cpu('ours'), cpu('headers')];
         const dash = (value: number | undefined, digits = 0) => (value === undefined ? '—' : fmt(value, digits));
+        oursOf.set(`${s.name} ${c.label}`, o);
+        let floor = '—';
+        if (s.floor) {
+          const base = s.floor.relativeTo ? oursOf.get(`${s.floor.relativeTo} ${c.label}`) : undefined;
+          const share = s.floor.relativeTo ? (base === undefined ? undefined : o / base) : ratio('node');
+          const of = s.floor.relativeTo ? `× ${s.floor.relativeTo}` : '';
+          floor =
+            share === undefined
+              ? '—'
+              : `≥ ${s.floor.ratio}${of}: ${fmt(share, 2)} ${share >= s.floor.ratio ? 'yes' : '**no**'}`;
+        }
         lines.push(
-          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(h)} | ${dash(x)} | **${fmt(ratio('headers'), 2)}** | ${x === undefined ? '—' : fmt(ratio('nginx'), 2)} | ${fmt(n)} | ${fmt(ratio('node'), 2)} | ${dash(co)} | ${dash(ch)} | ${dash(cpuRatio, 2)} |`,
+          `| ${s.name} | ${c.label === 'br' ? `br${manifest[name]!.headers['content-encoding'] ? '' : ' asked, none sent'}` : 'none'} | ${fmt(sizes.get(name)!)} | ${fmt(o)} | ${fmt(h)} | ${dash(x)} | **${fmt(ratio('headers'), 2)}** | ${x === undefined ? '—' : fmt(ratio('nginx'), 2)} | ${fmt(n)} | ${fmt(ratio('node'), 2)} | ${floor} | ${dash(co)} | ${dash(ch)} | ${dash(cpuRatio, 2)} |`,
         );
       }
     }

@@ -1,11 +1,11 @@
 /**
- * Response bodies assembled from the served store's JSON strings, in the key order of the
+ * Answer bodies assembled from the served store's JSON strings, in the key order of the
  * schemas. The part before `timestamp` is the same for every request to a URL until the data
  * changes, so it is encoded once and kept; each response adds only its timestamp.
  */
 import { createHash } from 'node:crypto';
 import { TERMS_OF_USE } from '../schemas/common.ts';
-import { READY_BODIES } from './ready.ts';
+import type { Answer } from '../http/answer.ts';
 import { JSON_TYPE } from './responses.ts';
 
 const encoder = new TextEncoder();
@@ -65,37 +65,22 @@ export function etagFor(history: Versioned, key: string): string {
   return `"${history.version}.${createHash('sha1').update(key).digest('base64url').slice(0, 16)}"`;
 }
 
-/** The kept head, this response's timestamp and the closing bytes, sent as they are: no copy of the head per request. */
-export function readyResponse({ head, etag }: ReadyHead, now: Date): Response {
-  const parts = [head, encoder.encode(now.toISOString()), CLOSE];
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
-  const length = String(head.length + parts[1]!.length + CLOSE.length);
-  const response = new Response(body, { headers: { 'content-type': JSON_TYPE, 'content-length': length, etag } });
-  READY_BODIES.set(response, { head, stamped: true });
-  return response;
+/** The whole answer: the kept head, the time it is produced, and the closing bytes. */
+export function readyAnswer({ head, etag }: ReadyHead, now: Date): Answer {
+  const stamp = encoder.encode(now.toISOString());
+  const body = new Uint8Array(head.length + stamp.length + CLOSE.length);
+  body.set(head);
+  body.set(stamp, head.length);
+  body.set(CLOSE, head.length + stamp.length);
+  return { status: 200, headers: { 'content-type': JSON_TYPE, etag }, body, cache: 'data' };
 }
 
 /**
  * A body sent in pieces as they are produced: large time series are never built as one string.
  * A piece in bytes is sent as it is (kept bytes, shared between requests: read, never changed).
  */
-export function streamedResponse(pieces: AsyncIterator<string | Uint8Array>, etag: string): Response {
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await pieces.next();
-      if (next.done) controller.close();
-      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
-    },
-    async cancel() {
-      await pieces.return?.();
-    },
-  });
-  return new Response(stream, { headers: { 'content-type': JSON_TYPE, etag } });
+export function streamedAnswer(pieces: AsyncIterable<string | Uint8Array>, etag: string): Answer {
+  return { status: 200, headers: { 'content-type': JSON_TYPE, etag }, body: pieces, cache: 'data' };
 }
 
 export { TERMS };

@@ -7,7 +7,7 @@
 import { canonicalEntityId } from '../datasets.ts';
 import { DEFAULT_DAYS, type ChangesEndpoint } from '../changes/endpoint.ts';
 import { endpointsOf } from '../endpoints.ts';
-import { cachedHead, readyResponse, TERMS } from './bodies.ts';
+import { cachedHead, readyAnswer, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
 
@@ -65,5 +65,5 @@ export async function getChanges(
       `"lastUpdated":${JSON.stringify(history.lastUpdated(history.latest))},"termsOfUse":${TERMS},"timestamp":"`
     );
   });
-  return readyResponse(ready, ctx.now);
+  return readyAnswer(ready, ctx.now);
 }

@@ -1,11 +1,9 @@
 /**
- * The HTTP edge every JSON endpoint shares — REST (/api/v1), MCP (/api/v1/mcp), docs search
- * (/api/search) and the OpenAPI document: who may read it from another origin (CORS), the
- * preflight, HEAD, and the logger failures go to. Each endpoint names its methods and headers in
- * a policy; the rules are written once, here. The error body is src/api/responses.ts (the MCP
- * endpoint answers JSON-RPC errors instead, as the protocol requires), and the request id is
- * src/api/request-id.ts, stamped by the outermost layer of each deployment.
+ * Who may read each endpoint under /api from another origin (CORS), as a policy per endpoint —
+ * the read-only API and docs search, and MCP — and the logger failures go to. The way out
+ * (src/http/way-out.ts) applies the policy to every answer; a preflight is answered from it.
  */
+import type { Answer } from '../http/answer.ts';
 import { ALLOWED_METHODS } from './routes.ts';
 
 /** Browsers may keep a preflight's answer this long (seconds), the same for every endpoint. */
@@ -31,7 +29,17 @@ export const READ_ONLY_CORS: CorsPolicy = {
   allowHeaders: { requested: 'echo', list: 'content-type, x-request-id' },
 };
 
-/** The headers on every answer under the policy but the preflight's. */
+/** MCP: POST with the protocol's headers, its version header readable. */
+export const MCP_CORS: CorsPolicy = {
+  methods: ['POST', 'OPTIONS'],
+  expose: 'mcp-protocol-version, x-request-id',
+  allowHeaders: {
+    requested: 'fixed',
+    list: 'content-type, accept, mcp-protocol-version, mcp-method, mcp-name, last-event-id, x-request-id',
+  },
+};
+
+/** The headers on every answer under the policy. */
 export function corsHeaders(policy: CorsPolicy): [string, string][] {
   return [
     ['access-control-allow-origin', '*'],
@@ -39,30 +47,19 @@ export function corsHeaders(policy: CorsPolicy): [string, string][] {
   ];
 }
 
-/** The preflight's headers (204, no body). */
-export function preflightHeaders(policy: CorsPolicy, requested: string | null): [string, string][] {
+/** A preflight's answer (204, no body): the policy's methods and headers, kept by browsers CORS_MAX_AGE seconds. */
+export function preflightAnswer(policy: CorsPolicy, requested: string | undefined): Answer {
   const echo = policy.allowHeaders.requested === 'echo';
-  return [
-    ['access-control-allow-origin', '*'],
-    ['access-control-allow-methods', policy.methods.join(', ')],
-    ['access-control-max-age', CORS_MAX_AGE],
-    ...(echo ? ([['vary', 'access-control-request-headers']] as [string, string][]) : []),
-    ['access-control-allow-headers', (echo ? requested : null) ?? policy.allowHeaders.list],
-  ];
-}
-
-export function withCors(response: Response, policy: CorsPolicy = READ_ONLY_CORS): Response {
-  for (const [name, value] of corsHeaders(policy)) response.headers.set(name, value);
-  return response;
-}
-
-export function preflight(request: Request, policy: CorsPolicy = READ_ONLY_CORS): Response {
-  const headers = preflightHeaders(policy, request.headers.get('access-control-request-headers'));
-  return new Response(null, { status: 204, headers });
-}
-
-/** HEAD: the same status and headers as GET would have, and no body. */
-export async function headOf(response: Response): Promise<Response> {
-  await response.body?.cancel();
-  return new Response(null, { status: response.status, headers: response.headers });
+  return {
+    status: 204,
+    headers: {
+      'access-control-allow-methods': policy.methods.join(', '),
+      'access-control-max-age': CORS_MAX_AGE,
+      ...(echo ? { vary: 'access-control-request-headers' } : {}),
+      'access-control-allow-headers': (echo ? requested : undefined) ?? policy.allowHeaders.list,
+    },
+    body: null,
+    cache: 'never',
+    cors: policy,
+  };
 }

@@ -9,7 +9,7 @@ import { DATASETS, type Dataset } from '../datasets.ts';
 import type { CollectionHealth, DatasetHealth, Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import type { CollectionStatus, StatusStore } from '../status/status-store.ts';
-import { READY_BODIES } from './ready.ts';
+import type { Answer } from '../http/answer.ts';
 import { json } from './responses.ts';
 
 /** No successful collection for longer than this means stale (the contract's 3 hours). */
@@ -132,7 +132,7 @@ export async function getHealth(
   status: StatusStore,
   now: Date,
   log: Log,
-): Promise<Response> {
+): Promise<Answer> {
   let store: ServedStore | undefined;
   let database: Health['database'] = { status: 'ok' };
   try {
@@ -167,14 +167,8 @@ export async function getHealth(
   const overall: Health['status'] = database.status === 'error' ? 'error' : problems.length > 0 ? 'degraded' : 'ok';
   const timestamp = now.toISOString();
   const body: Health = { status: overall, database, collection, datasets, problems, timestamp };
-  const response = json(body, overall === 'error' ? 503 : 200);
-  // The timestamp is the body's last field: what precedes it can be kept as a ready head (app.ts).
-  const text = JSON.stringify(body);
-  READY_BODIES.set(response, {
-    head: new TextEncoder().encode(text.slice(0, text.length - timestamp.length - 2)),
-    stamped: true,
-  });
-  return response;
+  // Never kept by a cache: it says what is true now.
+  return json(body, overall === 'error' ? 503 : 200, 'never');
 }
 
 /**

@@ -1,7 +1,7 @@
 /** List and detail endpoints: the newest snapshot, whole or one institution/issuer, filtered. */
 import { canonicalEntityId, filterKey } from '../datasets.ts';
 import type { DataEndpoint } from '../endpoints.ts';
-import { cachedHead, envelopeHead, readyResponse } from './bodies.ts';
+import { cachedHead, envelopeHead, readyAnswer } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
 
@@ -13,7 +13,7 @@ export function listRates(endpoint: DataEndpoint, query: Record<string, string |
   const ready = cachedHead(history, key, () =>
     envelopeHead(dataset.type, history.dataJson(latest, query), history.lastUpdated(latest)),
   );
-  return readyResponse(ready, ctx.now);
+  return readyAnswer(ready, ctx.now);
 }
 
 export function getRatesByEntity(
@@ -38,5 +38,5 @@ export function getRatesByEntity(
   const ready = cachedHead(history, key, () =>
     envelopeHead(dataset.type, history.dataJson(latest, query, [entity]), history.lastUpdated(latest)),
   );
-  return readyResponse(ready, ctx.now);
+  return readyAnswer(ready, ctx.now);
 }

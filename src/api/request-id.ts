@@ -7,8 +7,8 @@
  * outermost layer of each deployment stamps it on every response, cache hits included: on Vercel
  * the routing middleware (src/server/vercel-middleware.ts), which runs before the CDN cache and
  * never sees the answer, so whether an answer carries the id is decided from the request alone,
- * by the route and query rules the core itself applies; with `npm start`, src/server/node-entry.ts.
- * Web APIs only: the middleware runs on Vercel's edge runtime.
+ * by the route and query rules the core itself applies; with `npm start`, its API listener
+ * (src/server/api-listener.ts), and in process the service's web handler (src/service.ts).
  */
 import { MCP_PATH } from '../endpoints.ts';
 import { ApiError } from './responses.ts';
@@ -21,14 +21,13 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
 const MCP_PATHS = new Set([MCP_PATH, `${MCP_PATH}/`]);
 
-/** Does the answer to this request carry `x-request-id`? */
-export function carriesRequestId(request: Request): boolean {
-  if (request.method === 'OPTIONS') return false;
-  const url = new URL(request.url); // a Request's url is always absolute and valid
+/** Does the answer to a request of this method and URL carry `x-request-id`? */
+export function carriesRequestId(method: string, url: URL): boolean {
+  if (method === 'OPTIONS') return false;
   if (MCP_PATHS.has(url.pathname)) return true; // every MCP answer, refusals included
   const route = matchRoute(url.pathname);
   if (!route) return false;
-  if (!isAllowedMethod(request.method)) return true; // the 405 carries it
+  if (!isAllowedMethod(method)) return true; // the 405 carries it
   try {
     routeQuery(route, url.searchParams);
     return true;
@@ -42,14 +41,15 @@ export function requestIdFor(request: Request): string {
   return requestIdFrom(request.headers.get(REQUEST_ID));
 }
 
-/** The same from the header's value alone (the Node fast path has no Request). */
+/** The same from the header's value alone (the Node listener has no Request). */
 export function requestIdFrom(sent: string | null | undefined): string {
   return sent != null && SAFE_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
 }
 
 /** The headers this request's response gets: its id, or none. */
 export function requestIdHeaders(request: Request): Record<string, string> {
-  return carriesRequestId(request) ? { [REQUEST_ID]: requestIdFor(request) } : {};
+  // A Request's url is always absolute and valid.
+  return carriesRequestId(request.method, new URL(request.url)) ? { [REQUEST_ID]: requestIdFor(request) } : {};
 }
 
 /** The response with this request's id, where the contract gives it one; any other id removed. */

@@ -1,4 +1,4 @@
-import { READY_BODIES } from './ready.ts';
+import type { Answer } from '../http/answer.ts';
 import type { ErrorBody, ErrorCode } from '../schemas/errors.ts';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -42,17 +42,17 @@ export class ApiError extends Error {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+/** A JSON answer of the whole body. */
+export function json(body: unknown, status = 200, cache: Answer['cache'] = 'data'): Answer {
+  return { status, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(body), cache };
 }
 
-export function errorResponse(error: ApiError, site: string): Response {
-  const text = JSON.stringify(error.body(site));
-  const response = new Response(text, {
+/** The documented error body as an answer; the way out decides, by its status, whether caches may keep it. */
+export function errorAnswer(error: ApiError, site: string): Answer {
+  return {
     status: error.status,
     headers: { 'content-type': JSON_TYPE, ...error.options.headers },
-  });
-  // The whole body is fixed: a ready answer when its URL alone decides it (app.ts).
-  READY_BODIES.set(response, { head: new TextEncoder().encode(text), stamped: false });
-  return response;
+    body: JSON.stringify(error.body(site)),
+    cache: 'data',
+  };
 }

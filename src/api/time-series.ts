@@ -6,7 +6,7 @@
 import { canonicalEntityId, filterKey } from '../datasets.ts';
 import { endpointsOf, type DataEndpoint } from '../endpoints.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
-import { cachedHeadAfterRead, etagFor, readyResponse, streamedResponse, TERMS } from './bodies.ts';
+import { cachedHeadAfterRead, etagFor, readyAnswer, streamedAnswer, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { INVALID_REQUEST } from './query.ts';
 import { ApiError, json } from './responses.ts';
@@ -127,10 +127,10 @@ export async function getTimeSeries(
   };
   const open = `{"type":${JSON.stringify(dataset.timeSeriesType)},"timeSeries":{`;
   const close = `},"availableDates":${history.availableDatesJson},"termsOfUse":${TERMS},"timestamp":"`;
-  // One snapshot is a list-sized body: kept per URL like the list's, and a ready answer (ready.ts).
+  // One snapshot is a list-sized body: its head is kept per URL like the list's.
   if (picked.length === 1) {
     const ready = await cachedHeadAfterRead(history, key, async () => `${open}${await entry(picked[0]!)}${close}`);
-    return readyResponse(ready, ctx.now);
+    return readyAnswer(ready, ctx.now);
   }
   // A range is streamed, a snapshot at a time, each year read when the range reaches it: the first
   // byte waits for one year's file, and memory holds at most PARTS_KEPT years, however long the range.
@@ -153,7 +153,7 @@ export async function getTimeSeries(
     yield close;
     yield `${timestamp}"}`;
   }
-  return streamedResponse(pieces(), etagFor(history, key));
+  return streamedAnswer(pieces(), etagFor(history, key));
 }
 
 const encoder = new TextEncoder();

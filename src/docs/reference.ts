@@ -3,7 +3,7 @@
  * schemas and real examples, so the docs cannot drift from what the API does.
  */
 import { z } from 'zod';
-import type { Dataset } from '../datasets.ts';
+import { filtersOf, type Dataset } from '../datasets.ts';
 import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../endpoints.ts';
 import type { Example, ExampleSet } from '../examples.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
@@ -115,7 +115,9 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
     const found = examples[operationId(endpoint)];
     return `## ${heading}\n\n\`GET ${endpoint.path}\` · operation \`${operationId(endpoint)}\`\n\n${intro}\n\n### Parameters\n\n${parameterTable(endpoint)}\n\n### Example\n\n${exampleBlock(firstWith(found, 200), site)}${errorRows(found)}`;
   };
-  const filters = dataset.filters.map((f) => `\`${f.name}\``).join(', ');
+  const filters = filtersOf(dataset, 'list')
+    .map((f) => `\`${f.name}\``)
+    .join(', ');
   return `# ${dataset.title}
 
 ${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}, collected hourly from interest.co.nz. Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every response carries the terms of use: the data may be incorrect, and the ${entity.kind} is the authority for its rates.

@@ -4,8 +4,10 @@
  */
 import MiniSearch from 'minisearch';
 import { applyCaching } from '../api/caching.ts';
-import { defaultLog, headOf, preflight, READ_ONLY_CORS, withCors, type Log } from '../api/edge.ts';
-import { ApiError, errorResponse, json } from '../api/responses.ts';
+import { defaultLog, type Log } from '../api/edge.ts';
+import { ALLOWED_METHODS, isAllowedMethod } from '../api/routes.ts';
+import type { Answer } from '../http/answer.ts';
+import { ApiError, errorAnswer, json } from '../api/responses.ts';
 import { INVALID_REQUEST, parseQuery } from '../api/query.ts';
 import { SearchQuery, type SearchResponse } from '../schemas/search.ts';
 import { siteUrl } from '../site.ts';
@@ -52,16 +54,15 @@ export function createSearch(indexJson: string) {
 
 /**
  * GET /api/search?query=…&limit=… — `site` is the origin of `documentationUrl` in errors, never
- * the request's. Like /api/v1: readable from any origin (a preflight gets 204, cached 600 s), and
- * an answer depends on the URL alone, so it is cacheable until the next deployment.
+ * the request's. Like /api/v1 (src/service.ts gives it the same way out): readable from any
+ * origin, and an answer depends on the URL alone, so it is cacheable until the next deployment.
  */
-export function createSearchHandler(loadIndex: () => Promise<string>, site: string = siteUrl(), log: Log = defaultLog) {
+export function createSearchCore(loadIndex: () => Promise<string>, site: string = siteUrl(), log: Log = defaultLog) {
   let search: Promise<ReturnType<typeof createSearch>> | undefined;
-  async function answer(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+  return async function answer(method: string, url: URL): Promise<Answer> {
     try {
-      if (!READ_ONLY_CORS.methods.includes(request.method)) {
-        const allow = READ_ONLY_CORS.methods.join(', ');
+      if (!isAllowedMethod(method)) {
+        const allow = ALLOWED_METHODS.join(', ');
         throw new ApiError('method_not_allowed', 'Method not allowed', 'Search with GET /api/search?query=…', {
           headers: { allow },
         });
@@ -80,13 +81,7 @@ export function createSearchHandler(loadIndex: () => Promise<string>, site: stri
               'Retry shortly; the docs are also at /llms-full.txt.',
             );
       if (!(error instanceof ApiError)) log('search: failed:', error);
-      return errorResponse(apiError, site);
+      return errorAnswer(apiError, site);
     }
-  }
-  return async function handleSearch(request: Request): Promise<Response> {
-    if (request.method === 'OPTIONS') return preflight(request);
-    const response = withCors(await answer(request));
-    applyCaching(response.headers, 'data', response.status);
-    return request.method === 'HEAD' ? headOf(response) : response;
   };
 }

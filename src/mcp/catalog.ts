@@ -4,7 +4,6 @@
  * descriptions state. The sizes come from the data this deployment serves (it changes only with a
  * new deployment), measured through the REST core on first use.
  */
-import type { Handler } from '../api/app.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { INSTRUCTIONS, SERVER_INFO } from './instructions.ts';
@@ -18,6 +17,8 @@ import {
   SUPPORTED_VERSIONS,
 } from './protocol.ts';
 import { TOOLS, type ToolDefinition } from './tools.ts';
+import type { RestForTools } from './server.ts';
+import { readUpTo } from '../lib/read-up-to.ts';
 
 export interface DatasetSizes {
   /** Bytes of the newest snapshot of every entity (the list result). */
@@ -84,15 +85,22 @@ function sizeNote(tool: ToolDefinition, sizes: DatasetSizes | undefined): string
   );
 }
 
-async function measure(api: Handler, site: string, dataset: Dataset): Promise<DatasetSizes | undefined> {
+/** A whole REST answer's text, or undefined unless it is a 200. */
+async function textOf(rest: RestForTools, target: string): Promise<string | undefined> {
+  const { status, body } = await rest.get(target);
+  if (status !== 200) return undefined;
+  if (body === null || body instanceof Uint8Array) return Buffer.from(body ?? []).toString('utf8');
+  return (await readUpTo(body, Number.POSITIVE_INFINITY))?.toString('utf8');
+}
+
+async function measure(rest: RestForTools, dataset: Dataset): Promise<DatasetSizes | undefined> {
   const endpoints = endpointsOf(dataset);
-  const [list, series] = await Promise.all([
-    api(new Request(new URL(endpoints.list.path, site))),
-    api(new Request(new URL(endpoints.timeSeries.path, site))),
+  const [listText, seriesText] = await Promise.all([
+    textOf(rest, endpoints.list.path),
+    textOf(rest, endpoints.timeSeries.path),
   ]);
-  if (!list.ok || !series.ok) return undefined;
-  const listText = await list.text();
-  const { availableDates } = (await series.json()) as { availableDates: string[] };
+  if (listText === undefined || seriesText === undefined) return undefined;
+  const { availableDates } = JSON.parse(seriesText) as { availableDates: string[] };
   if (availableDates.length === 0) return undefined;
   const snapshotBytes = Buffer.byteLength(listText);
   const entities = (JSON.parse(listText) as { data: unknown[] }).data.length;
@@ -166,11 +174,11 @@ export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined
 }
 
 /** The catalog, measured once; a failed measurement (no data yet) is tried again on the next request. */
-export function catalogLoader(api: Handler, site: string): () => Promise<Catalog> {
+export function catalogLoader(rest: RestForTools): () => Promise<Catalog> {
   let catalog: Promise<Catalog> | undefined;
   return () =>
     (catalog ??= Promise.all(
-      DATASETS.map(async (d) => [d.slug, await measure(api, site, d).catch(() => undefined)] as const),
+      DATASETS.map(async (d) => [d.slug, await measure(rest, d).catch(() => undefined)] as const),
     ).then((entries) => {
       const sizes = new Map(entries);
       if ([...sizes.values()].some((s) => s === undefined)) catalog = undefined;

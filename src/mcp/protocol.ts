@@ -197,13 +197,9 @@ export function versionOf(message: Exclude<Message, { kind: 'response' }>, heade
   return version;
 }
 
-/** The brace closing a response around pieces, encoded once (a piece of bytes is sent as it is). */
-const CLOSE = Buffer.from('}');
-
-/** One JSON-RPC response, written by hand around a result that is already JSON (text or pieces). */
-export function resultText<T extends string | (string | Uint8Array)[]>(id: JsonRpcId, result: T): T {
-  const open = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-  return (typeof result === 'string' ? `${open}${result}}` : [open, ...result, CLOSE]) as T;
+/** A result's JSON-RPC response: the caller's id around the result's JSON text. */
+export function resultText(id: JsonRpcId, result: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
 }
 
 export function errorText(id: JsonRpcId | null, error: RpcError): string {

@@ -6,10 +6,7 @@
  * 2026-07-28 results carry `resultType` and the server information. Stateless: nothing is kept
  * between requests, and everything that does not depend on the request is built once (catalog.ts).
  */
-import type { Core, Handler } from '../api/app.ts';
-import { stampOf, type ReadyAnswer } from '../api/ready.ts';
 import type { Log } from '../api/edge.ts';
-import { keepBytes } from '../lib/kept-bytes.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
 import { MODERN_RESULT_FIELDS, narrowing, type Catalog } from './catalog.ts';
@@ -40,38 +37,25 @@ import { INVALID_REQUEST as INVALID_REQUEST_MESSAGE } from '../api/query.ts';
 
 export { HEADERLESS_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from './protocol.ts';
 
-/** A piece of JSON text: a string, or bytes already encoded (kept, or made once). */
-export type Piece = string | Uint8Array;
-/** JSON text: one string, or pieces joined only when sent. */
-export type Json = string | Piece[];
-
-const piecesOf = (json: Json) => (typeof json === 'string' ? [json] : json);
-export const byteLength = (json: Json) =>
-  piecesOf(json).reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.byteLength), 0);
+/** JSON text. */
+export type Json = string;
 
 /**
- * The body as it is sent: adjacent strings joined, bytes as they are. Joining the pieces into one
- * buffer costs more than the writes it saves (bench), and a leading string goes out with the
- * response head in one chunk (node:http joins them), so it is never encoded on its own.
+ * What the tools read of the REST API: its answers to GET, as src/service.ts keeps them. A kept
+ * answer is reused for its second, and so is what a tool makes of it (`derived`).
  */
-export function piecesToSend(json: Json): Piece[] {
-  const pieces: Piece[] = [];
-  let text = '';
-  for (const piece of piecesOf(json)) {
-    if (typeof piece === 'string') text += piece;
-    else {
-      if (text) pieces.push(text);
-      text = '';
-      pieces.push(piece);
-    }
-  }
-  if (text) pieces.push(text);
-  return pieces;
+export interface RestAnswer {
+  status: number;
+  body: Uint8Array | AsyncIterable<Uint8Array> | null;
+  /** Results made from a kept answer, reused while it is kept; absent when the answer is not kept. */
+  derived?: Map<string, unknown>;
 }
-
-/** The body in bytes: each string encoded, bytes as they are (for a web Response, or a coding). */
-export const bodyOf = (json: Json): Uint8Array[] =>
-  piecesToSend(json).map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
+export interface RestForTools {
+  /** The kept answer to GET of this path and query, if there is one this second. */
+  kept(target: string): RestAnswer | undefined;
+  /** The answer to GET of this path and query: the kept one, or one made now. */
+  get(target: string): Promise<RestAnswer>;
+}
 
 export interface Answer {
   status: number;
@@ -82,49 +66,11 @@ export interface Answer {
 type Request = Extract<Message, { kind: 'request' }>;
 /** A result as JSON, or a JSON-RPC error. */
 type Outcome = Json | RpcError;
-/**
- * A value now, or later. A tool call answered from a ready REST answer is worked out with no
- * await at all: under load, each turn through the promise queue costs more than the call itself.
- */
-type Maybe<T> = T | Promise<T>;
-const then = <T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> =>
-  value instanceof Promise ? value.then(next) : next(value);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const documentationUrl = (site: string, anchor: string) => `${site}/docs/ai#${anchor}`;
-
-/**
- * The REST body as the text item needs it (a JSON string) and as structuredContent (as it is).
- * An answer of the same data differs only from its `"timestamp":"` on, so the part before it is
- * kept per ETag, as bytes both raw and quoted: a repeated call copies bytes instead of quoting
- * and encoding the whole body again. Bounded in count and size.
- */
-const KEPT = 64;
-const KEPT_MAX_BYTES = 128 * 1024;
-const TIMESTAMP = Buffer.from('"timestamp":"');
-const kept = new Map<string, { head: Buffer; quoted: Buffer }>();
-
-function bodyPieces(raw: Buffer, etag: string | null): { quoted: Json; raw: Json } {
-  const cut = etag && raw.byteLength <= KEPT_MAX_BYTES ? raw.lastIndexOf(TIMESTAMP) : -1;
-  if (cut < 0) {
-    const text = raw.toString('utf8');
-    return { quoted: JSON.stringify(text), raw: text };
-  }
-  const head = raw.subarray(0, cut);
-  let known = kept.get(etag!);
-  if (!known?.head.equals(head)) {
-    known = {
-      head: keepBytes(Buffer.from(head)),
-      quoted: keepBytes(Buffer.from(JSON.stringify(head.toString('utf8')).slice(0, -1))),
-    };
-    if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
-    kept.set(etag!, known);
-  }
-  const tail = raw.subarray(cut).toString('utf8');
-  return { quoted: [known.quoted, JSON.stringify(tail).slice(1)], raw: [known.head, tail] };
-}
 
 /**
  * At most `size` tasks at once, the others waiting in order; a task of a batch starts in a turn
@@ -149,123 +95,21 @@ function semaphore(size: number) {
   };
 }
 
-/**
- * The REST request of a URL. A GET request has no body to use up and the core only reads it, so
- * one request object per URL is kept and passed again (bounded).
- */
-const REQUESTS_KEPT = 256;
-const requests = new Map<string, globalThis.Request>();
-function restRequest(url: URL): globalThis.Request {
-  const key = url.href;
-  let request = requests.get(key);
-  if (!request) {
-    request = new globalThis.Request(key);
-    if (requests.size >= REQUESTS_KEPT) requests.delete(requests.keys().next().value!);
-    requests.set(key, request);
-  }
-  return request;
+/** A tool result: one text item holding the REST body as a JSON string; from 2025-06-18 the same JSON as structuredContent. */
+function toolResult(version: string, body: string, isError: boolean): Json {
+  const structured = !isError && atLeast(version, '2025-06-18');
+  return (
+    `{"content":[{"type":"text","text":${JSON.stringify(body)}}]` +
+    (structured ? `,"structuredContent":${body}` : '') +
+    (isError ? ',"isError":true' : '') +
+    (version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : '') +
+    '}'
+  );
 }
 
-/**
- * A ready REST answer as the two forms a result needs, with no copy of its body: its head as it is
- * and quoted (made once per ready answer, kept while the core keeps the answer).
- */
-const quotedHeads = new WeakMap<ReadyAnswer, Buffer>();
-function quotedHead(kept: ReadyAnswer): Buffer {
-  let quoted = quotedHeads.get(kept);
-  if (!quoted) {
-    const head = Buffer.from(kept.head.buffer, kept.head.byteOffset, kept.head.byteLength).toString('utf8');
-    quotedHeads.set(kept, (quoted = keepBytes(Buffer.from(JSON.stringify(head).slice(0, -1)))));
-    keepBytes(kept.head);
-  }
-  return quoted;
-}
-
-/** A tool result's JSON around its two copies of the body: the text item's string, then structuredContent. */
-const TEXT_OPEN = '{"content":[{"type":"text","text":';
-/** What closes a tool result in this version, after its text item (or after structuredContent). */
-const resultEnd = (version: string, isError: boolean) =>
-  `${isError ? ',"isError":true' : ''}${version === MODERN_VERSION ? `,${MODERN_RESULT_FIELDS}` : ''}}`;
-/** What follows the text item's string: structuredContent opened, or the result closed. */
-const afterText = (version: string, isError: boolean, structured: boolean) =>
-  structured ? '}],"structuredContent":' : `}]${resultEnd(version, isError)}`;
-
-/**
- * What follows each head in a result from a ready answer: the call's timestamp and `"}` (a
- * timestamp has no character JSON escapes) and the result's own punctuation. The same for every
- * call of a version in a millisecond, so encoded once per millisecond and version.
- */
-interface ReadyTails {
-  stamp: string;
-  /** After the quoted head: the text item's end, and `structuredContent` opened or the result closed. */
-  quoted: Buffer;
-  /** After the head as it is (from 2025-06-18): the result closed. */
-  raw: Buffer;
-}
-const readyTails = new Map<string, ReadyTails>();
-function tailsAt(version: string, stamp: string): ReadyTails {
-  let tails = readyTails.get(version);
-  if (tails?.stamp !== stamp) {
-    tails = {
-      stamp,
-      quoted: Buffer.from(`${stamp}\\"}"${afterText(version, false, atLeast(version, '2025-06-18'))}`),
-      raw: Buffer.from(`${stamp}"}${resultEnd(version, false)}`),
-    };
-    readyTails.set(version, tails); // one entry per protocol version at most
-  }
-  return tails;
-}
-
-/** A call's REST request: its URL, and its path and query as the core keys ready answers. */
-interface RestTarget {
-  url: URL;
-  key: string;
-}
-
-/** The REST core the tools call: any handler, and where it is the core itself, its ready answers. */
-type RestApi = Handler & Partial<Pick<Core, 'readyAnswer' | 'serveReady' | 'now'>>;
-
-export function createRpc(options: { api: RestApi; site: string; catalog: () => Promise<Catalog>; log: Log }) {
-  const { api, site, log } = options;
-  const ready = api.readyAnswer && api.serveReady && api.now ? (api as Core) : undefined;
+export function createRpc(options: { rest: RestForTools; site: string; catalog: () => Promise<Catalog>; log: Log }) {
+  const { rest, site, log } = options;
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
-
-  /**
-   * The REST request of a call, remembered for the calls agents repeat (at most 256 calls whose
-   * arguments are at most 256 characters in JSON): parsing a URL costs more than the rest of a
-   * call answered from a ready answer.
-   */
-  const TARGETS_KEPT = 256;
-  const TARGET_MEMO_CHARS = 256;
-  const targets = new Map<string, RestTarget>();
-  function restTarget(tool: ToolDefinition, values: Record<string, string>): RestTarget {
-    let memo = tool.name;
-    for (const _ in values) {
-      memo = `${tool.name} ${JSON.stringify(values)}`;
-      break;
-    }
-    let target = targets.get(memo);
-    if (!target) {
-      const url = restUrl(tool, values, site);
-      target = { url, key: `${url.pathname}${url.search}` };
-      if (memo.length > TARGET_MEMO_CHARS) return target;
-      if (targets.size >= TARGETS_KEPT) targets.delete(targets.keys().next().value!);
-      targets.set(memo, target);
-    }
-    return target;
-  }
-
-  /** A tool result: one text item, from 2025-06-18 the same JSON as structuredContent (spliced in as it is, not parsed and written again). */
-  function toolResult(version: string, body: string | { quoted: Json; raw: Json }, isError: boolean): Json {
-    const { quoted, raw } = typeof body === 'string' ? { quoted: JSON.stringify(body), raw: body } : body;
-    const structured = !isError && atLeast(version, '2025-06-18');
-    return [
-      TEXT_OPEN,
-      ...piecesOf(quoted),
-      afterText(version, isError, structured),
-      ...(structured ? [...piecesOf(raw), resultEnd(version, isError)] : []),
-    ];
-  }
 
   /** A bad argument: an isError result from 2025-11-25 on (the model reads it and corrects the call), -32602 before. */
   function badArguments(version: string, message: string, hint: string): Outcome {
@@ -277,7 +121,7 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     return toolResult(version, JSON.stringify(new ApiError('invalid_request', message, hint).body(site)), true);
   }
 
-  function callTool(version: string, params: Record<string, unknown>, inBatch: boolean): Maybe<Outcome> {
+  async function callTool(version: string, params: Record<string, unknown>, inBatch: boolean): Promise<Outcome> {
     const { name } = params;
     if (typeof name !== 'string')
       return new RpcError(
@@ -295,60 +139,54 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     const args = readArguments(tool, params.arguments);
     // The REST endpoint's message for the same mistake (the body a tool returns is the REST body); the hint names the tool's arguments.
     if ('problems' in args) return badArguments(version, INVALID_REQUEST_MESSAGE, args.problems);
-    const target = restTarget(tool, args.values);
-    // A call of its own whose REST answer is ready is answered at once: no memory is held past
-    // this turn, so it needs no place in the semaphore (a batch's calls still take turns).
-    const now = inBatch ? undefined : readyResult(version, target);
-    return now ?? inTurn(async () => readyResult(version, target) ?? callRest(version, tool, target.url), inBatch);
-  }
-
-  /** The result from the core's ready answer to a call, when it keeps one that a result may hold. */
-  function readyResult(version: string, target: RestTarget): Outcome | undefined {
-    const kept = ready?.readyAnswer(target.key);
-    // A timestamp and `"}` follow the head: 26 bytes.
-    if (!kept?.stamped || kept.status < 200 || kept.status >= 300 || kept.head.length + 26 > LIMITS.resultBytes)
-      return undefined;
-    // toolResult's pieces, with everything but the opening made before this call.
-    const tails = tailsAt(version, stampOf(ready!.now()));
-    if (!atLeast(version, '2025-06-18')) return [TEXT_OPEN, quotedHead(kept), tails.quoted];
-    return [TEXT_OPEN, quotedHead(kept), tails.quoted, kept.head, tails.raw];
+    const url = restUrl(tool, args.values, site);
+    const target = `${url.pathname}${url.search}`;
+    // A call of its own whose REST answer is kept is answered now: it holds no memory past this
+    // turn, so it needs no place in the semaphore (a batch's calls still take turns).
+    const kept = inBatch ? undefined : rest.kept(target);
+    if (kept) return resultOf(version, tool, kept);
+    return inTurn(async () => {
+      let answer: RestAnswer;
+      try {
+        answer = await rest.get(target);
+      } catch (error) {
+        log('mcp: tool failed:', error);
+        return new RpcError(INTERNAL_ERROR, 'Internal error');
+      }
+      return resultOf(version, tool, answer);
+    }, inBatch);
   }
 
   /**
-   * The REST answer to a URL (other than a ready result, readyResult): from the core's ready
-   * answer when it keeps one (no Request, Response or stream), else through the core as any
-   * caller; the body undefined past the result limit.
+   * The result of a call from its REST answer. A kept answer's result is made once per version
+   * and reused while the answer is kept: the result is a function of the REST answer and the
+   * version alone (the caller's JSON-RPC id goes around it, in resultText).
    */
-  async function restAnswer(url: URL): Promise<{ status: number; etag: string | null; raw: Buffer | undefined }> {
-    const kept = ready?.readyAnswer(`${url.pathname}${url.search}`);
-    if (kept) {
-      const served = ready!.serveReady(kept, { method: 'GET' });
-      const parts = served.body ?? [];
-      const one = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-      const raw = Buffer.from(one.buffer, one.byteOffset, one.byteLength);
-      const etag = served.headers.find(([name]) => name === 'etag')?.[1] ?? null;
-      return { status: served.status, etag, raw: raw.length > LIMITS.resultBytes ? undefined : raw };
-    }
-    const response = await api(restRequest(url));
-    return {
-      status: response.status,
-      etag: response.headers.get('etag'),
-      raw: await readUpTo(response.body, LIMITS.resultBytes),
-    };
+  async function resultOf(version: string, tool: ToolDefinition, answer: RestAnswer): Promise<Outcome> {
+    const key = `mcp ${version}`;
+    const known = answer.derived?.get(key) as Outcome | undefined;
+    if (known !== undefined) return known;
+    const outcome = await outcomeOf(version, tool, answer);
+    answer.derived?.set(key, outcome);
+    return outcome;
   }
 
-  async function callRest(version: string, tool: ToolDefinition, url: URL): Promise<Outcome> {
-    let answer: Awaited<ReturnType<typeof restAnswer>>;
-    try {
-      answer = await restAnswer(url);
-    } catch (error) {
-      log('mcp: tool failed:', error);
-      return new RpcError(INTERNAL_ERROR, 'Internal error');
-    }
-    const { status, etag, raw } = answer;
+  async function outcomeOf(version: string, tool: ToolDefinition, { status, body }: RestAnswer): Promise<Outcome> {
+    const raw =
+      body === null || body instanceof Uint8Array
+        ? body !== null && body.length > LIMITS.resultBytes
+          ? undefined
+          : (body ?? new Uint8Array(0))
+        : await readUpTo(body, LIMITS.resultBytes);
     if (raw === undefined) return toolResult(version, await tooLarge(tool), true);
-    if (status >= 200 && status < 300) return toolResult(version, bodyPieces(raw, etag), false);
-    const body = JSON.parse(raw.toString('utf8')) as { message: string; hint: string };
+    return fromRest(version, status, raw);
+  }
+
+  /** A REST body within the result limit, as a result: the body itself, or the error it states. */
+  function fromRest(version: string, status: number, raw: Uint8Array): Outcome {
+    const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+    if (status >= 200 && status < 300) return toolResult(version, text, false);
+    const body = JSON.parse(text) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
     if (status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
     return toolResult(
@@ -372,7 +210,7 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     return JSON.stringify({ ...error.body(site), documentationUrl: documentationUrl(site, 'limits') });
   }
 
-  function dispatch(request: Request, version: string, inBatch = false): Maybe<Outcome> {
+  function dispatch(request: Request, version: string, inBatch = false): Promise<Outcome> {
     const params = isObject(request.params) ? request.params : {};
     if (request.method === 'tools/call') return callTool(version, params, inBatch);
     return catalogMethod(request, params, version);
@@ -420,17 +258,15 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     body: errorText(idOf(value), error),
   });
 
-  function single(value: unknown, headers: McpHeaders): Maybe<Answer> {
+  async function single(value: unknown, headers: McpHeaders): Promise<Answer> {
     const message = readMessage(value);
     if (message instanceof RpcError) return refuse(value, message);
     if (message.kind === 'response') return { status: 202 };
     const version = versionOf(message, headers);
     if (version instanceof RpcError) return refuse(value, version);
     if (message.kind === 'notification') return { status: 202 };
-    return then(dispatch(message, version), (outcome) => ({
-      status: outcome instanceof RpcError ? outcome.status : 200,
-      body: reply(message.id, outcome),
-    }));
+    const outcome = await dispatch(message, version);
+    return { status: outcome instanceof RpcError ? outcome.status : 200, body: reply(message.id, outcome) };
   }
 
   const limitError = (message: string, limit: keyof typeof LIMITS) =>
@@ -486,13 +322,13 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
         outcome = limitError(budgetMessage(bytes), 'responseBytes');
       } else outcome = await dispatch(message, version, true);
       let answer = reply(message.id, outcome);
-      if (bytes + byteLength(answer) + 1 > LIMITS.responseBytes)
+      if (bytes + Buffer.byteLength(answer) + 1 > LIMITS.responseBytes)
         answer = reply(message.id, limitError(budgetMessage(bytes), 'responseBytes'));
-      bytes += byteLength(answer) + 1;
+      bytes += Buffer.byteLength(answer) + 1;
       answers.push(answer);
     }
     if (answers.length === 0) return { status: 202 };
-    return { status: 200, body: ['[', ...answers.flatMap((a, i) => (i ? [',', ...piecesOf(a)] : piecesOf(a))), ']'] };
+    return { status: 200, body: `[${answers.join(',')}]` };
   }
 
   const budgetMessage = (used: number) =>
@@ -500,8 +336,8 @@ export function createRpc(options: { api: RestApi; site: string; catalog: () => 
     'Send this call in a request of its own, or narrow it (a time series: institutionId or issuerId, or a shorter startDate–endDate range).';
 
   return {
-    /** The answer to one parsed JSON body (a message or a batch): at once when nothing had to wait. */
-    handle(value: unknown, headers: McpHeaders): Maybe<Answer> {
+    /** The answer to one parsed JSON body (a message or a batch). */
+    handle(value: unknown, headers: McpHeaders): Promise<Answer> {
       return Array.isArray(value) ? batch(value, headers) : single(value, headers);
     },
   };

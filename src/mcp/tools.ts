@@ -5,7 +5,7 @@
  * document gives that response. Everything here is built once per process.
  */
 import { z } from 'zod';
-import { DATASETS, type Dataset } from '../datasets.ts';
+import { DATASETS, filtersOf, type Dataset } from '../datasets.ts';
 import {
   endpointsOf,
   entityIdParam,
@@ -48,7 +48,9 @@ export const timeSeriesToolName = (dataset: Dataset) => operationName(endpointsO
 
 function describeTool(dataset: Dataset, kind: EndpointKind): Pick<ToolDefinition, 'title' | 'description'> {
   const { entity, title } = dataset;
-  const filters = dataset.filters.map((f) => ` Optional ${f.name}: ${f.description}`).join('');
+  const filters = filtersOf(dataset, kind)
+    .map((f) => ` Optional ${f.name}: ${f.description}`)
+    .join('');
   const list = listToolName(dataset);
   switch (kind) {
     case 'list':
@@ -112,20 +114,20 @@ function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject, digits: Reado
   return schema;
 }
 
-function digitArguments(input: z.ZodObject): Set<string> {
-  const schema = jsonSchemaOf(input);
-  return new Set(
-    Object.entries(schema.properties ?? {})
-      .filter(([, p]) => p.pattern === '^\\d+$')
-      .map(([name]) => name),
+/** The filters whose values are whole numbers (ItemFilter.wholeNumber): a JSON number is taken for them too. */
+const digitArguments = (endpoint: DataEndpoint): Set<string> =>
+  new Set(
+    filtersOf(endpoint.dataset, endpoint.kind)
+      .filter((filter) => filter.wholeNumber)
+      .map((filter) => filter.name),
   );
-}
 
-export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
+/** A dataset's three tools, one per endpoint. */
+export const toolsFor = (dataset: Dataset): ToolDefinition[] =>
   (['list', 'detail', 'timeSeries'] as const).map((kind) => {
     const endpoint = endpointsOf(dataset)[kind];
     const input = inputOf(endpoint);
-    const digits = digitArguments(input);
+    const digits = digitArguments(endpoint);
     return {
       name: operationName(endpoint),
       ...describeTool(dataset, kind),
@@ -138,8 +140,9 @@ export const TOOLS: ToolDefinition[] = DATASETS.flatMap((dataset) =>
       inputSchema: inputSchemaOf(endpoint, input, digits),
       outputSchema: jsonSchemaOf(kind === 'timeSeries' ? dataset.schemas.timeSeries : dataset.schemas.envelope),
     };
-  }),
-);
+  });
+
+export const TOOLS: ToolDefinition[] = DATASETS.flatMap(toolsFor);
 
 export const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 

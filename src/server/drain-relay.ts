@@ -2,7 +2,7 @@
  * One `drain` listener per response, whatever its writer does. `compression` sends
  * `res.on('drain')` to its zlib stream but leaves `removeListener` on the response
  * (expressjs/compression#135, open), so each `res.once('drain')` — what every writer with
- * backpressure uses, @hono/node-server's included — stayed on the zlib stream for good: a leaked
+ * backpressure uses — stayed on the zlib stream for good: a leaked
  * listener per backpressured write, and a MaxListenersExceededWarning per streamed answer. Here
  * the response subscribes once, through compression's `on`, and the writers' own drain listeners
  * live in a plain emitter where `once` and `off` work.

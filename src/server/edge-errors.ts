@@ -1,16 +1,18 @@
 /**
- * Errors answered at the edge of `npm start`, outside the core: a request Node or our checks
- * refuse before any handler runs (bad framing, a slow or oversized request, an unusable Host or
- * target, a method a page does not take, the connection cap). They carry the same body as the
- * core's errors (src/schemas/errors.ts), with `code` the HTTP status and `error` the nearest code:
- * `not_found`, `method_not_allowed`, `server_error` for 5xx and `invalid_request` for any other 4xx.
+ * Refusals written before any endpoint runs: a request Node or our checks refuse (bad framing, a
+ * slow or oversized request, an unusable Host or target, a method a page does not take, the
+ * connection caps) and a failure no endpoint answered. They carry the same body as the
+ * endpoints' errors (src/schemas/errors.ts), with `code` the HTTP status and `error` the nearest
+ * code — `not_found`, `method_not_allowed`, `server_error` for 5xx and `invalid_request` for any
+ * other 4xx — and leave through the same way out (src/http/way-out.ts), never cached.
  */
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { ErrorBody, ErrorCode } from '../schemas/errors.ts';
 import { JSON_TYPE } from '../api/responses.ts';
-import { NO_STORE } from '../api/caching.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import type { Answer, Outgoing } from '../http/answer.ts';
+import { rawMessage, writeOutgoing } from '../http/node-writer.ts';
+import { prepare, respond } from '../http/way-out.ts';
 
 export interface EdgeError {
   status: number;
@@ -25,6 +27,13 @@ export const FAILED: EdgeError = {
   message: 'An error occurred while answering the request',
   hint: `This is a fault on our side, not in your request. Retry shortly; if it persists, GET ${HEALTH_PATH} reports the state of the service.`,
 };
+
+/** A request body over the server's limit (MCP has its own, src/mcp/protocol.ts LIMITS). */
+export const bodyTooLarge = (limit: number): EdgeError => ({
+  status: 413,
+  message: 'Request body too large',
+  hint: `Request bodies may be at most ${limit} bytes; the REST API and the pages take none.`,
+});
 
 /** A client that went away mid-request (its answer is never written): not our failure, nothing to log. */
 export const clientGone = (error: unknown) =>
@@ -43,38 +52,30 @@ export function edgeErrorBody({ status, message, hint }: EdgeError, site: string
   return { code: status, error, message, hint, documentationUrl: `${site}/docs/errors#${error}` };
 }
 
-/** Headers of every edge error: JSON, never cached, readable from any origin like the API's errors. */
-function headersOf(error: EdgeError, length: number): Record<string, string> {
+/** The refusal as an answer: JSON, never cached. */
+export function refusalAnswer(error: EdgeError, site: string): Answer {
   return {
-    'content-type': JSON_TYPE,
-    'content-length': String(length),
-    'cache-control': NO_STORE,
-    'access-control-allow-origin': '*',
-    ...error.headers,
+    status: error.status,
+    headers: { 'content-type': JSON_TYPE, ...error.headers },
+    body: JSON.stringify(edgeErrorBody(error, site)),
+    cache: 'never',
   };
 }
 
-/** As a web Response (for a handler's error path). */
-export function edgeErrorResponse(error: EdgeError, site: string): Response {
-  const text = JSON.stringify(edgeErrorBody(error, site));
-  const { 'content-length': _, ...headers } = headersOf(error, 0);
-  return new Response(text, { status: error.status, headers });
+/** Through the way out, uncoded (a refusal is a few hundred bytes): never a promise. */
+function outgoingOf(error: EdgeError, site: string, method: string): Outgoing {
+  return respond(prepare(refusalAnswer(error, site), { coding: false }), {
+    method,
+    header: () => undefined,
+  }) as Outgoing;
 }
 
-/** On a Node response that has not started (a page request refused before Astro sees it). */
+/** On a Node response that has not started. */
 export function sendEdgeError(res: ServerResponse, error: EdgeError, site: string, method = 'GET'): void {
-  const text = JSON.stringify(edgeErrorBody(error, site));
-  res.writeHead(error.status, headersOf(error, Buffer.byteLength(text)));
-  res.end(method === 'HEAD' ? undefined : text);
+  writeOutgoing(res, outgoingOf(error, site, method), undefined, () => {});
 }
 
-/**
- * As raw bytes for a socket with no response object (Node's clientError, a CONNECT, a refused
- * connection): a whole HTTP/1.1 message that closes the connection.
- */
-export function rawEdgeError(error: EdgeError, site: string): string {
-  const text = JSON.stringify(edgeErrorBody(error, site));
-  const headers = { ...SECURITY_HEADERS, ...headersOf(error, Buffer.byteLength(text)), connection: 'close' };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n${lines.join('\r\n')}\r\n\r\n${text}`;
+/** As the bytes of a whole HTTP/1.1 message that closes the connection (Node's clientError, a CONNECT, a refused connection). */
+export function rawEdgeError(error: EdgeError, site: string): Buffer {
+  return rawMessage(outgoingOf(error, site, 'GET'));
 }

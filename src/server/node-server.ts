@@ -1,7 +1,8 @@
 /**
  * The HTTP server of `npm start` (scripts/serve.mjs): Node's http server with the limits of
  * limits.ts, every answer of its own in the documented JSON error body, and the routing — /api/*
- * to the API listener, pages to Astro — behind compression and the security headers.
+ * to the API listener (api-listener.ts, whose answers leave through src/http/way-out.ts, as these
+ * refusals do), pages to Astro behind compression and the security headers.
  *
  * Limits, and what a client sees when it passes one:
  * - head not sent within headersTimeoutMs, or the whole request within requestTimeoutMs: 408;
@@ -19,9 +20,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
 import { defaultLog, type Log } from '../api/edge.ts';
+import { isMcpPath } from '../endpoints.ts';
 import { relayDrain } from './drain-relay.ts';
-import { clientGone, FAILED, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
-import { MCP_PATH } from '../endpoints.ts';
+import { bodyTooLarge, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import type { ServerLimits } from './limits.ts';
 import { servePage } from './page-requests.ts';
 import { originForm, unusableRequest } from './request-checks.ts';
@@ -34,20 +35,8 @@ type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface NodeServerOptions {
-  /** /api/* (src/server/node-entry.ts apiListener). */
+  /** Every request under /api (api-listener.ts). */
   api: Listener;
-  /**
-   * Answers a GET or HEAD the core has ready (fast-path.ts), before compression and the web
-   * adapter: true when answered, false for the ordinary path, or a promise of either while the
-   * core makes the URL's ready answer (its first request).
-   */
-  fast?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
-  /**
-   * /api/v1/mcp (src/mcp/node.ts through node-entry.ts mcpListener), before anything else: it
-   * reads its own body within its own limit, codes its own answers and writes each whole, the
-   * security headers among its own.
-   */
-  mcp?: (req: IncomingMessage, res: ServerResponse, fail: (error: unknown) => void) => void;
   /** Everything else: Astro's Node handler. */
   pages: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   limits: ServerLimits;
@@ -56,12 +45,6 @@ export interface NodeServerOptions {
   log?: Log;
 }
 
-/** A request target (path and query) naming the MCP endpoint, with or without a trailing slash. */
-function isMcpTarget(target: string): boolean {
-  const query = target.indexOf('?');
-  const path = query === -1 ? target : target.slice(0, query);
-  return path === MCP_PATH || path === `${MCP_PATH}/`;
-}
 /** /api, /api?… and /api/…: the API listener's (its JSON answers), not the pages'. */
 const API_PATH = /^\/api(?:[/?]|$)/;
 
@@ -92,14 +75,14 @@ function clientErrorFor(error: NodeJS.ErrnoException, limits: ServerLimits): Edg
 }
 
 /** Write a whole answer on a bare socket and close it; the client gets a moment to read it, no more. */
-function closeWith(socket: Socket, text: string): void {
+function closeWith(socket: Socket, message: Uint8Array): void {
   socket.on('error', () => {}); // a client that resets meanwhile is no concern of ours
   if (!socket.writable) return void socket.destroy();
-  socket.end(text, () => socket.destroy());
+  socket.end(message, () => socket.destroy());
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-export function createNodeServer({ api, fast, mcp, pages, limits, site, log = defaultLog }: NodeServerOptions): Server {
+export function createNodeServer({ api, pages, limits, site, log = defaultLog }: NodeServerOptions): Server {
   const server = createServer({
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -180,11 +163,9 @@ export function createNodeServer({ api, fast, mcp, pages, limits, site, log = de
     );
   });
 
-  // Loaded on the first answer that needs it (pages, streamed API answers): ready answers come
-  // coded already, and a cold start serving them does not pay for the package. Its defaults
-  // (brotli quality 4, gzip level 6) give most of the size win cheaply. Brotli's window is held
-  // to 256 KiB (from 4 MiB): a streamed answer to a client that stops reading keeps its encoder
-  // until the stall timeout, and thirty such encoders at 4 MiB each left tens of MB behind them.
+  // Loaded with the first page: /api answers are coded by the way out (src/http/coding.ts). Its
+  // defaults (brotli quality 4, gzip level 6) give most of the size win cheaply; brotli's window
+  // is held to 256 KiB, so a page streamed to a client that stops reading keeps little memory.
   let compress: Promise<Middleware> | undefined;
   const compression = () =>
     (compress ??= import('compression').then(
@@ -192,49 +173,13 @@ export function createNodeServer({ api, fast, mcp, pages, limits, site, log = de
         make({ threshold: 1024, brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } }) as Middleware,
     ));
 
-  /** An MCP request: its answer is written whole, security headers included (src/mcp/node.ts). */
-  function serveMcp(req: IncomingMessage, res: ServerResponse): void {
-    mcp!(req, res, (error: unknown) => {
-      // Logged unless the client went away; answered if it still can be.
-      if (!clientGone(error)) log('server: MCP request failed:', error);
-      if (res.headersSent || req.destroyed) res.destroy();
-      else {
-        for (const [name, value] of SECURITY) res.setHeader(name, value);
-        sendEdgeError(res, FAILED, site, req.method);
-      }
-    });
-  }
-
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const unusable = unusableRequest(req);
-    if (!unusable && mcp) {
-      const target = originForm(req.url!);
-      if (isMcpTarget(target)) {
-        req.url = target;
-        return serveMcp(req, res);
-      }
-    }
-    // A ready answer is written whole, security headers included, in one call: none of what
-    // follows (in-flight tracking for clientError, headers set one by one, compression) is needed.
-    const answered = unusable || !fast ? false : fast(req, res);
-    if (answered === true) return;
-    if (answered === false) return ordinary(req, res, unusable);
-    answered.then(
-      (done) => done || ordinary(req, res, unusable),
-      (error: unknown) => {
-        log('server: ready answer failed:', error);
-        if (!res.headersSent) ordinary(req, res, unusable);
-      },
-    );
-  });
-
-  function ordinary(req: IncomingMessage, res: ServerResponse, unusable: EdgeError | undefined): void {
     const socket = req.socket;
     inFlight.set(socket, res);
     // Settled once the answer is sent and the request read to its end (a slow body may outlive an early answer).
     const settle = () => inFlight.get(socket) === res && inFlight.delete(socket);
     res.once('finish', () => (req.complete || req.readableEnded ? settle() : req.once('end', settle)));
-    for (const [name, value] of SECURITY) res.setHeader(name, value);
+    const unusable = unusableRequest(req);
     if (unusable) {
       res.setHeader('connection', 'close');
       sendEdgeError(res, unusable, site, req.method);
@@ -242,28 +187,21 @@ export function createNodeServer({ api, fast, mcp, pages, limits, site, log = de
     }
     req.url = originForm(req.url!);
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limits.maxBodyBytes && !isMcpTarget(req.url)) {
+    // MCP states its own, smaller limit in its own error (src/mcp/protocol.ts LIMITS).
+    if (declared > limits.maxBodyBytes && !isMcpPath(req.url.split('?', 1)[0]!)) {
       // Refused before routing; closing spares reading a body nobody wants.
       res.setHeader('connection', 'close');
-      sendEdgeError(
-        res,
-        {
-          status: 413,
-          message: 'Request body too large',
-          hint: `Request bodies may be at most ${limits.maxBodyBytes} bytes; the REST API and the pages take none.`,
-        },
-        site,
-        req.method,
-      );
+      sendEdgeError(res, bodyTooLarge(limits.maxBodyBytes), site, req.method);
       return;
     }
+    if (API_PATH.test(req.url)) return api(req, res);
+    for (const [name, value] of SECURITY) res.setHeader(name, value);
     compression().then((compress) =>
       compress(req, res, () => {
         relayDrain(res);
-        if (API_PATH.test(req.url!)) api(req, res);
-        else servePage(req, res, pages, site, log);
+        servePage(req, res, pages, site, log);
       }),
     );
-  }
+  });
   return server;
 }

@@ -1,9 +1,9 @@
 /**
- * The functions as deployed: what `npm run build:data` produced — each dataset's newest snapshot
- * and the search index embedded in the server bundle (parsed on first use), the history read from
- * its folder of files as requests need it (src/store/history-files.ts) — and the status store
- * chosen from the environment. The Astro routes call these, and so does `npm start`'s direct path
- * to /api (src/server/node-entry.ts).
+ * The service as deployed: what `npm run build:data` produced — each dataset's newest snapshot
+ * and the search index embedded in the bundle (parsed on first use), the history read from its
+ * folder of files as requests need it (src/store/history-files.ts) — and the status store chosen
+ * from the environment. `npm start` (node-entry.ts), the Vercel function (vercel-function.ts)
+ * and Astro's dev server (astro.config.mjs) each make theirs here.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -11,9 +11,8 @@ import historyDirText from '@generated/history-dir.json?raw';
 import newestText from '@generated/served-newest.json?raw';
 import searchIndexText from '@generated/search-index.json?raw';
 import { defaultLog } from '../api/edge.ts';
-import { createSearchHandler } from '../docs/search.ts';
+import { createSearchCore } from '../docs/search.ts';
 import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
-import type { Codings } from '../api/ready.ts';
 import { STATUS_CACHE_MS } from '../api/health.ts';
 import { createService } from '../service.ts';
 import { siteUrl } from '../site.ts';
@@ -50,15 +49,12 @@ const status = statusStoreFromEnv();
 /** Where every failure of the functions is reported: the one logger, passed down to each part. */
 export const log = defaultLog;
 
-/** /api/v1/* and the MCP endpoint, with the deployment's content codings (none: Vercel's CDN compresses). */
-export const serviceWith = (codings?: Codings) =>
+/** /api/search: the docs' index, answered like the API. */
+const search = createSearchCore(async () => searchIndexText, site, log);
+
+/** Everything under /api; `coding` where the deployment codes its own answers (`npm start`, not Vercel). */
+export const serviceWith = (coding: boolean) =>
   createService(
-    { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, codings, log },
-    { allowedHosts: mcpAllowedHostsFromEnv() },
+    { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, log },
+    { coding, search, mcp: { allowedHosts: mcpAllowedHostsFromEnv() } },
   );
-
-/** The service of the Astro routes (Vercel). `npm start` makes its own, with Node's codings (node-entry.ts). */
-export const api = serviceWith();
-
-/** /api/search. */
-export const search = createSearchHandler(async () => searchIndexText, site, log);

@@ -2,9 +2,9 @@
  * The service in process, over a snapshot tree compiled as the build does, with a fixed clock:
  * the bare core, the REST API as callers see it, and REST with MCP as deployed; and requests to it.
  */
-import { createApi, type Handler } from '../../src/api/app.ts';
+import type { Handler } from '../../src/api/app.ts';
 import { withRequestIds } from '../../src/api/request-id.ts';
-import { createService } from '../../src/service.ts';
+import { createApi, createService, type Service, type ServiceOptions } from '../../src/service.ts';
 import { compileSnapshotTree } from '../../src/store/compile.ts';
 import { servedStoreOf } from '../../src/store/history-build.ts';
 import { FileStatusStore, type StatusStore } from '../../src/status/status-store.ts';
@@ -30,17 +30,27 @@ export async function apiOver(dir: string, options: { status?: StatusStore; now?
   return withRequestIds(await coreOver(dir, options));
 }
 
-/** The REST core and the MCP endpoint together, as deployed. */
-export async function serviceOver(dir: string, options: { now?: () => Date } = {}): Promise<Handler> {
+/** The service (REST, MCP, the way out) over a snapshot tree: to serve on a socket (http.ts serveService). */
+export async function rawServiceOver(
+  dir: string,
+  options: { now?: () => Date; clock?: () => number } & ServiceOptions = {},
+): Promise<Service> {
   const store = servedStoreOf(await compileSnapshotTree(dir));
-  return withRequestIds(
-    createService({
+  return createService(
+    {
       loadStore: async () => store,
       status: new FileStatusStore(await tempDir('rates-status-')),
       now: options.now ?? (() => NOW),
+      clock: options.clock,
       siteUrl: SITE,
-    }),
+    },
+    options,
   );
+}
+
+/** The REST core and the MCP endpoint together, in process, as deployed (request ids stamped). */
+export async function serviceOver(dir: string, options: { now?: () => Date } = {}): Promise<Handler> {
+  return withRequestIds(await rawServiceOver(dir, options));
 }
 
 export function get(api: Handler, path: string, init: RequestInit = {}): Promise<Response> {

@@ -5,8 +5,11 @@
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { Handler } from '../../src/api/app.ts';
-import { toNodeListener } from '../../src/server/node-http.ts';
+import { createApiListener } from '../../src/server/api-listener.ts';
+import type { McpCore } from '../../src/mcp/endpoint.ts';
+import type { Incoming, Service } from '../../src/service.ts';
+import { prepare } from '../../src/http/way-out.ts';
+import { SITE } from './constants.ts';
 
 export interface Listening {
   url: string;
@@ -27,9 +30,21 @@ export async function listen(listener: RequestListener): Promise<Listening> {
   };
 }
 
-/** Serve a `(Request) => Promise<Response>` core with the production Node listener. */
-export function serveHandler(handler: Handler): Promise<Listening> {
-  return listen(toNodeListener(handler));
+/** Serve an MCP core alone, as the service would route it: for failures a whole service cannot stage. */
+export function serveMcpCore(core: McpCore): Promise<Listening> {
+  const service = Object.assign(async () => new Response(null, { status: 500 }), {
+    kept: () => undefined,
+    answer: async (incoming: Incoming) => ({
+      prepared: prepare(await core(incoming), { coding: false }),
+      requestId: true,
+    }),
+  });
+  return serveService(service);
+}
+
+/** Serve the service with the production API listener (src/server/api-listener.ts), request ids stamped as `npm start` does. */
+export function serveService(service: Service): Promise<Listening> {
+  return listen(createApiListener(service, { stampRequestIds: true, site: SITE }));
 }
 
 export interface NodeAnswer {

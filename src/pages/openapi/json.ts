@@ -1,27 +1,37 @@
 import type { APIRoute } from 'astro';
 import text from '@generated/openapi.json?raw';
-import { NO_STORE } from '../../api/caching.ts';
-import { preflight } from '../../api/edge.ts';
-import { ApiError, errorResponse } from '../../api/responses.ts';
+import { preflightAnswer, READ_ONLY_CORS } from '../../api/edge.ts';
+import { ApiError, errorAnswer } from '../../api/responses.ts';
+import type { Answer } from '../../http/answer.ts';
+import { prepare, respond } from '../../http/way-out.ts';
+import { responseOf } from '../../service.ts';
 import { siteUrl } from '../../site.ts';
 
-// Served by the function rather than as a file: a static file named `json` has no type.
-// Readable from any origin, so it answers a CORS preflight (204, cached 600 s) like the API;
-// any other method but GET and HEAD is the documented 405.
+// Served by the function rather than as a file: a static file named `json` has no type. Readable
+// from any origin like the API, and answered by the API's way out (src/http/way-out.ts): a
+// preflight gets 204, any other method but GET and HEAD the documented 405.
 export const prerender = false;
-const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*' };
-export const GET: APIRoute = () => new Response(text, { headers: HEADERS });
-const LENGTH = String(new TextEncoder().encode(text).length);
-export const HEAD: APIRoute = () => new Response(null, { headers: { ...HEADERS, 'content-length': LENGTH } });
-export const OPTIONS: APIRoute = ({ request }) => preflight(request);
-export const ALL: APIRoute = () => {
-  const response = errorResponse(
-    new ApiError('method_not_allowed', 'Method not allowed', 'The OpenAPI document is read-only: use GET.', {
-      headers: { allow: 'GET, HEAD, OPTIONS' },
-    }),
-    siteUrl(),
-  );
-  response.headers.set('cache-control', NO_STORE);
-  response.headers.set('access-control-allow-origin', '*');
-  return response;
+
+const DOCUMENT: Answer = {
+  status: 200,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: text,
+  cache: 'data',
 };
+const METHOD_NOT_ALLOWED = errorAnswer(
+  new ApiError('method_not_allowed', 'Method not allowed', 'The OpenAPI document is read-only: use GET.', {
+    headers: { allow: 'GET, HEAD, OPTIONS' },
+  }),
+  siteUrl(),
+);
+
+async function answer(request: Request, answer: Answer): Promise<Response> {
+  const head = { method: request.method, header: (name: string) => request.headers.get(name) ?? undefined };
+  return responseOf(await respond(prepare(answer, { coding: false }), head));
+}
+
+export const GET: APIRoute = ({ request }) => answer(request, DOCUMENT);
+export const HEAD: APIRoute = ({ request }) => answer(request, DOCUMENT);
+export const OPTIONS: APIRoute = ({ request }) =>
+  answer(request, preflightAnswer(READ_ONLY_CORS, request.headers.get('access-control-request-headers') ?? undefined));
+export const ALL: APIRoute = ({ request }) => answer(request, METHOD_NOT_ALLOWED);

@@ -1,0 +1,41 @@
+/**
+ * What passes through the way out (way-out.ts): an answer as an endpoint gives it, before the
+ * HTTP rules; the request head those rules read; and what a writer sends. Plain objects, no web
+ * Request or Response: the Node listener, the web handler and the raw-socket refusals all use them.
+ */
+import type { CorsPolicy } from '../api/edge.ts';
+
+/** A whole body (bytes or text), one sent as it is produced (a long time series), or none. */
+export type Body = Uint8Array | string | AsyncIterable<Uint8Array | string> | null;
+
+export interface Answer {
+  status: number;
+  /** The endpoint's own headers (content-type, etag, allow, retry-after…); the way out adds the rest. */
+  headers: Record<string, string>;
+  body: Body;
+  /**
+   * 'data': the answer depends on method and URL alone, so shared caches may keep it (unless it is
+   * a failure or a 405); 'never': no-store (health, MCP, refusals before routing).
+   */
+  cache: 'data' | 'never';
+  /** Who may read it from another origin; the read-only API's policy unless given. */
+  cors?: CorsPolicy;
+}
+
+/** What the way out reads of a request. */
+export interface RequestHead {
+  method: string;
+  /** A request header by its lower-case name, undefined when absent. */
+  header(name: string): string | undefined;
+}
+
+/** What a writer sends: status, every header but the caller's request id, and the body. */
+export interface Outgoing {
+  status: number;
+  /** Shared between callers: read, never changed. */
+  headers: readonly (readonly [string, string])[];
+  body: Uint8Array | AsyncIterable<Uint8Array> | null;
+}
+
+const encoder = new TextEncoder();
+export const bytesOf = (text: string): Uint8Array => encoder.encode(text);

@@ -1,0 +1,61 @@
+/**
+ * Content coding of /api answers on `npm start` (Vercel's CDN codes its own): which coding a
+ * client gets, chosen by `negotiator` (the package Express and `compression` use), and the
+ * standard library's brotli and gzip over whole bodies, or as a stream for a body sent as it is
+ * produced. Any setting decodes to the same bytes; these are `compression`'s defaults, with
+ * brotli's window held small so a stalled stream keeps little memory.
+ */
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
+import Negotiator from 'negotiator';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/** Bodies shorter than this are sent as they are: coding them saves too little. */
+export const CODING_THRESHOLD = 1024;
+
+/** Offered in this order of preference when a client weighs them alike. */
+const OFFERED = ['br', 'gzip', 'identity'];
+
+/** Accept-Encoding values repeat (a handful per kind of client): each is negotiated once (bounded). */
+const negotiated = new Map<string, Encoding>();
+const NEGOTIATIONS_KEPT = 256;
+
+/** The coding for a client's Accept-Encoding: none when it sends none. */
+export function negotiate(acceptEncoding: string | undefined): Encoding {
+  if (acceptEncoding === undefined) return 'identity';
+  let encoding = negotiated.get(acceptEncoding);
+  if (encoding === undefined) {
+    // negotiator 1.x takes the preference on ties as a second argument; its types predate it.
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as {
+      encoding(available: string[], options: { preferred: string[] }): string | undefined;
+    };
+    encoding = (negotiator.encoding(OFFERED, { preferred: ['br', 'gzip'] }) ?? 'identity') as Encoding;
+    if (negotiated.size >= NEGOTIATIONS_KEPT) negotiated.clear();
+    negotiated.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+const BROTLI = {
+  params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 18 },
+};
+const GZIP = { level: 6 };
+
+const brotliWhole = promisify(brotliCompress);
+const gzipWhole = promisify(gzip);
+
+/** A whole body coded, in zlib's thread pool rather than on the event loop. */
+export function encodeWhole(body: Uint8Array, encoding: Exclude<Encoding, 'identity'>): Promise<Uint8Array> {
+  return encoding === 'br' ? brotliWhole(body, BROTLI) : gzipWhole(body, GZIP);
+}
+
+/** A body sent as it is produced, coded as it goes (the stream keeps the writer's backpressure). */
+export function encodeStream(
+  body: AsyncIterable<Uint8Array>,
+  encoding: Exclude<Encoding, 'identity'>,
+): AsyncIterable<Uint8Array> {
+  const coder = encoding === 'br' ? createBrotliCompress(BROTLI) : createGzip(GZIP);
+  return Readable.from(body, { objectMode: false }).pipe(coder);
+}

@@ -1,0 +1,95 @@
+/**
+ * Every request under /api on Node's own request and response: `npm start`'s server and the
+ * Vercel function both run this listener, so production answers by the same path as the bench
+ * and the tests. It reads the request, has the service answer it (src/service.ts: the router and
+ * the one way out), and writes the answer. A GET or HEAD whose answer is kept for this second is
+ * written from it at once.
+ *
+ * Where it is the outermost layer (`npm start`) it stamps `x-request-id` by the rule of
+ * src/api/request-id.ts; on Vercel the routing middleware does, before the CDN cache.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { defaultLog, type Log } from '../api/edge.ts';
+import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
+import type { Outgoing, RequestHead } from '../http/answer.ts';
+import { writeOutgoing } from '../http/node-writer.ts';
+import { respond } from '../http/way-out.ts';
+import { isMcpPath } from '../endpoints.ts';
+import { mayBeKept, type Incoming, type Service } from '../service.ts';
+import { clientGone, FAILED, sendEdgeError } from './edge-errors.ts';
+
+export interface ApiListenerOptions {
+  /** Stamp `x-request-id` here (`npm start`), or leave it to an outer layer (Vercel's middleware). */
+  stampRequestIds: boolean;
+  /** The origin of `documentationUrl` in the errors answered here. */
+  site: string;
+  log?: Log;
+}
+
+/** A client that went away mid-body. */
+const aborted = () => Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+
+/**
+ * The body as text, or undefined past `limit` (a declared length before reading, a longer
+ * stream as it comes: reading stops and the rest stays unread). Rejects when the client goes away.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.resolve(undefined);
+  if (req.readableEnded) return Promise.resolve('');
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData).pause();
+      done(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', fail);
+    req.once('close', () => req.complete || fail(aborted()));
+  });
+}
+
+/** Does the request come with a body? */
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+
+export function createApiListener(service: Service, options: ApiListenerOptions) {
+  const log = options.log ?? defaultLog;
+
+  return function apiListener(req: IncomingMessage, res: ServerResponse): void {
+    const head: RequestHead = {
+      method: req.method ?? 'GET',
+      header: (name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+    const requestIdOf = (carries: boolean) =>
+      carries && options.stampRequestIds ? requestIdFrom(req.headers[REQUEST_ID] as string | undefined) : undefined;
+    const failed = (error: unknown) => {
+      if (!clientGone(error)) log('server: API request failed:', error);
+      if (res.headersSent || req.destroyed) res.destroy();
+      else sendEdgeError(res, FAILED, options.site, head.method);
+    };
+    const write = (out: Outgoing | Promise<Outgoing>, carries: boolean) => {
+      if (out instanceof Promise) return void out.then((o) => write(o, carries), failed);
+      writeOutgoing(res, out, requestIdOf(carries), failed);
+    };
+
+    const target = req.url ?? '/';
+    if (mayBeKept(head.method) && !hasBody(req)) {
+      const kept = service.kept(target);
+      if (kept) return void write(respond(kept.prepared, head), kept.requestId);
+    }
+    const incoming: Incoming = { ...head, target, body: (limit) => readBody(req, limit) };
+    // MCP reads its own body, within its own limit. Nothing else takes one: it is left unread and
+    // the connection closed after the answer, which never comes before Node has seen the request
+    // whole (a malformed body still gets its 400 from the server's clientError).
+    if (hasBody(req) && !isMcpPath(target.split('?', 1)[0]!)) res.setHeader('connection', 'close');
+    service.answer(incoming).then(({ prepared, requestId }) => write(respond(prepared, head), requestId), failed);
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * A filter declares which endpoints take it and whether its values are whole numbers: a filter
+ * for the list alone is a parameter of the list (REST, OpenAPI, the MCP list tool) and of nothing
+ * else, and MCP takes a JSON number for a whole-number filter because the filter says so, not
+ * because of how its pattern is written.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { datasetBySlug, filtersOf, type Dataset, type ItemFilter } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
+import { readArguments, toolsFor } from '../src/mcp/tools.ts';
+
+const mortgages = datasetBySlug('mortgage-rates')!;
+
+/** The mortgage dataset with one more filter, as a contributor would add it (under a slug of its own). */
+function withFilter(filter: ItemFilter, slug: string): Dataset {
+  return { ...mortgages, slug, filters: [...mortgages.filters, filter] } as unknown as Dataset;
+}
+
+const minRate: ItemFilter = {
+  name: 'minimumRate',
+  schema: z.string().regex(/^[0-9]+(?:\.[0-9]+)?$/),
+  description: 'Only rates at or above this percentage.',
+  only: ['list'],
+  item: (item) => item,
+};
+
+describe('a filter for one endpoint', () => {
+  const dataset = withFilter(minRate, 'mortgage-rates-list-filter');
+  const endpoints = endpointsOf(dataset);
+
+  it('is a parameter of the list only', () => {
+    expect(filtersOf(dataset, 'list').map((f) => f.name)).toContain('minimumRate');
+    expect(Object.keys(endpoints.list.query.shape)).toContain('minimumRate');
+    expect(Object.keys(endpoints.detail.query.shape)).not.toContain('minimumRate');
+    expect(Object.keys(endpoints.timeSeries.query.shape)).not.toContain('minimumRate');
+    expect(endpoints.detail.query.safeParse({ minimumRate: '5' }).success).toBe(false);
+    expect(endpoints.list.query.safeParse({ minimumRate: '5' }).success).toBe(true);
+  });
+
+  it('is an argument and a sentence of the MCP list tool only', () => {
+    const [list, detail, series] = toolsFor(dataset);
+    expect(Object.keys(list!.inputSchema.properties ?? {})).toContain('minimumRate');
+    expect(list!.description).toContain('minimumRate');
+    for (const tool of [detail!, series!]) {
+      expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain('minimumRate');
+      expect(tool.description).not.toContain('minimumRate');
+    }
+  });
+
+  it('takes a JSON number only where the filter says its values are whole numbers', () => {
+    const [list] = toolsFor(dataset);
+    expect([...list!.digits]).toEqual(['termInMonths']);
+    expect(readArguments(list!, { termInMonths: 12 })).toEqual({ values: { termInMonths: '12' } });
+    expect('problems' in readArguments(list!, { minimumRate: 5 })).toBe(true);
+    const whole = withFilter(
+      { ...minRate, name: 'minimumMonths', wholeNumber: true, schema: z.string() },
+      'mortgage-rates-whole',
+    );
+    const [wholeList] = toolsFor(whole);
+    expect([...wholeList!.digits].sort()).toEqual(['minimumMonths', 'termInMonths']);
+    expect(readArguments(wholeList!, { minimumMonths: 6 })).toEqual({ values: { minimumMonths: '6' } });
+  });
+});
