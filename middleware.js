@@ -3,9 +3,9 @@
 export const config = { runtime: 'nodejs', matcher: ["/api/v1/:path*"] };
 
 // src/endpoints.ts
-import { z as z3 } from "zod";
+import { z as z5 } from "zod";
 
-// src/schemas/params.ts
+// src/schemas/envelopes.ts
 import { z as z2 } from "zod";
 
 // src/schemas/common.ts
@@ -22,112 +22,7 @@ var INVISIBLE_CHARACTERS = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066
 var CleanText = z.string().refine((text) => !INVISIBLE_CHARACTERS.test(text), "must not hold control, bidi or zero-width characters").refine((text) => text === text.normalize("NFC"), "must be in Unicode NFC");
 var idWithPrefix = (prefix) => z.string().regex(new RegExp(`^${prefix}:`), `must begin with "${prefix}:"`);
 
-// src/schemas/params.ts
-var TermInMonthsParam = z2.string().regex(/^\d+$/, "must be a whole number of months written in digits");
-var DateParam = SnapshotDate;
-var EntityIdParam = z2.string().min(1, "must not be empty");
-
-// src/endpoints.ts
-var API_PREFIX = "/api/v1";
-var TIME_SERIES_SEGMENT = "time-series";
-var HEALTH_SEGMENT = "health";
-function filterParams(dataset) {
-  return Object.fromEntries(
-    dataset.filters.map((filter) => [filter.name, filter.schema.describe(filter.description).optional()])
-  );
-}
-function exampleEntityId(dataset) {
-  return dataset.entity.prefix === "issuer" ? "issuer:amex" : "institution:asb";
-}
-function entityIdParam(dataset) {
-  const { kind } = dataset.entity;
-  return EntityIdParam.describe(
-    `The ${kind}'s id, e.g. ${exampleEntityId(dataset)} (case-insensitive; the bare slug also works). GET ${API_PREFIX}/${dataset.slug} lists every ${kind} with its id.`
-  );
-}
-var DATE_PARAMS = {
-  date: DateParam.describe(
-    "One snapshot: the UTC date YYYY-MM-DD. Cannot be combined with startDate or endDate."
-  ).optional(),
-  startDate: DateParam.describe("First date of a range, YYYY-MM-DD, inclusive. Needs endDate.").optional(),
-  endDate: DateParam.describe(
-    "Last date of a range, YYYY-MM-DD, inclusive; on or after startDate. Needs startDate."
-  ).optional()
-};
-var ENDPOINTS = /* @__PURE__ */ new Map();
-function endpointsOf(dataset) {
-  let endpoints = ENDPOINTS.get(dataset.slug);
-  if (!endpoints) ENDPOINTS.set(dataset.slug, endpoints = buildEndpoints(dataset));
-  return endpoints;
-}
-function buildEndpoints(dataset) {
-  const base = `${API_PREFIX}/${dataset.slug}`;
-  const filters = filterParams(dataset);
-  return {
-    list: { kind: "list", dataset, path: base, query: z3.strictObject(filters), ignoredQuery: [] },
-    detail: {
-      kind: "detail",
-      dataset,
-      path: `${base}/{${dataset.entity.param}}`,
-      pathParam: dataset.entity.param,
-      query: z3.strictObject(filters),
-      ignoredQuery: []
-    },
-    timeSeries: {
-      kind: "timeSeries",
-      dataset,
-      path: `${base}/${TIME_SERIES_SEGMENT}`,
-      query: z3.strictObject({
-        ...DATE_PARAMS,
-        [dataset.entity.param]: entityIdParam(dataset).optional(),
-        ...filters
-      }),
-      ignoredQuery: dataset.ignoredTimeSeriesParams
-    }
-  };
-}
-var HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
-var MCP_PATH = `${API_PREFIX}/mcp`;
-
-// src/api/responses.ts
-var STATUS = {
-  invalid_request: 400,
-  no_data: 404,
-  institution_not_found: 404,
-  issuer_not_found: 404,
-  not_found: 404,
-  method_not_allowed: 405,
-  server_error: 500
-};
-var ApiError = class extends Error {
-  constructor(code, message, hint, options = {}) {
-    super(message);
-    this.code = code;
-    this.hint = hint;
-    this.options = options;
-    this.name = "ApiError";
-    this.status = STATUS[code];
-  }
-  code;
-  hint;
-  options;
-  status;
-  body(site) {
-    return {
-      code: this.status,
-      error: this.code,
-      message: this.message,
-      hint: this.hint,
-      documentationUrl: `${site}/docs/errors#${this.code}`
-    };
-  }
-};
-
-// src/api/routes.ts
-import { z as z7 } from "zod";
-
 // src/schemas/envelopes.ts
-import { z as z4 } from "zod";
 function* idsIn(value, path) {
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) yield* idsIn(item, [...path, index]);
@@ -145,25 +40,31 @@ function checkUniqueIds(data, ctx) {
     seen.add(id);
   }
 }
-var snapshotSchema = (type, entity) => z4.strictObject({ type: z4.literal(type), data: z4.array(entity), lastUpdated: IsoDateTime }).superRefine((snapshot, ctx) => checkUniqueIds(snapshot.data, ctx));
-var envelopeSchema = (type, entity) => z4.strictObject({
-  type: z4.literal(type),
-  data: z4.array(entity),
+var snapshotSchema = (type, entity) => z2.strictObject({ type: z2.literal(type), data: z2.array(entity), lastUpdated: IsoDateTime }).superRefine((snapshot, ctx) => checkUniqueIds(snapshot.data, ctx));
+var envelopeSchema = (type, entity) => z2.strictObject({
+  type: z2.literal(type),
+  data: z2.array(entity),
   lastUpdated: IsoDateTime,
-  termsOfUse: z4.string(),
+  termsOfUse: z2.string(),
   timestamp: IsoDateTime
 });
-var timeSeriesSchema = (type, snapshot) => z4.strictObject({
-  type: z4.literal(type),
-  timeSeries: z4.record(SnapshotDate, snapshot),
-  availableDates: z4.array(SnapshotDate),
-  termsOfUse: z4.string(),
+var timeSeriesSchema = (type, snapshot) => z2.strictObject({
+  type: z2.literal(type),
+  timeSeries: z2.record(SnapshotDate, snapshot),
+  availableDates: z2.array(SnapshotDate),
+  termsOfUse: z2.string(),
   timestamp: IsoDateTime,
-  message: z4.string().optional()
+  message: z2.string().optional()
 });
 
+// src/schemas/params.ts
+import { z as z3 } from "zod";
+var TermInMonthsParam = z3.string().regex(/^\d+$/, "must be a whole number of months written in digits");
+var DateParam = SnapshotDate;
+var EntityIdParam = z3.string().min(1, "must not be empty");
+
 // src/schemas/rates.ts
-import { z as z5 } from "zod";
+import { z as z4 } from "zod";
 
 // src/schemas/terms.ts
 var MORTGAGE_TERM_TABLE = [
@@ -189,16 +90,16 @@ var VALUE_BOUNDS = {
   annualFeeNZD: { min: 0, max: 1e4 },
   interestFreeDays: { min: 0, max: 365 }
 };
-var percent = (what) => z5.number().min(VALUE_BOUNDS.rate.min).max(VALUE_BOUNDS.rate.max).describe(`${what}, percent per year (4.29 means 4.29 %).`);
-var MortgageRate = z5.strictObject({
+var percent = (what) => z4.number().min(VALUE_BOUNDS.rate.min).max(VALUE_BOUNDS.rate.max).describe(`${what}, percent per year (4.29 means 4.29 %).`);
+var MortgageRate = z4.strictObject({
   id: idWithPrefix("rate").describe("Rate id, e.g. rate:anz:special:1-year."),
   rate: percent("The interest rate"),
-  term: z5.enum(MORTGAGE_TERMS).meta({ default: "Variable floating" }).describe(
+  term: z4.enum(MORTGAGE_TERMS).meta({ default: "Variable floating" }).describe(
     'Term label. "Variable floating" is a rate the institution may change at any time; the others are fixed terms.'
   ),
-  termInMonths: z5.number().int().positive().nullable().describe(`Fixed term in months (${FIXED_TERM_MONTHS_PROSE}); null for a variable floating rate.`)
+  termInMonths: z4.number().int().positive().nullable().describe(`Fixed term in months (${FIXED_TERM_MONTHS_PROSE}); null for a variable floating rate.`)
 });
-var LoanRate = z5.strictObject({
+var LoanRate = z4.strictObject({
   id: idWithPrefix("rate").describe("Rate id, e.g. rate:anz:personal-loan:unsecured:3000-to-50000."),
   rate: percent("The interest rate"),
   plan: CleanText.nullable().describe("Loan type such as Secured or Unsecured; null when the source gives none."),
@@ -206,7 +107,7 @@ var LoanRate = z5.strictObject({
     'Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.'
   )
 });
-var CreditCardPlan = z5.strictObject({
+var CreditCardPlan = z4.strictObject({
   id: idWithPrefix("plan").describe("Plan id, e.g. plan:amex:low-rate."),
   name: CleanText.describe("Card name as the issuer uses it."),
   purchaseRate: percent("Interest on purchases").nullable(),
@@ -215,29 +116,29 @@ var CreditCardPlan = z5.strictObject({
   balanceTransferPeriod: CleanText.nullable().describe(
     'How long the balance transfer rate lasts ("6 months", "Life of balance transferred").'
   ),
-  interestFreeDays: z5.number().int().min(VALUE_BOUNDS.interestFreeDays.min).max(VALUE_BOUNDS.interestFreeDays.max).nullable().describe("Interest-free period on purchases, in days."),
-  annualFeeNZD: z5.number().min(VALUE_BOUNDS.annualFeeNZD.min).max(VALUE_BOUNDS.annualFeeNZD.max).nullable().describe("Annual fee of the primary card, in NZ dollars.")
+  interestFreeDays: z4.number().int().min(VALUE_BOUNDS.interestFreeDays.min).max(VALUE_BOUNDS.interestFreeDays.max).nullable().describe("Interest-free period on purchases, in days."),
+  annualFeeNZD: z4.number().min(VALUE_BOUNDS.annualFeeNZD.min).max(VALUE_BOUNDS.annualFeeNZD.max).nullable().describe("Annual fee of the primary card, in NZ dollars.")
 });
-var product = (rate) => z5.strictObject({
+var product = (rate) => z4.strictObject({
   id: idWithPrefix("product").describe("Product id, e.g. product:anz:special."),
   name: CleanText.describe(
     "Product name as the institution uses it; it can change when the institution changes its page."
   ),
-  rates: z5.array(rate)
+  rates: z4.array(rate)
 });
 var MortgageProduct = product(MortgageRate);
 var LoanProduct = product(LoanRate);
-var institution = (item) => z5.strictObject({
+var institution = (item) => z4.strictObject({
   id: idWithPrefix("institution").describe("Institution id (institution:<slug>); stable across collections."),
   name: CleanText.describe("Institution name."),
-  products: z5.array(item)
+  products: z4.array(item)
 });
 var MortgageInstitution = institution(MortgageProduct);
 var LoanInstitution = institution(LoanProduct);
-var CreditCardIssuer = z5.strictObject({
+var CreditCardIssuer = z4.strictObject({
   id: idWithPrefix("issuer").describe("Issuer id (issuer:<slug>); stable across collections."),
   name: CleanText.describe("Issuer name."),
-  plans: z5.array(CreditCardPlan)
+  plans: z4.array(CreditCardPlan)
 });
 
 // src/collect/page-layout.ts
@@ -317,6 +218,7 @@ var ISSUER = {
 var termInMonths = {
   name: "termInMonths",
   schema: TermInMonthsParam,
+  wholeNumber: true,
   description: `Only fixed rates of this term, in months (${FIXED_TERM_MONTHS_PROSE}); variable floating rates are left out. A term the data does not have gives empty product arrays.`,
   item(product2, value) {
     const months = Number(value);
@@ -391,6 +293,108 @@ var DATASET_SLUGS = DATASETS.map((d) => d.slug);
 function datasetBySlug(slug) {
   return DATASETS.find((d) => d.slug === slug);
 }
+function filtersOf(dataset, kind) {
+  const filters = dataset.filters;
+  return filters.filter((filter) => filter.only?.includes(kind) ?? true);
+}
+
+// src/endpoints.ts
+var API_PREFIX = "/api/v1";
+var TIME_SERIES_SEGMENT = "time-series";
+var HEALTH_SEGMENT = "health";
+function filterParams(dataset, kind) {
+  return Object.fromEntries(
+    filtersOf(dataset, kind).map((filter) => [filter.name, filter.schema.describe(filter.description).optional()])
+  );
+}
+function exampleEntityId(dataset) {
+  return dataset.entity.prefix === "issuer" ? "issuer:amex" : "institution:asb";
+}
+function entityIdParam(dataset) {
+  const { kind } = dataset.entity;
+  return EntityIdParam.describe(
+    `The ${kind}'s id, e.g. ${exampleEntityId(dataset)} (case-insensitive; the bare slug also works). GET ${API_PREFIX}/${dataset.slug} lists every ${kind} with its id.`
+  );
+}
+var DATE_PARAMS = {
+  date: DateParam.describe(
+    "One snapshot: the UTC date YYYY-MM-DD. Cannot be combined with startDate or endDate."
+  ).optional(),
+  startDate: DateParam.describe("First date of a range, YYYY-MM-DD, inclusive. Needs endDate.").optional(),
+  endDate: DateParam.describe(
+    "Last date of a range, YYYY-MM-DD, inclusive; on or after startDate. Needs startDate."
+  ).optional()
+};
+var ENDPOINTS = /* @__PURE__ */ new Map();
+function endpointsOf(dataset) {
+  let endpoints = ENDPOINTS.get(dataset.slug);
+  if (!endpoints) ENDPOINTS.set(dataset.slug, endpoints = buildEndpoints(dataset));
+  return endpoints;
+}
+function buildEndpoints(dataset) {
+  const base = `${API_PREFIX}/${dataset.slug}`;
+  return {
+    list: { kind: "list", dataset, path: base, query: z5.strictObject(filterParams(dataset, "list")), ignoredQuery: [] },
+    detail: {
+      kind: "detail",
+      dataset,
+      path: `${base}/{${dataset.entity.param}}`,
+      pathParam: dataset.entity.param,
+      query: z5.strictObject(filterParams(dataset, "detail")),
+      ignoredQuery: []
+    },
+    timeSeries: {
+      kind: "timeSeries",
+      dataset,
+      path: `${base}/${TIME_SERIES_SEGMENT}`,
+      query: z5.strictObject({
+        ...DATE_PARAMS,
+        [dataset.entity.param]: entityIdParam(dataset).optional(),
+        ...filterParams(dataset, "timeSeries")
+      }),
+      ignoredQuery: dataset.ignoredTimeSeriesParams
+    }
+  };
+}
+var HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
+var MCP_PATH = `${API_PREFIX}/mcp`;
+
+// src/api/responses.ts
+var STATUS = {
+  invalid_request: 400,
+  no_data: 404,
+  institution_not_found: 404,
+  issuer_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  server_error: 500
+};
+var ApiError = class extends Error {
+  constructor(code, message, hint, options = {}) {
+    super(message);
+    this.code = code;
+    this.hint = hint;
+    this.options = options;
+    this.name = "ApiError";
+    this.status = STATUS[code];
+  }
+  code;
+  hint;
+  options;
+  status;
+  body(site) {
+    return {
+      code: this.status,
+      error: this.code,
+      message: this.message,
+      hint: this.hint,
+      documentationUrl: `${site}/docs/errors#${this.code}`
+    };
+  }
+};
+
+// src/api/routes.ts
+import { z as z7 } from "zod";
 
 // src/changes/endpoint.ts
 import { z as z6 } from "zod";

@@ -10,14 +10,14 @@ import { Readable } from 'node:stream';
 import { createRestCore, type ApiDeps, type Handler } from './api/app.ts';
 import { MCP_CORS, preflightAnswer, READ_ONLY_CORS } from './api/edge.ts';
 import { carriesRequestId, REQUEST_ID } from './api/request-id.ts';
-import type { Answer, Outgoing, RequestHead } from './http/answer.ts';
+import { isWhole, joined, type Answer, type Outgoing, type RequestHead } from './http/answer.ts';
 import { KeptAnswers, type Kept } from './http/kept-answers.ts';
 import { prepare, respond, type Prepared } from './http/way-out.ts';
 import type { McpCore, McpEndpointOptions } from './mcp/endpoint.ts';
 import type { RestAnswer } from './mcp/server.ts';
 import { readUpTo } from './lib/read-up-to.ts';
 import { siteUrl } from './site.ts';
-import { isMcpPath, MCP_PATH } from './endpoints.ts';
+import { HEALTH_PATH, isMcpPath, MCP_PATH } from './endpoints.ts';
 
 export { isMcpPath, MCP_PATH };
 const isSearchPath = (path: string) => path === '/api/search' || path === '/api/search/';
@@ -70,12 +70,13 @@ export function createService(deps: ApiDeps, options: ServiceOptions = {}): Serv
     const known = kept.get(target);
     if (known) return known;
     const answer = await (options.search && isSearchPath(url.pathname) ? options.search('GET', url) : rest('GET', url));
-    const prepared = prepare(answer, way);
     const requestId = carriesRequestId('GET', url);
-    const whole = prepared.body === null || prepared.body instanceof Uint8Array;
-    if (answer.cache === 'data' && whole && answer.status < 500)
-      return kept.keep(target, prepared as Kept['prepared'], requestId);
-    return { prepared, requestId };
+    const whole = answer.body === null || typeof answer.body === 'string' || isWhole(answer.body);
+    // What a shared cache may keep, and health: no cache keeps it, as it says what is true now,
+    // but a second of reuse here is within that (its status reads are kept 5 s anyway).
+    const reusable = answer.cache === 'data' || url.pathname === HEALTH_PATH;
+    if (!(reusable && whole && answer.status < 500)) return { prepared: prepare(answer, way), requestId };
+    return kept.keep(target, prepare(answer, { ...way, reused: true }) as Kept['prepared'], requestId);
   }
 
   // The MCP module is loaded on the first MCP request, so a cold start serving REST does not pay for it.
@@ -138,13 +139,18 @@ function restAnswerOf(answer: Kept | Routed | undefined): RestAnswer | undefined
 function restAnswerOf(answer: Kept | Routed | undefined): RestAnswer | undefined {
   if (!answer) return undefined;
   const { status, body } = answer.prepared;
-  return { status, body, derived: 'derived' in answer ? answer.derived : undefined };
+  return {
+    status,
+    body: body !== null && isWhole(body) ? joined(body) : body,
+    derived: 'derived' in answer ? answer.derived : undefined,
+  };
 }
 
 /** What the way out sends, as a web Response (the caller's request id added when it gets one). */
 export function responseOf({ status, headers, body }: Outgoing, requestId?: string): Response {
-  const list = headers.map(([name, value]) => [name, value] as [string, string]);
+  const list: [string, string][] = [];
+  for (let i = 0; i < headers.length; i += 2) list.push([headers[i]!, headers[i + 1]!]);
   if (requestId !== undefined) list.push([REQUEST_ID, requestId]);
-  const content = body === null || body instanceof Uint8Array ? body : Readable.toWeb(Readable.from(body));
+  const content = body === null ? null : isWhole(body) ? joined(body) : Readable.toWeb(Readable.from(body));
   return new Response(content as BodyInit | null, { status, headers: list });
 }

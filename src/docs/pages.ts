@@ -9,6 +9,7 @@ import { DATASETS, type DatasetSlug } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
 import type { ExampleSet } from '../examples.ts';
+import { LIMITS, mib } from '../mcp/protocol.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
@@ -33,12 +34,22 @@ export interface DocPage {
   headings: Heading[];
 }
 
+const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
+
 /** Values the hand-written pages can include, so lists that the code defines are written once. */
 function substitutions(site: string): Record<string, string> {
   return {
     site,
     /** "6, 12, 18, 24, 36, 48 or 60": the mortgage terms `termInMonths` takes. */
     fixedTermMonths: FIXED_TERM_MONTHS_PROSE,
+    // The MCP endpoint's limits (src/mcp/protocol.ts LIMITS), as the pages state them.
+    mcpBodyLimit: kib(LIMITS.bodyBytes),
+    mcpBatchMessages: String(LIMITS.batchMessages),
+    mcpBatchToolCalls: String(LIMITS.batchToolCalls),
+    mcpResponseLimit: mib(LIMITS.responseBytes),
+    mcpResponseBytes: String(LIMITS.responseBytes),
+    mcpResultLimit: mib(LIMITS.resultBytes),
+    mcpConcurrentCalls: String(LIMITS.concurrentToolCalls),
     /** The most snapshots one time-series answer holds. */
     maxTimeSeriesSnapshots: MAX_TIME_SERIES_SNAPSHOTS.toLocaleString('en'),
     /** The explorer's restricted-offer rules, with what each caught in the history. */

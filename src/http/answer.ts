@@ -5,8 +5,22 @@
  */
 import type { CorsPolicy } from '../api/edge.ts';
 
-/** A whole body (bytes or text), one sent as it is produced (a long time series), or none. */
-export type Body = Uint8Array | string | AsyncIterable<Uint8Array | string> | null;
+/**
+ * A whole body — bytes, text, or bytes in parts sent as they are in one write (an MCP response:
+ * the caller's id around a kept result) — one sent as it is produced (a long time series), or none.
+ */
+export type Body = Uint8Array | readonly Uint8Array[] | string | AsyncIterable<Uint8Array | string> | null;
+
+/** A whole body in bytes: one piece, or parts in order. */
+export type Whole = Uint8Array | readonly Uint8Array[];
+
+export const isWhole = (body: unknown): body is Whole => body instanceof Uint8Array || Array.isArray(body);
+
+export const lengthOf = (whole: Whole): number =>
+  whole instanceof Uint8Array ? whole.length : whole.reduce((n, part) => n + part.length, 0);
+
+/** One piece: the parts joined (for a coder, or a writer that takes one buffer). */
+export const joined = (whole: Whole): Uint8Array => (whole instanceof Uint8Array ? whole : Buffer.concat(whole));
 
 export interface Answer {
   status: number;
@@ -32,9 +46,9 @@ export interface RequestHead {
 /** What a writer sends: status, every header but the caller's request id, and the body. */
 export interface Outgoing {
   status: number;
-  /** Shared between callers: read, never changed. */
-  headers: readonly (readonly [string, string])[];
-  body: Uint8Array | AsyncIterable<Uint8Array> | null;
+  /** Names and values in turn, as Node's writeHead takes them; shared between callers: read, never changed. */
+  headers: readonly string[];
+  body: Whole | AsyncIterable<Uint8Array> | null;
 }
 
 const encoder = new TextEncoder();

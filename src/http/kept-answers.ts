@@ -7,7 +7,8 @@
  * kept tool result: src/mcp/server.ts).
  *
  * Only what a shared cache may keep is kept here (`cache: 'data'`, whole bodies, no failures), so
- * reusing it for a second changes nothing a caller could tell from a CDN.
+ * reusing it for a second changes nothing a caller could tell from a CDN; and health's answer,
+ * whose `timestamp` then says when it was worked out (src/service.ts).
  */
 import type { Prepared } from './way-out.ts';
 

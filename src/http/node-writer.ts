@@ -7,7 +7,7 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import { REQUEST_ID } from '../api/request-id.ts';
-import type { Outgoing } from './answer.ts';
+import { isWhole, joined, type Outgoing } from './answer.ts';
 
 /** Write one answer; `onError` hears of a stream that failed after its head was sent (the response is destroyed). */
 export function writeOutgoing(
@@ -16,12 +16,16 @@ export function writeOutgoing(
   requestId: string | undefined,
   onError: (error: Error) => void,
 ): void {
-  const flat: string[] = [];
-  for (const [name, value] of headers) flat.push(name, value);
-  if (requestId !== undefined) flat.push(REQUEST_ID, requestId);
-  res.writeHead(status, flat);
+  res.writeHead(status, (requestId === undefined ? headers : [...headers, REQUEST_ID, requestId]) as string[]);
   if (body === null || body instanceof Uint8Array) {
     res.end(body ?? undefined);
+    return;
+  }
+  if (Array.isArray(body)) {
+    // Parts in one write (writev), none copied.
+    res.cork();
+    for (const part of body) res.write(part);
+    res.end();
     return;
   }
   pipeline(body, res, (error) => {
@@ -31,7 +35,8 @@ export function writeOutgoing(
 
 /** A whole message for a bare socket (no response object), closing the connection. */
 export function rawMessage({ status, headers, body }: Outgoing): Buffer {
-  const lines = headers.map(([name, value]) => `${name}: ${value}`);
+  const lines: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
   const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${lines.join('\r\n')}\r\nconnection: close\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head), body instanceof Uint8Array ? body : new Uint8Array(0)]);
+  return Buffer.concat([Buffer.from(head), isWhole(body) ? joined(body) : new Uint8Array(0)]);
 }

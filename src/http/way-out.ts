@@ -14,12 +14,14 @@
 import { corsHeaders, READ_ONLY_CORS } from '../api/edge.ts';
 import { cacheControlFor, matchesEtag, NO_STORE, VERCEL_CDN_CACHE_CONTROL } from '../api/caching.ts';
 import { SECURITY_HEADERS } from '../server/security-headers.ts';
-import type { Answer, Outgoing, RequestHead } from './answer.ts';
+import { isWhole, joined, lengthOf, type Answer, type Outgoing, type RequestHead, type Whole } from './answer.ts';
 import { CODING_THRESHOLD, encodeStream, encodeWhole, negotiate, type Encoding } from './coding.ts';
 
-/** Does this deployment code its answers (`npm start`), or leave it to a CDN (Vercel)? */
 export interface WayOutOptions {
+  /** Does this deployment code its answers (`npm start`), or leave it to a CDN (Vercel)? */
   coding: boolean;
+  /** Is the answer reused (kept for its second), so each coding is made once rather than per caller? */
+  reused?: boolean;
 }
 
 /** An answer with every rule applied that is the same for all callers. */
@@ -29,19 +31,22 @@ export interface Prepared {
   headers: readonly (readonly [string, string])[];
   etag?: string;
   /** Whole, as bytes (kept answers are always whole), or sent as it is produced. */
-  body: Uint8Array | AsyncIterable<Uint8Array> | null;
+  body: Whole | AsyncIterable<Uint8Array> | null;
   /** May a caller get it coded: coding on, and a body long enough to be worth it (a stream always is). */
   codable: boolean;
+  /** Reused by many callers (WayOutOptions.reused): worth coding smaller, as it is coded once. */
+  reused: boolean;
   /** A whole body's representation per coding, made on first use and shared by later callers. */
   representations: Map<Encoding, Representation | Promise<Representation>>;
 }
 
 interface Representation {
-  headers: readonly (readonly [string, string])[];
+  /** Names and values in turn, as a writer sends them: made once per representation. */
+  headers: readonly string[];
   /** The 304's headers: the representation's without its content headers. */
-  notModified: readonly (readonly [string, string])[];
+  notModified: readonly string[];
   etag?: string;
-  body: Uint8Array;
+  body: Whole;
 }
 
 const SECURITY = Object.entries(SECURITY_HEADERS);
@@ -62,7 +67,7 @@ async function* asBytes(body: AsyncIterable<Uint8Array | string>): AsyncGenerato
 export function prepare(answer: Answer, options: WayOutOptions): Prepared {
   const { status } = answer;
   const body =
-    answer.body === null || answer.body instanceof Uint8Array
+    answer.body === null || isWhole(answer.body)
       ? answer.body
       : typeof answer.body === 'string'
         ? encoder.encode(answer.body)
@@ -74,37 +79,45 @@ export function prepare(answer: Answer, options: WayOutOptions): Prepared {
   headers.push(['cache-control', cacheControl]);
   // Read by Vercel's CDN alone: it keeps a cacheable answer for the life of the deployment.
   if (cacheControl !== NO_STORE) headers.push(['vercel-cdn-cache-control', VERCEL_CDN_CACHE_CONTROL]);
-  const codable = options.coding && body !== null && (!(body instanceof Uint8Array) || body.length >= CODING_THRESHOLD);
+  const codable = options.coding && body !== null && (!isWhole(body) || lengthOf(body) >= CODING_THRESHOLD);
   // Where the deployment codes, every answer with a body may differ by Accept-Encoding.
   if (options.coding && body !== null) headers.push(['vary', 'Accept-Encoding']);
-  return { status, headers, etag: answer.headers.etag, body, codable, representations: new Map() };
+  const reused = options.reused ?? false;
+  return { status, headers, etag: answer.headers.etag, body, codable, reused, representations: new Map() };
 }
 
+/** A representation's headers (flat: names and values in turn), its 304's, and its ETag. */
 function withCoding(prepared: Prepared, encoding: Encoding, length?: number) {
   const etag = prepared.etag === undefined ? undefined : codedEtag(prepared.etag, encoding);
-  const headers: (readonly [string, string])[] = prepared.headers.map(([name, value]) =>
-    name === 'etag' ? ['etag', etag!] : [name, value],
-  );
-  if (encoding !== 'identity') headers.push(['content-encoding', encoding]);
-  if (length !== undefined) headers.push(['content-length', String(length)]);
-  const notModified = headers.filter(([name]) => !CONTENT_HEADERS.has(name));
+  const headers: string[] = [];
+  const notModified: string[] = [];
+  const add = (name: string, value: string) => {
+    headers.push(name, value);
+    if (!CONTENT_HEADERS.has(name)) notModified.push(name, value);
+  };
+  for (const [name, value] of prepared.headers) add(name, name === 'etag' ? etag! : value);
+  if (encoding !== 'identity') add('content-encoding', encoding);
+  if (length !== undefined) add('content-length', String(length));
   return { etag, headers, notModified };
 }
 
 /** A whole body's representation in a coding: made once per prepared answer, then shared. */
 function representation(
-  prepared: Prepared & { body: Uint8Array },
+  prepared: Prepared & { body: Whole },
   encoding: Encoding,
 ): Representation | Promise<Representation> {
   let rep = prepared.representations.get(encoding);
   if (rep) return rep;
-  const make = (body: Uint8Array): Representation => ({ ...withCoding(prepared, encoding, body.length), body });
+  const make = (body: Whole): Representation => ({ ...withCoding(prepared, encoding, lengthOf(body)), body });
   if (encoding === 'identity') rep = make(prepared.body);
   else {
-    rep = encodeWhole(prepared.body, encoding).then(make, (error: unknown) => {
-      prepared.representations.delete(encoding); // the next caller tries again
-      throw error;
-    });
+    rep = encodeWhole(joined(prepared.body), encoding, prepared.reused ? 'once' : 'per-caller').then(
+      make,
+      (error: unknown) => {
+        prepared.representations.delete(encoding); // the next caller tries again
+        throw error;
+      },
+    );
   }
   prepared.representations.set(encoding, rep);
   return rep;
@@ -128,7 +141,7 @@ export function respond(prepared: Prepared, head: RequestHead): Outgoing | Promi
     const length = prepared.status === 204 ? undefined : 0;
     return { status: prepared.status, headers: withCoding(prepared, 'identity', length).headers, body };
   }
-  if (!(body instanceof Uint8Array)) {
+  if (!isWhole(body)) {
     // Sent as it is produced: no length, coded as it goes.
     const rep = withCoding(prepared, encoding);
     if (prepared.status === 200 && rep.etag && matchesEtag(head.header('if-none-match') ?? null, rep.etag)) {
@@ -150,6 +163,6 @@ export function respond(prepared: Prepared, head: RequestHead): Outgoing | Promi
       return { status: 304, headers: rep.notModified, body: null };
     return { status: prepared.status, headers: rep.headers, body: isHead ? null : rep.body };
   };
-  const rep = representation(prepared as Prepared & { body: Uint8Array }, encoding);
+  const rep = representation(prepared as Prepared & { body: Whole }, encoding);
   return rep instanceof Promise ? rep.then(finish) : finish(rep);
 }

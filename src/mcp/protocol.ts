@@ -197,9 +197,18 @@ export function versionOf(message: Exclude<Message, { kind: 'response' }>, heade
   return version;
 }
 
-/** A result's JSON-RPC response: the caller's id around the result's JSON text. */
-export function resultText(id: JsonRpcId, result: string): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+const CLOSE = Buffer.from('}');
+
+/**
+ * A result's JSON-RPC response: the caller's id around the result's JSON, text or UTF-8 bytes (a
+ * kept result, sent as it is: the bytes are a whole JSON value, so the response is valid JSON
+ * whatever the id).
+ */
+export function resultText(id: JsonRpcId, result: string | Uint8Array): string | readonly Uint8Array[] {
+  const open = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+  if (typeof result === 'string') return `${open}${result}}`;
+  // In parts, written as they are: the kept result is not copied per call.
+  return [Buffer.from(open), result, CLOSE];
 }
 
 export function errorText(id: JsonRpcId | null, error: RpcError): string {

@@ -37,8 +37,19 @@ import { INVALID_REQUEST as INVALID_REQUEST_MESSAGE } from '../api/query.ts';
 
 export { HEADERLESS_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from './protocol.ts';
 
-/** JSON text. */
-export type Json = string;
+/**
+ * JSON text, or the same text as UTF-8 bytes: a kept tool result (encoded once), or a response in
+ * parts (the caller's id, then a kept result: src/mcp/protocol.ts resultText).
+ */
+export type Json = string | Uint8Array | readonly Uint8Array[];
+
+/** Bytes of JSON text in any of its forms. */
+const sizeOf = (json: Json): number =>
+  typeof json === 'string'
+    ? Buffer.byteLength(json)
+    : json instanceof Uint8Array
+      ? json.length
+      : json.reduce((n, part) => n + part.length, 0);
 
 /**
  * What the tools read of the REST API: its answers to GET, as src/service.ts keeps them. A kept
@@ -65,7 +76,7 @@ export interface Answer {
 
 type Request = Extract<Message, { kind: 'request' }>;
 /** A result as JSON, or a JSON-RPC error. */
-type Outcome = Json | RpcError;
+type Outcome = string | Uint8Array | RpcError;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -96,7 +107,7 @@ function semaphore(size: number) {
 }
 
 /** A tool result: one text item holding the REST body as a JSON string; from 2025-06-18 the same JSON as structuredContent. */
-function toolResult(version: string, body: string, isError: boolean): Json {
+function toolResult(version: string, body: string, isError: boolean): string {
   const structured = !isError && atLeast(version, '2025-06-18');
   return (
     `{"content":[{"type":"text","text":${JSON.stringify(body)}}]` +
@@ -167,8 +178,11 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
     const known = answer.derived?.get(key) as Outcome | undefined;
     if (known !== undefined) return known;
     const outcome = await outcomeOf(version, tool, answer);
-    answer.derived?.set(key, outcome);
-    return outcome;
+    if (!answer.derived || outcome instanceof RpcError) return outcome;
+    // Kept as bytes: every call in the answer's second sends them as they are, after its own id.
+    const bytes = typeof outcome === 'string' ? Buffer.from(outcome) : outcome;
+    answer.derived.set(key, bytes);
+    return bytes;
   }
 
   async function outcomeOf(version: string, tool: ToolDefinition, { status, body }: RestAnswer): Promise<Outcome> {
@@ -322,13 +336,17 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
         outcome = limitError(budgetMessage(bytes), 'responseBytes');
       } else outcome = await dispatch(message, version, true);
       let answer = reply(message.id, outcome);
-      if (bytes + Buffer.byteLength(answer) + 1 > LIMITS.responseBytes)
+      if (bytes + sizeOf(answer) + 1 > LIMITS.responseBytes)
         answer = reply(message.id, limitError(budgetMessage(bytes), 'responseBytes'));
-      bytes += Buffer.byteLength(answer) + 1;
+      bytes += sizeOf(answer) + 1;
       answers.push(answer);
     }
     if (answers.length === 0) return { status: 202 };
-    return { status: 200, body: `[${answers.join(',')}]` };
+    const text = (json: Json) =>
+      typeof json === 'string'
+        ? json
+        : Buffer.from(json instanceof Uint8Array ? json : Buffer.concat(json)).toString('utf8');
+    return { status: 200, body: `[${answers.map(text).join(',')}]` };
   }
 
   const budgetMessage = (used: number) =>
