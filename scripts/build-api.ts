@@ -27,5 +27,9 @@ await rm(resolve(buildDir, '.compile-cache'), { recursive: true, force: true });
 await bundleApi(['src/server/node-entry.ts', 'src/server/vercel-function.ts'], outdir, ['compression', '@vercel/blob']);
 
 // Compiled once into Node's compile cache, by plain Node (scripts/warm-compile-cache.mjs).
-await promisify(execFile)(process.execPath, [resolve('scripts/warm-compile-cache.mjs'), buildDir]);
+await promisify(execFile)(process.execPath, [
+  resolve('scripts/warm-compile-cache.mjs'),
+  outdir,
+  resolve(buildDir, '.compile-cache'),
+]);
 console.log(`build:api: ${outdir}/node-entry.mjs in ${Math.round(performance.now() - started)} ms`);

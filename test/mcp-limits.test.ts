@@ -5,7 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../src/mcp/protocol.ts';
+import { LIMITS, mib } from '../src/mcp/protocol.ts';
 import { rawServiceOver } from './support/core.ts';
 import { historyDir } from './support/history.ts';
 import { type Listening, serveService } from './support/http.ts';
@@ -36,7 +36,7 @@ const rangeCall = (id: number, days: number, end: string) =>
 const minusDays = (date: string, days: number) =>
   new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
 
-describe('one tool result holds at most 1 MiB', () => {
+describe(`one tool result holds at most ${mib(LIMITS.resultBytes)}`, () => {
   it.each(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])(
     '%s: the full mortgage history is an isError result that says how to narrow it',
     async (version) => {
@@ -49,8 +49,9 @@ describe('one tool result holds at most 1 MiB', () => {
       expect(json.result.content).toHaveLength(1);
       const body = JSON.parse(json.result.content[0].text);
       expect(body).toMatchObject({ code: 400, error: 'invalid_request', message: 'Result too large' });
+      expect(body.hint).toContain(`over ${mib(LIMITS.resultBytes)}`);
       expect(body.hint).toMatch(
-        /over 1 MiB.*Pass institutionId for one institution, or a startDate–endDate range of about \d+ days or less\./,
+        /Pass institutionId for one institution, or a startDate–endDate range of about \d+ days or less\./,
       );
       expect(body.documentationUrl).toMatch(/\/docs\/ai#limits$/);
       expect(bytes).toBeLessThan(2_000);
@@ -90,7 +91,8 @@ describe('one tool result holds at most 1 MiB', () => {
   it('the other descriptions state sizes too', async () => {
     for (const tool of await tools()) {
       expect(tool.description, tool.name).toMatch(/Sizes?: .*\d+ KB/);
-      if (tool.name.endsWith('_time_series')) expect(tool.description).toMatch(/One result may hold at most 1 MiB/);
+      if (tool.name.endsWith('_time_series'))
+        expect(tool.description).toContain(`One result may hold at most ${mib(LIMITS.resultBytes)}`);
     }
   });
 });

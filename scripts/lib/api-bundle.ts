@@ -37,6 +37,11 @@ export async function bundleApi(entries: string[], outdir: string, external: str
     target: 'node22',
     external,
     plugins: [generatedRaw],
+    // A bundled CommonJS package (@vercel/blob's dependencies in the Vercel function) requires
+    // Node's modules; an ES module has no `require` of its own, so each chunk gets one.
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
 }
