@@ -13,3 +13,10 @@ export function siteUrl(env: Record<string, string | undefined> = process.env): 
       : `http://127.0.0.1:${env.PORT || 8787}`);
   return url.replace(/\/+$/, '');
 }
+
+/**
+ * The production address until the project has a domain of its own: Vercel's default for a
+ * project named as package.json names it. What is published about the service (server.json)
+ * uses it; set SITE_URL when building that file to publish another.
+ */
+export const PLACEHOLDER_PRODUCTION_URL = siteUrl({ VERCEL_PROJECT_PRODUCTION_URL: 'nz-rates-service.vercel.app' });
