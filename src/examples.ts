@@ -3,16 +3,19 @@
  * running core (not written by hand), so they show exactly what the API answers for the data
  * the build serves. Large lists are cut to their first entities, which keeps them valid.
  */
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Handler } from './api/app.ts';
 import { createApi } from './service.ts';
-import type { StatusStore } from './status/status-store.ts';
+import { FileStatusStore, type StatusStore } from './status/status-store.ts';
 import type { ServedStore } from './store/served-store.ts';
 import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
-import { API_PREFIX, endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endpoints.ts';
+import { endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endpoints.ts';
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
 
 export interface Example {
-  /** Path and query, e.g. `/api/v1/mortgage-rates?termInMonths=12`. */
+  /** Path and query, e.g. `/api/v1/<dataset slug>?<filter>=<value>`. */
   request: string;
   status: number;
   body: unknown;
@@ -78,8 +81,18 @@ function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newest
 }
 
 /**
+ * What `npm start` reads on a fresh clone, and so what the examples' health answers with: the
+ * status folder (STATUS_DIR), in which no collection has been recorded, not required.
+ */
+export const unrecordedStatusStore = (): StatusStore =>
+  new FileStatusStore(join(tmpdir(), `rates-no-status-${randomUUID()}`));
+
+/** The key of an operation's `server_error` example: its own request, answered when the store cannot be read. */
+export const serverErrorKey = (operationId: string) => `${operationId}:serverError`;
+
+/**
  * The collection status a healthy production deployment reads: every dataset checked 17 minutes
- * ago, its last change the one the deployment serves. Only the examples use it.
+ * ago, its last change the one the deployment serves (benches and tests; not the docs' examples).
  */
 export function healthyStatusStore(served?: ServedStore, now = () => new Date()): StatusStore {
   return {
@@ -99,12 +112,21 @@ export function healthyStatusStore(served?: ServedStore, now = () => new Date())
   };
 }
 
-export async function collectExamples(handle: Handler, origin: string): Promise<ExampleSet> {
+/**
+ * Every operation's examples, asked of `handle`; `status` is the status store `handle` was made
+ * with, which the examples of a store that cannot be read use too.
+ */
+export async function collectExamples(
+  handle: Handler,
+  origin: string,
+  status: StatusStore = unrecordedStatusStore(),
+): Promise<ExampleSet> {
   const examples: ExampleSet = {};
   const ask = async (request: string): Promise<Example> => {
     const response = await handle(new Request(`${origin}${request}`));
     return { request, status: response.status, body: trim(await response.json()) };
   };
+  const operations: string[] = [];
   for (const dataset of DATASETS) {
     const { list: listEndpoint, timeSeries } = endpointsOf(dataset);
     const list = await ask(listEndpoint.path);
@@ -112,25 +134,34 @@ export async function collectExamples(handle: Handler, origin: string): Promise<
     const series = await ask(timeSeries.path);
     const newestDate = (series.body as { availableDates?: string[] }).availableDates?.at(-1);
     for (const endpoint of Object.values(endpointsOf(dataset))) {
+      operations.push(operationId(endpoint));
       examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
     }
+    operations.push(changesOperationId(dataset));
     examples[changesOperationId(dataset)] = await Promise.all(
       changesExampleRequests(dataset, first, newestDate).map(ask),
     );
   }
   examples.getHealth = [await ask(HEALTH_PATH), await ask(`${HEALTH_PATH}?verbose=1`)];
-  // The 500 every data endpoint gives when its store cannot be read, from the same code path.
+  // The 500 of each operation when its store cannot be read, from the same code path: its first request.
   const broken = createApi({
     loadStore: () => Promise.reject(new Error('store unreadable')),
-    status: healthyStatusStore(),
+    status,
     log: () => {},
     siteUrl: origin,
   });
-  const failure = await broken(new Request(`${origin}${API_PREFIX}/mortgage-rates`));
-  examples.serverError = [
-    { request: `${API_PREFIX}/mortgage-rates`, status: failure.status, body: await failure.json() },
-  ];
-  const unhealthy = await broken(new Request(`${origin}${HEALTH_PATH}`));
-  examples.getHealth.push({ request: HEALTH_PATH, status: unhealthy.status, body: await unhealthy.json() });
+  const failed = async (request: string): Promise<Example> => {
+    const response = await broken(new Request(`${origin}${request}`));
+    return { request, status: response.status, body: await response.json() };
+  };
+  for (const id of operations) {
+    const request = examples[id]?.[0]?.request;
+    if (!request) continue;
+    const failure = await failed(request);
+    if (failure.status !== 500)
+      throw new Error(`examples: ${request} with an unreadable store answered ${failure.status}`);
+    examples[serverErrorKey(id)] = [failure];
+  }
+  examples.getHealth.push(await failed(HEALTH_PATH));
   return examples;
 }

@@ -5,8 +5,9 @@
  */
 import { buildSearchIndex } from '../docs/search-index.ts';
 import { llmsFullTxt, llmsTxt } from '../docs/llms.ts';
+import { measureFigures } from '../docs/figures.ts';
 import { loadDocPages, type DocPage } from '../docs/pages.ts';
-import { collectExamples, healthyStatusStore } from '../examples.ts';
+import { collectExamples, unrecordedStatusStore } from '../examples.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { createService } from '../service.ts';
 import { CompileError, compileSnapshotTree, newestOnly, type CompiledStore } from '../store/compile.ts';
@@ -36,14 +37,13 @@ export async function buildSiteData(options: {
   if (reserved.length > 0) throw new CompileError(reserved.map((r) => new SnapshotFileError(r.file, [r.problem])));
   const history = historyFiles(store);
   const served = servedStoreOf(store, history);
-  // Examples come from the real core over the data being built, with the status a healthy production shows.
-  const service = createService({
-    loadStore: async () => served,
-    status: healthyStatusStore(served),
-    siteUrl: options.site,
-  });
-  const examples = await collectExamples(service, options.site);
-  const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples });
+  // Examples and figures come from the real core over the data being built; health answers as
+  // `npm start` does on a fresh clone (no collection recorded), a state every reader can reproduce.
+  const status = unrecordedStatusStore();
+  const service = createService({ loadStore: async () => served, status, siteUrl: options.site });
+  const examples = await collectExamples(service, options.site, status);
+  const figures = await measureFigures(service, options.site);
+  const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples, figures });
   return {
     store,
     history,

@@ -9,8 +9,9 @@ import { DATASETS, type DatasetSlug } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
 import type { ExampleSet } from '../examples.ts';
-import { LIMITS, mib } from '../mcp/protocol.ts';
+import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
 import { TOOLS } from '../mcp/tools.ts';
+import { figuresSubstitutions, type DatasetFigures } from './figures.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
 import { referenceMarkdown, timeSeriesRules } from './reference.ts';
@@ -18,9 +19,10 @@ import { changesSubstitutions } from '../changes/docs.ts';
 import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { restrictionsMarkdown } from '../explorer/restrictions.ts';
+import { INSPECTOR_PACKAGE } from './tested-versions.ts';
 
 export interface DocPage {
-  /** '' for the overview, 'quickstart', 'reference/mortgage-rates' … */
+  /** '' for the overview, 'quickstart', 'reference/<dataset slug>' … */
   slug: string;
   url: string;
   /** The raw Markdown of the page. */
@@ -35,6 +37,17 @@ export interface DocPage {
 }
 
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
+
+const WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** A count as prose writes it: a word up to twelve, digits above. */
+export const countWord = (n: number) => WORDS[n] ?? n.toLocaleString('en');
+
+/** A tool's arguments for the tools table: what it takes, then what it accepts and ignores. */
+const toolArguments = (t: (typeof TOOLS)[number]) =>
+  [
+    ...Object.keys(t.input.shape).map((k) => `\`${k}\``),
+    ...t.ignored.map((k) => `\`${k}\` (accepted and ignored)`),
+  ].join(', ') || '—';
 
 /** Values the hand-written pages can include, so lists that the code defines are written once. */
 function substitutions(site: string): Record<string, string> {
@@ -60,17 +73,17 @@ function substitutions(site: string): Record<string, string> {
       '`institutionId` (credit cards: `issuerId`)',
       '`institution_not_found` (`issuer_not_found`)',
     ),
+    /** How many MCP tools there are, and per dataset, in words. */
+    toolCount: countWord(TOOLS.length),
+    toolsPerDataset: countWord(TOOLS.length / DATASETS.length),
+    /** How many MCP protocol versions the server speaks, in words. */
+    protocolVersionCount: countWord(SUPPORTED_VERSIONS.length),
+    /** The Inspector the docs' commands run: the version the suite tests. */
+    inspectorPackage: INSPECTOR_PACKAGE,
     tools: [
       '| tool | what it returns | arguments |',
       '| --- | --- | --- |',
-      ...TOOLS.map(
-        (t) =>
-          `| \`${t.name}\` | ${t.title} | ${
-            Object.keys(t.input.shape)
-              .map((k) => `\`${k}\``)
-              .join(', ') || '—'
-          } |`,
-      ),
+      ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${toolArguments(t)} |`),
     ].join('\n'),
     datasets: [
       '| dataset | list | one institution or issuer | time series | reference |',
@@ -99,9 +112,12 @@ export async function loadDocPages(options: {
   contentDir: string;
   site: string;
   examples: ExampleSet;
+  /** The sizes the pages state, measured from the answers (src/docs/figures.ts). */
+  figures: DatasetFigures[];
 }): Promise<DocPage[]> {
   const values = {
     ...substitutions(options.site),
+    ...figuresSubstitutions(options.figures),
     ...changesSubstitutions(options.site, options.examples),
     ...collectionSubstitutions(),
   };

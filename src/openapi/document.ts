@@ -8,14 +8,16 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { DATASETS } from '../datasets.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
-import type { Example, ExampleSet } from '../examples.ts';
+import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { registerChangesPath } from '../changes/openapi.ts';
+import { changesOperationId } from '../changes/endpoint.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
+import { TOOLS } from '../mcp/tools.ts';
 
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
@@ -66,6 +68,26 @@ const errorResponse = (description: string, list: Example[] | undefined, status:
 });
 
 /**
+ * An endpoint's query parameters as the document lists them: those it takes, and those it
+ * accepts and ignores (`ignoredQuery`), described as such.
+ */
+function documentedQuery(endpoint: DataEndpoint): z.ZodObject {
+  if (endpoint.ignoredQuery.length === 0) return endpoint.query;
+  const { kind, param } = endpoint.dataset.entity;
+  return endpoint.query.extend(
+    Object.fromEntries(
+      endpoint.ignoredQuery.map((name) => [
+        name,
+        z
+          .string()
+          .optional()
+          .describe(`Accepted and ignored: data of every ${kind} is returned (to keep one ${kind}, use ${param}).`),
+      ]),
+    ),
+  );
+}
+
+/**
  * The component schemas: the API's own zod schemas, named with zod's `.meta({ id })`. Named once
  * per process, because zod's registry refuses an id given twice.
  */
@@ -103,7 +125,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         description: DESCRIPTION[endpoint.kind](dataset),
         request: {
           ...(endpoint.pathParam ? { params: z.object({ [endpoint.pathParam]: entityIdParam(dataset) }) } : {}),
-          query: endpoint.query,
+          query: documentedQuery(endpoint),
         },
         responses: {
           200: {
@@ -130,13 +152,20 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
               }),
           500: errorResponse(
             `\`server_error\`: the data could not be read; retry, and read ${HEALTH_PATH} if it persists.`,
-            examples.serverError,
+            examples[serverErrorKey(id)],
             500,
           ),
         },
       });
     }
-    registerChangesPath(registry, dataset, examples, { examplesFor, errorResponse });
+    // The change log's 500 example is its own request's answer too (registerChangesPath reads `serverError`).
+    const changesServerError = examples[serverErrorKey(changesOperationId(dataset))] ?? [];
+    registerChangesPath(
+      registry,
+      dataset,
+      { ...examples, serverError: changesServerError },
+      { examplesFor, errorResponse },
+    );
   }
 
   const health = COMPONENTS.health;
@@ -209,7 +238,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     description:
       `Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol ${MODERN_VERSION} (per-request \`_meta\` and the ` +
       `\`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers) and the legacy versions ${LEGACY_VERSIONS.join(', ')} ` +
-      '(`initialize` first). Twelve read-only tools mirror the REST endpoints. GET and DELETE answer 405. ' +
+      `(\`initialize\` first). ${TOOLS.length} read-only tools mirror the REST endpoints. GET and DELETE answer 405. ` +
       `Limits: a body of ${kib(LIMITS.bodyBytes)}, a batch of ${LIMITS.batchMessages} messages with at most ${LIMITS.batchToolCalls} tools/call ` +
       `and ${mib(LIMITS.responseBytes)} of answers, a tool result of ${mib(LIMITS.resultBytes)} (/docs/ai#limits). ` +
       'Every answer but the preflight carries `x-request-id`.',
