@@ -3,7 +3,6 @@
  * build time (search-index.ts, MiniSearch).
  */
 import MiniSearch from 'minisearch';
-import { applyCaching } from '../api/caching.ts';
 import { defaultLog, type Log } from '../api/edge.ts';
 import { ALLOWED_METHODS, isAllowedMethod } from '../api/routes.ts';
 import type { Answer } from '../http/answer.ts';
