@@ -219,6 +219,7 @@ var termInMonths = {
   name: "termInMonths",
   schema: TermInMonthsParam,
   wholeNumber: true,
+  example: "12",
   description: `Only fixed rates of this term, in months (${FIXED_TERM_MONTHS_PROSE}); variable floating rates are left out. A term the data does not have gives empty product arrays.`,
   item(product2, value) {
     const months = Number(value);
@@ -230,6 +231,7 @@ function defineDataset(d) {
   const snapshot = snapshotSchema(d.type, d.entitySchema);
   return {
     ...d,
+    corrections: d.corrections ?? [],
     sourcePath: d.page.path,
     timeSeriesType: `${d.type}TimeSeries`,
     schemas: {
@@ -246,6 +248,7 @@ var DATASETS = [
     label: "mortgage rates",
     type: "MortgageRates",
     entity: INSTITUTION2,
+    exampleEntityId: "institution:asb",
     itemsKey: "products",
     entitySchema: MortgageInstitution,
     filters: [termInMonths],
@@ -258,11 +261,21 @@ var DATASETS = [
     label: "personal loan rates",
     type: "PersonalLoanRates",
     entity: INSTITUTION2,
+    exampleEntityId: "institution:asb",
     itemsKey: "products",
     entitySchema: LoanInstitution,
     filters: [],
     ignoredTimeSeriesParams: [],
-    page: PERSONAL_LOAN_PAGE
+    page: PERSONAL_LOAN_PAGE,
+    corrections: [
+      {
+        entityId: "institution:sbs-bank",
+        field: "name",
+        wrong: "SBS Bank.",
+        right: "SBS Bank",
+        evidence: "the page writes the name with a stray full stop (test/fixtures/real-pages); the history drops it (commit bdf2d2b), as the collector cleans names"
+      }
+    ]
   }),
   defineDataset({
     slug: "car-loan-rates",
@@ -270,6 +283,7 @@ var DATASETS = [
     label: "car loan rates",
     type: "CarLoanRates",
     entity: INSTITUTION2,
+    exampleEntityId: "institution:asb",
     itemsKey: "products",
     entitySchema: LoanInstitution,
     filters: [],
@@ -282,11 +296,22 @@ var DATASETS = [
     label: "credit card rates",
     type: "CreditCardRates",
     entity: ISSUER,
+    exampleEntityId: "issuer:amex",
     itemsKey: "plans",
     entitySchema: CreditCardIssuer,
     filters: [],
     ignoredTimeSeriesParams: ["institutionId"],
-    page: CREDIT_CARD_PAGE
+    page: CREDIT_CARD_PAGE,
+    corrections: [
+      {
+        entityId: "issuer:amex",
+        itemId: "plan:amex:platinum-charge-card",
+        field: "annualFeeNZD",
+        wrong: 1,
+        right: 1250,
+        evidence: 'interest.co.nz lists the annual fee as $1,250 (public scrapers of the page, 2024\u20132026); the earlier collector read "1,250" with parseFloat, as 1'
+      }
+    ]
   })
 ];
 var DATASET_SLUGS = DATASETS.map((d) => d.slug);
@@ -308,7 +333,7 @@ function filterParams(dataset, kind) {
   );
 }
 function exampleEntityId(dataset) {
-  return dataset.entity.prefix === "issuer" ? "issuer:amex" : "institution:asb";
+  return dataset.exampleEntityId;
 }
 function entityIdParam(dataset) {
   const { kind } = dataset.entity;

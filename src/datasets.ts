@@ -1,10 +1,11 @@
 /**
  * The one table of datasets. Routes, parameter validation, filters, time series, collection,
- * the import, MCP tools, OpenAPI paths and the docs all read these declarations. A dataset is
- * also its zod entity schema (src/schemas/rates.ts), its page parser (src/collect/parsers),
- * its explorer definition (src/explorer/definitions.ts) and its source page renderer for the
- * tests (test/fixtures/source-page.ts): those tables are keyed by DatasetSlug, so a dataset
- * missing from one of them is a type error. CONTRIBUTING.md has the whole checklist.
+ * the import, MCP tools, OpenAPI paths, the site and the docs all read these declarations. A
+ * dataset is also its zod entity schema (src/schemas/rates.ts), its page layout and parser
+ * (src/collect/page-layout.ts, src/collect/parsers), its explorer facts (src/explorer/definitions.ts)
+ * and its fixtures (test/fixtures): the other tables are keyed by DatasetSlug, so a dataset missing
+ * from one of them is a type error. CONTRIBUTING.md ("Adding a dataset") is the whole checklist;
+ * test/dataset-mentions.test.ts checks that no other file names a dataset.
  */
 import type { z } from 'zod';
 import { envelopeSchema, snapshotSchema, timeSeriesSchema } from './schemas/envelopes.ts';
@@ -18,6 +19,8 @@ import {
   type MortgageProduct,
 } from './schemas/rates.ts';
 import { FIXED_TERM_MONTHS_PROSE } from './schemas/terms.ts';
+import { namesInWords } from './lib/words.ts';
+import type { HistoryCorrection } from './snapshots/corrections.ts';
 import {
   CAR_LOAN_PAGE,
   CREDIT_CARD_PAGE,
@@ -61,6 +64,8 @@ export interface ItemFilter<I = Item> {
   name: string;
   schema: z.ZodType<string>;
   description: string;
+  /** A value the examples (the site's, the docs') show the filter with. */
+  example: string;
   /** The endpoints that take it; without it, the list, the detail and the time series alike. */
   only?: readonly ('list' | 'detail' | 'timeSeries')[];
   /** Its values are whole numbers written in digits, so an MCP tool takes a JSON number for it too. */
@@ -98,6 +103,7 @@ const termInMonths: ItemFilter<MortgageProduct> = {
   name: 'termInMonths',
   schema: TermInMonthsParam,
   wholeNumber: true,
+  example: '12',
   description:
     `Only fixed rates of this term, in months (${FIXED_TERM_MONTHS_PROSE}); variable floating rates are left out. ` +
     'A term the data does not have gives empty product arrays.',
@@ -122,6 +128,11 @@ function defineDataset<
   label: string;
   type: T;
   entity: EntityKind;
+  /**
+   * The id the docs, the tool descriptions and the examples name (`institution:asb`): an entity of
+   * this dataset that every snapshot of the test history lists (test/datasets.test.ts checks).
+   */
+  exampleEntityId: `${string}:${string}`;
   /** Where an entity lists its items. */
   itemsKey: K;
   entitySchema: E;
@@ -133,10 +144,13 @@ function defineDataset<
   ignoredTimeSeriesParams: string[];
   /** The source page: its path, the words of its title, its columns known by their headers (src/collect/page-layout.ts). */
   page: SourcePage;
+  /** Known wrong values of the history `npm run snapshots:import` brings in, fixed as it converts (src/snapshots/corrections.ts). */
+  corrections?: readonly HistoryCorrection[];
 }) {
   const snapshot = snapshotSchema(d.type, d.entitySchema);
   return {
     ...d,
+    corrections: d.corrections ?? [],
     sourcePath: d.page.path,
     timeSeriesType: `${d.type}TimeSeries` as const,
     schemas: {
@@ -154,6 +168,7 @@ export const DATASETS = [
     label: 'mortgage rates',
     type: 'MortgageRates',
     entity: INSTITUTION,
+    exampleEntityId: 'institution:asb',
     itemsKey: 'products',
     entitySchema: MortgageInstitution,
     filters: [termInMonths],
@@ -166,11 +181,22 @@ export const DATASETS = [
     label: 'personal loan rates',
     type: 'PersonalLoanRates',
     entity: INSTITUTION,
+    exampleEntityId: 'institution:asb',
     itemsKey: 'products',
     entitySchema: LoanInstitution,
     filters: [],
     ignoredTimeSeriesParams: [],
     page: PERSONAL_LOAN_PAGE,
+    corrections: [
+      {
+        entityId: 'institution:sbs-bank',
+        field: 'name',
+        wrong: 'SBS Bank.',
+        right: 'SBS Bank',
+        evidence:
+          'the page writes the name with a stray full stop (test/fixtures/real-pages); the history drops it (commit bdf2d2b), as the collector cleans names',
+      },
+    ],
   }),
   defineDataset({
     slug: 'car-loan-rates',
@@ -178,6 +204,7 @@ export const DATASETS = [
     label: 'car loan rates',
     type: 'CarLoanRates',
     entity: INSTITUTION,
+    exampleEntityId: 'institution:asb',
     itemsKey: 'products',
     entitySchema: LoanInstitution,
     filters: [],
@@ -190,11 +217,23 @@ export const DATASETS = [
     label: 'credit card rates',
     type: 'CreditCardRates',
     entity: ISSUER,
+    exampleEntityId: 'issuer:amex',
     itemsKey: 'plans',
     entitySchema: CreditCardIssuer,
     filters: [],
     ignoredTimeSeriesParams: ['institutionId'],
     page: CREDIT_CARD_PAGE,
+    corrections: [
+      {
+        entityId: 'issuer:amex',
+        itemId: 'plan:amex:platinum-charge-card',
+        field: 'annualFeeNZD',
+        wrong: 1,
+        right: 1250,
+        evidence:
+          'interest.co.nz lists the annual fee as $1,250 (public scrapers of the page, 2024–2026); the earlier collector read "1,250" with parseFloat, as 1',
+      },
+    ],
   }),
 ] as const;
 
@@ -202,6 +241,9 @@ export type Dataset = (typeof DATASETS)[number];
 export type DatasetSlug = Dataset['slug'];
 
 export const DATASET_SLUGS = DATASETS.map((d) => d.slug) as DatasetSlug[];
+
+/** Every dataset's label in one phrase, in table order ("mortgage, … and credit card rates"), for prose. */
+export const datasetsInWords = (): string => namesInWords(DATASETS.map((d) => d.label));
 
 export function datasetBySlug(slug: string): Dataset | undefined {
   return DATASETS.find((d) => d.slug === slug);

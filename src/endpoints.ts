@@ -11,7 +11,7 @@ export type EndpointKind = 'list' | 'detail' | 'timeSeries';
 export interface DataEndpoint {
   kind: EndpointKind;
   dataset: Dataset;
-  /** OpenAPI-style path, e.g. `/api/v1/mortgage-rates/{institutionId}`. */
+  /** OpenAPI-style path, e.g. `/api/v1/<slug>/{institutionId}`. */
   path: string;
   /** The path parameter's name (detail endpoints only). */
   pathParam?: string;
@@ -36,9 +36,15 @@ function filterParams(dataset: Dataset, kind: EndpointKind) {
   );
 }
 
-/** An id for examples that every dataset of its kind has (asb lends in all three institution datasets). */
+/** The id the examples name: the dataset's declared example entity (src/datasets.ts). */
 export function exampleEntityId(dataset: Dataset): string {
-  return dataset.entity.prefix === 'issuer' ? 'issuer:amex' : 'institution:asb';
+  return dataset.exampleEntityId;
+}
+
+/** A list request to show a dataset with: its first filter set to that filter's example value, if it has one. */
+export function exampleListRequest(dataset: Dataset): string {
+  const filter = filtersOf(dataset, 'list')[0];
+  return `${endpointsOf(dataset).list.path}${filter ? `?${filter.name}=${filter.example}` : ''}`;
 }
 
 /** The id parameter of a dataset, described for the OpenAPI document and MCP tool schemas. */
@@ -95,7 +101,7 @@ function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
   };
 }
 
-/** `list_mortgage_rates`, `get_mortgage_rates_by_institution`, `get_mortgage_rates_time_series`: MCP tool names. */
+/** `list_<slug>`, `get_<slug>_by_institution`, `get_<slug>_time_series` (the slug's `-` as `_`): MCP tool names. */
 export function operationName(endpoint: DataEndpoint): string {
   const base = endpoint.dataset.slug.replaceAll('-', '_');
   if (endpoint.kind === 'list') return `list_${base}`;
@@ -103,7 +109,7 @@ export function operationName(endpoint: DataEndpoint): string {
   return `get_${base}_time_series`;
 }
 
-/** The same name in camelCase, for OpenAPI operationIds (`listMortgageRates`). */
+/** The same name in camelCase, for OpenAPI operationIds (`list_foo_rates` → `listFooRates`). */
 export const operationId = (endpoint: DataEndpoint) =>
   operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
-import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import { DATASETS, type DatasetSlug, filterEntities, filtersOf, itemsOf } from '../src/datasets.ts';
+import { CreditCardIssuer } from '../src/schemas/rates.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { NOW, PLAN_FIELDS } from './support/constants.ts';
+import { datasetOfSchema, EACH, FILTERED } from './support/datasets.ts';
 import { historyDir, newestSnapshots, type SnapshotFile } from './support/history.ts';
 
 let api: Handler;
@@ -64,73 +66,86 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s list and detail', (
   });
 });
 
-describe('credit cards', () => {
-  it('serves issuers with plans in the new field names, duplicates merged into one issuer', async () => {
-    const { body } = await getJson(api, '/api/v1/credit-card-rates/issuer:amex');
-    expect(body.data).toHaveLength(1);
-    const plan = body.data[0].plans[0];
-    expect(Object.keys(plan)).toEqual(PLAN_FIELDS);
-    expect(plan.interestFreeDays).toBe(55);
-    const planIds = body.data[0].plans.map((p: { id: string }) => p.id);
-    expect(planIds).toContain('plan:amex:airpoints-card');
-    expect(planIds).toContain('plan:amex:airpoints-card-2');
-  });
-
-  it('does not accept an institution: id on the issuer detail path', async () => {
-    const { response, body } = await getJson(api, '/api/v1/credit-card-rates/institution:amex');
+describe.each(EACH)('%s ids of the other kind', (slug, dataset) => {
+  it(`does not accept the other kind's prefix on the ${dataset.entity.kind} detail path`, async () => {
+    const other = dataset.entity.prefix === 'issuer' ? 'institution' : 'issuer';
+    const bare = dataset.exampleEntityId.slice(dataset.exampleEntityId.indexOf(':') + 1);
+    const { response, body } = await getJson(api, `/api/v1/${slug}/${other}:${bare}`);
     expect(response.status).toBe(404);
-    expect(body.error).toBe('issuer_not_found');
-    expect(body.message).toBe('Issuer not found');
+    expect(body.error).toBe(dataset.entity.notFound);
+    expect(body.message).toBe(`${dataset.entity.label} not found`);
   });
 });
 
-describe('mortgage termInMonths', () => {
-  const allRates = (body: any) => body.data.flatMap((i: any) => i.products.flatMap((p: any) => p.rates));
+describe('card issuers', () => {
+  const cards = datasetOfSchema(CreditCardIssuer);
 
-  it('keeps only fixed rates of that term, drops products left empty and keeps every institution', async () => {
-    const { response, body } = await getJson(api, '/api/v1/mortgage-rates?termInMonths=12');
-    expect(response.status).toBe(200);
-    const rates = allRates(body);
-    expect(rates.length).toBeGreaterThan(0);
-    expect(rates.every((r: any) => r.termInMonths === 12 && r.term === '1 year')).toBe(true);
-    expect(body.data.map((i: any) => i.id)).toEqual(newest['mortgage-rates'].data.map((i: any) => i.id));
-    expect(body.data.flatMap((i: any) => i.products).every((p: any) => p.rates.length > 0)).toBe(true);
-    const expected = newest['mortgage-rates'].data
-      .flatMap((i: any) => i.products.flatMap((p: any) => p.rates))
-      .filter((r: any) => r.termInMonths === 12);
-    expect(rates).toEqual(expected);
-  });
-
-  it('gives empty product arrays for a term the data does not have', async () => {
-    const { response, body } = await getJson(api, '/api/v1/mortgage-rates?termInMonths=7');
-    expect(response.status).toBe(200);
-    expect(body.data.length).toBe(newest['mortgage-rates'].data.length);
-    expect(body.data.every((i: any) => Array.isArray(i.products) && i.products.length === 0)).toBe(true);
-  });
-
-  it('filters the detail endpoint too', async () => {
-    const { body } = await getJson(api, '/api/v1/mortgage-rates/institution:anz?termInMonths=18');
+  it('serves issuers with plans in the new field names, duplicates merged into one issuer', async () => {
+    const { body } = await getJson(api, `/api/v1/${cards.slug}/${cards.exampleEntityId}`);
     expect(body.data).toHaveLength(1);
-    expect(allRates(body).map((r: any) => r.id)).toEqual(['rate:anz:standard:18-months', 'rate:anz:special:18-months']);
-  });
-
-  it.each(['abc', '12.5', '-12', '', '1e2', '12 '])(
-    'answers termInMonths=%j with 400 and no x-request-id',
-    async (value) => {
-      const response = await get(api, `/api/v1/mortgage-rates?termInMonths=${encodeURIComponent(value)}`);
-      expect(response.status).toBe(400);
-      const body = await response.json();
-      expect(ErrorBody.parse(body)).toEqual(body);
-      expect(body.error).toBe('invalid_request');
-      expect(response.headers.get('x-request-id')).toBeNull();
-    },
-  );
-
-  it('is not a parameter of the other datasets', async () => {
-    for (const slug of ['personal-loan-rates', 'car-loan-rates', 'credit-card-rates']) {
-      const { response, body } = await getJson(api, `/api/v1/${slug}?termInMonths=12`);
-      expect(response.status, slug).toBe(400);
-      expect(body.error).toBe('invalid_request');
-    }
+    const plans = body.data[0].plans;
+    for (const plan of plans) expect(Object.keys(plan)).toEqual(PLAN_FIELDS);
+    expect(plans).toEqual(newest[cards.slug].data.find((i) => i.id === cards.exampleEntityId)!.plans);
+    const planIds = plans.map((p: { id: string }) => p.id);
+    expect(new Set(planIds).size).toBe(planIds.length);
   });
 });
+
+describe.each(FILTERED.map(({ dataset, filter }) => [`${dataset.slug} ${filter.name}`, dataset, filter] as const))(
+  '%s',
+  (_, dataset, filter) => {
+    const slug = dataset.slug;
+    const values = (value: string) => ({ [filter.name]: value });
+
+    it('keeps only the items the filter keeps, drops items left empty and keeps every entity', async () => {
+      const { response, body } = await getJson(api, `/api/v1/${slug}?${filter.name}=${filter.example}`);
+      expect(response.status).toBe(200);
+      expect(body.data.map((i: any) => i.id)).toEqual(newest[slug].data.map((i: any) => i.id));
+      expect(body.data.flatMap(itemsOf).length).toBeGreaterThan(0);
+      expect(body.data).toEqual(filterEntities(dataset, newest[slug].data, values(filter.example)));
+    });
+
+    it('filters the detail endpoint too', async () => {
+      const id = dataset.exampleEntityId;
+      const { body } = await getJson(api, `/api/v1/${slug}/${id}?${filter.name}=${filter.example}`);
+      expect(body.data).toHaveLength(1);
+      const entity = newest[slug].data.filter((e) => e.id === id);
+      expect(body.data).toEqual(filterEntities(dataset, entity, values(filter.example)));
+    });
+
+    it('is not a parameter of the datasets that do not declare it', async () => {
+      for (const other of DATASETS.filter((d) => !filtersOf(d, 'list').some((f) => f.name === filter.name))) {
+        const { response, body } = await getJson(api, `/api/v1/${other.slug}?${filter.name}=${filter.example}`);
+        expect(response.status, other.slug).toBe(400);
+        expect(body.error).toBe('invalid_request');
+      }
+    });
+
+    if (!filter.wholeNumber) return;
+
+    it('gives empty item arrays for a whole number no item has', async () => {
+      const none = Array.from({ length: 999 }, (_, i) => String(i + 1)).find(
+        (v) =>
+          filter.schema.safeParse(v).success &&
+          filterEntities(dataset, newest[slug].data, values(v)).every((e) => itemsOf(e).length === 0),
+      )!;
+      expect(none).toBeDefined();
+      const { response, body } = await getJson(api, `/api/v1/${slug}?${filter.name}=${none}`);
+      expect(response.status).toBe(200);
+      expect(body.data.length).toBe(newest[slug].data.length);
+      expect(body.data.every((i: any) => itemsOf(i).length === 0)).toBe(true);
+    });
+
+    it.each(['abc', '12.5', '-12', '', '1e2', '12 '])(
+      'answers a value of %j, not a whole number, with 400 and no x-request-id',
+      async (value) => {
+        const response = await get(api, `/api/v1/${slug}?${filter.name}=${encodeURIComponent(value)}`);
+        expect(response.status).toBe(400);
+        const body = await response.json();
+        expect(ErrorBody.parse(body)).toEqual(body);
+        expect(body.error).toBe('invalid_request');
+        expect(response.headers.get('x-request-id')).toBeNull();
+      },
+    );
+  },
+);

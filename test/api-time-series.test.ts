@@ -2,10 +2,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
-import { DATASETS } from '../src/datasets.ts';
+import { DATASETS, filterEntities, filtersOf, itemsOf } from '../src/datasets.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { SITE } from './support/constants.ts';
+import { EACH, FILTERED, IGNORING } from './support/datasets.ts';
 import { historyDir } from './support/history.ts';
 
 let api: Handler;
@@ -158,64 +159,91 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s time series', (slug
 });
 
 describe('dataset differences', () => {
-  it('credit cards ignore institutionId and return every issuer', async () => {
-    const date = dates['credit-card-rates']!.at(-1)!;
-    const plain = await getJson(api, `/api/v1/credit-card-rates/time-series?date=${date}`);
-    const withInstitution = await getJson(
-      api,
-      `/api/v1/credit-card-rates/time-series?date=${date}&institutionId=institution:nobody`,
+  const newestOf = (slug: string) => dates[slug]!.at(-1)!;
+
+  it.each(IGNORING.flatMap((d) => d.ignoredTimeSeriesParams.map((param) => [d.slug, param, d] as const)))(
+    '%s ignores %s and returns every entity',
+    async (slug, param, dataset) => {
+      const date = newestOf(slug);
+      const plain = await getJson(api, `/api/v1/${slug}/time-series?date=${date}`);
+      const other = dataset.entity.prefix === 'issuer' ? 'institution' : 'issuer';
+      const ignored = await getJson(api, `/api/v1/${slug}/time-series?date=${date}&${param}=${other}:nobody`);
+      expect(ignored.response.status).toBe(200);
+      expect(ignored.body.timeSeries).toEqual(plain.body.timeSeries);
+      expect(plain.body.timeSeries[date].data.length).toBeGreaterThan(0);
+    },
+  );
+
+  it.each(EACH)('%s takes its own entity parameter only: the others’ are mistakes', async (slug, dataset) => {
+    const others = [...new Set(DATASETS.map((d) => d.entity.param))].filter(
+      (p) => p !== dataset.entity.param && !(dataset.ignoredTimeSeriesParams as readonly string[]).includes(p),
     );
-    expect(withInstitution.response.status).toBe(200);
-    expect(withInstitution.body.timeSeries).toEqual(plain.body.timeSeries);
-    expect(plain.body.timeSeries[date].data.length).toBeGreaterThan(10);
+    for (const param of others)
+      await expectError(
+        `/api/v1/${slug}/time-series?date=${newestOf(slug)}&${param}=x:${param}`,
+        400,
+        'invalid_request',
+        'Invalid request parameters',
+      );
   });
 
-  it('only the credit-card series takes issuerId', async () => {
-    await expectError(
-      '/api/v1/mortgage-rates/time-series?date=2025-03-05&issuerId=issuer:amex',
-      400,
-      'invalid_request',
-      'Invalid request parameters',
+  it.each(FILTERED.map(({ dataset, filter }) => [dataset.slug, filter.name, dataset, filter] as const))(
+    'the %s series filters by %s in every snapshot',
+    async (slug, name, dataset, filter) => {
+      const range = dates[slug]!.slice(-3);
+      const { body } = await getJson(
+        api,
+        `/api/v1/${slug}/time-series?startDate=${range[0]}&endDate=${range.at(-1)}&${name}=${filter.example}`,
+      );
+      expect(Object.keys(body.timeSeries)).toEqual(range);
+      for (const date of range) {
+        const expected = filterEntities(dataset, (await snapshot(slug, date)).data, { [name]: filter.example });
+        expect(expected.flatMap(itemsOf).length, date).toBeGreaterThan(0);
+        expect(body.timeSeries[date].data, date).toEqual(expected);
+      }
+      // The datasets that do not declare it refuse it.
+      for (const other of DATASETS.filter((d) => !filtersOf(d, 'timeSeries').some((f) => f.name === name)))
+        await expectError(
+          `/api/v1/${other.slug}/time-series?date=${newestOf(other.slug)}&${name}=${filter.example}`,
+          400,
+          'invalid_request',
+          'Invalid request parameters',
+        );
+    },
+  );
+
+  /** Each dataset's entities of the newest snapshot that some earlier snapshot lacks. */
+  const newcomers = async (slug: string) => {
+    const listed = await Promise.all(
+      dates[slug]!.map(async (date) => new Set((await snapshot(slug, date)).data.map((i: any) => i.id))),
     );
+    return [...listed.at(-1)!].filter((id) => listed.some((ids) => !ids.has(id)));
+  };
+
+  it('some dataset lists an entity on some dates only', async () => {
+    const found = await Promise.all(DATASETS.map((d) => newcomers(d.slug)));
+    expect(found.flat().length).toBeGreaterThan(0);
   });
 
-  it('the mortgage series filters by termInMonths in every snapshot', async () => {
-    const { body } = await getJson(
-      api,
-      '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&termInMonths=24',
-    );
-    const snapshots = Object.values(body.timeSeries) as any[];
-    expect(snapshots.length).toBeGreaterThan(1);
-    for (const s of snapshots) {
-      const rates = s.data.flatMap((i: any) => i.products.flatMap((p: any) => p.rates));
-      expect(rates.length).toBeGreaterThan(0);
-      expect(rates.every((r: any) => r.termInMonths === 24)).toBe(true);
-    }
-  });
-
-  it('the personal loan series has no termInMonths parameter', async () => {
-    await expectError(
-      '/api/v1/personal-loan-rates/time-series?date=2025-02-04&termInMonths=12',
-      400,
-      'invalid_request',
-      'Invalid request parameters',
-    );
-  });
-
-  it('over a range, an institution present on some dates keeps every date, empty where it is absent', async () => {
-    const mortgageDates = dates['mortgage-rates']!;
-    // Find an institution missing from the first snapshot but present in the newest.
-    const first = new Set((await snapshot('mortgage-rates', mortgageDates[0]!)).data.map((i: any) => i.id));
-    const latest = (await snapshot('mortgage-rates', mortgageDates.at(-1)!)).data.map((i: any) => i.id);
-    const newcomer = latest.find((id: string) => !first.has(id));
-    if (newcomer === undefined) return expect.fail('history has no institution that appears later');
-    const { response, body } = await getJson(
-      api,
-      `/api/v1/mortgage-rates/time-series?startDate=${mortgageDates[0]}&endDate=${mortgageDates.at(-1)}&institutionId=${newcomer}`,
-    );
-    expect(response.status).toBe(200);
-    expect(Object.keys(body.timeSeries)).toEqual(mortgageDates);
-    expect(body.timeSeries[mortgageDates[0]!].data).toEqual([]);
-    expect(body.timeSeries[mortgageDates.at(-1)!].data.map((i: any) => i.id)).toEqual([newcomer]);
-  });
+  it.each(EACH)(
+    '%s over a range: an entity present on some dates keeps every date, empty where it is absent',
+    async (slug, dataset) => {
+      const [id] = await newcomers(slug);
+      if (id === undefined) return;
+      const all = dates[slug]!;
+      const { response, body } = await getJson(
+        api,
+        `/api/v1/${slug}/time-series?startDate=${all[0]}&endDate=${all.at(-1)}&${dataset.entity.param}=${id}`,
+      );
+      expect(response.status).toBe(200);
+      expect(Object.keys(body.timeSeries)).toEqual(all);
+      for (const date of all) {
+        const present = (await snapshot(slug, date)).data.some((i: any) => i.id === id);
+        expect(
+          body.timeSeries[date].data.map((i: any) => i.id),
+          date,
+        ).toEqual(present ? [id] : []);
+      }
+    },
+  );
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/mcp/protocol.ts';
 import { rssMb } from './support/attack-probe.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { largestDataset, toolNamesOf } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { nodeRequest } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH, META, toolCall } from './support/mcp.ts';
@@ -29,9 +30,13 @@ const HEALTH_LIMIT_MS = 1000;
 
 let server: ProductionSite;
 let restingMb = 0;
+/** The tools of the dataset with the longest history: its full range is megabytes. */
+let SERIES: string;
+let LIST: string;
 const figures: string[] = [];
 
 beforeAll(async () => {
+  ({ series: SERIES, list: LIST } = toolNamesOf(await largestDataset(historyDir())));
   server = await buildAndServe({
     name: 'attack-mcp',
     snapshotsDir: historyDir(),
@@ -39,8 +44,8 @@ beforeAll(async () => {
   });
   // Warm: the MCP module, the catalog, the whole history and the JIT, so "resting" is a server that has served everything once.
   for (let i = 0; i < 20; i++) {
-    await mcp(call('get_mortgage_rates_time_series', { startDate: '2024-10-01', endDate: '2024-10-20' }));
-    await mcp(call('list_mortgage_rates', {}));
+    await mcp(call(SERIES, { startDate: '2024-10-01', endDate: '2024-10-20' }));
+    await mcp(call(LIST, {}));
   }
   restingMb = (await settle()).mb;
 }, 180_000);
@@ -181,9 +186,7 @@ async function fittingRange(): Promise<Record<string, string>> {
     { jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: META } },
     { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
   );
-  const tool = JSON.parse(list.text).result.tools.find(
-    (t: { name: string }) => t.name === 'get_mortgage_rates_time_series',
-  );
+  const tool = JSON.parse(list.text).result.tools.find((t: { name: string }) => t.name === SERIES);
   const days = Number(/range of about (\d+) days/.exec(tool.description)![1]);
   const last = /snapshots \(\S+ to (\S+)\)/.exec(tool.description)![1]!;
   return { startDate: new Date(Date.parse(last) - (days - 1) * 86_400_000).toISOString().slice(0, 10), endDate: last };
@@ -192,7 +195,7 @@ async function fittingRange(): Promise<Record<string, string>> {
 describe('MCP attacks on the production server', () => {
   it('one full-range tools/call (370 bytes): an isError result of about 1 KB, at once', async () => {
     const reply = await underAttack('1 full-range call', () =>
-      mcp(call('get_mortgage_rates_time_series', FULL), { 'mcp-protocol-version': '2025-11-25' }),
+      mcp(call(SERIES, FULL), { 'mcp-protocol-version': '2025-11-25' }),
     );
     expect(reply.status).toBe(200);
     expect(reply.bytes).toBeLessThan(2048);
@@ -204,8 +207,7 @@ describe('MCP attacks on the production server', () => {
     const replies = await underAttack('10 clients × 10 full-range calls', () =>
       parallel(10, async () => {
         const out = [];
-        for (let i = 0; i < 10; i++)
-          out.push(await mcp(call('get_mortgage_rates_time_series', FULL), { 'mcp-protocol-version': '2025-06-18' }));
+        for (let i = 0; i < 10; i++) out.push(await mcp(call(SERIES, FULL), { 'mcp-protocol-version': '2025-06-18' }));
         return out;
       }),
     );
@@ -220,8 +222,7 @@ describe('MCP attacks on the production server', () => {
     const replies = await underAttack('10 clients × 5 calls at the result limit', () =>
       parallel(10, async () => {
         const out = [];
-        for (let i = 0; i < 5; i++)
-          out.push(await mcp(call('get_mortgage_rates_time_series', range), { 'mcp-protocol-version': '2025-06-18' }));
+        for (let i = 0; i < 5; i++) out.push(await mcp(call(SERIES, range), { 'mcp-protocol-version': '2025-06-18' }));
         return out;
       }),
     );
@@ -237,7 +238,7 @@ describe('MCP attacks on the production server', () => {
     [100, 'past it (17 KB, which once never answered)'],
   ])('a header-less batch of %i full-range calls (%s): answered at once, each call refused or limited', async (n) => {
     const reply = await underAttack(`batch of ${n} full-range calls`, () =>
-      mcp(Array.from({ length: n }, () => call('get_mortgage_rates_time_series', FULL))),
+      mcp(Array.from({ length: n }, () => call(SERIES, FULL))),
     );
     expect(reply.status).toBe(200);
     const answers = JSON.parse(reply.text);
@@ -253,7 +254,7 @@ describe('MCP attacks on the production server', () => {
   it(`a batch of 100 calls at the result limit: at most ${LIMITS.responseBytes / 2 ** 20} MiB answered, the rest told the limit`, async () => {
     const range = await fittingRange();
     const reply = await underAttack('batch of 100 calls at the result limit', () =>
-      mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))),
+      mcp(Array.from({ length: 100 }, () => call(SERIES, range))),
     );
     const answers = JSON.parse(reply.text);
     expect(answers).toHaveLength(100);
@@ -270,8 +271,8 @@ describe('MCP attacks on the production server', () => {
     const range = await fittingRange();
     const replies = await underAttack('8 concurrent batches × 100 calls at the limit, twice', () =>
       parallel(8, async () => [
-        await mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))),
-        await mcp(Array.from({ length: 100 }, () => call('get_mortgage_rates_time_series', range))),
+        await mcp(Array.from({ length: 100 }, () => call(SERIES, range))),
+        await mcp(Array.from({ length: 100 }, () => call(SERIES, range))),
       ]),
     );
     for (const reply of replies.flat()) {
@@ -283,7 +284,7 @@ describe('MCP attacks on the production server', () => {
 
   it(`a batch of ${LIMITS.batchMessages + 1} messages: 400 at once`, async () => {
     const reply = await underAttack(`batch of ${LIMITS.batchMessages + 1} calls`, () =>
-      mcp(Array.from({ length: LIMITS.batchMessages + 1 }, () => call('get_mortgage_rates_time_series', FULL))),
+      mcp(Array.from({ length: LIMITS.batchMessages + 1 }, () => call(SERIES, FULL))),
     );
     expect(reply.status).toBe(400);
     expect(JSON.parse(reply.text).error).toMatchObject({ code: -32600, data: { limit: 'batchMessages' } });

@@ -17,11 +17,13 @@ import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import middleware from '../src/server/vercel-middleware.ts';
 import { ROOT } from './support/constants.ts';
 import { freePort } from './support/free-port.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { type Listening, listen, nodeRequest } from './support/http.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 import { startServer } from './support/server-process.ts';
@@ -140,6 +142,17 @@ const through = async (base: string, path: string, init: RequestInit = {}) => {
 };
 const status = (response: Response) => response.headers.get('x-cache-status');
 
+/**
+ * The datasets the requests name: A's newest snapshot is what the newer deployment adds; B is one
+ * it leaves alone; C another (each test asks for paths no earlier test asked the same cache for).
+ */
+const A = DATASETS[0];
+const B = DATASETS.at(-1)!;
+const C = DATASETS[1] ?? A;
+const list = (d: Dataset) => endpointsOf(d).list.path;
+const series = (d: Dataset) => endpointsOf(d).timeSeries.path;
+const newestOf = (d: Dataset) => newestDates()[d.slug];
+
 let oldSite: ProductionSite;
 let newSite: ProductionSite;
 const functions: Record<'old' | 'new', Running> = {} as never;
@@ -148,11 +161,11 @@ const cleanup: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: apt-get install nginx (.ci/run does)`);
-  // The deployment before: the same history without the newest mortgage snapshot.
+  // The deployment before: the same history without A's newest snapshot.
   const older = await tempDir('rates-cdn-old-');
   await cp(historyDir(), older, { recursive: true });
-  const newestMortgage = (await readdir(join(older, 'mortgage-rates'))).sort().at(-1)!;
-  await rm(join(older, 'mortgage-rates', newestMortgage));
+  const newestOfA = (await readdir(join(older, A.slug))).sort().at(-1)!;
+  await rm(join(older, A.slug, newestOfA));
   const statusDir = await tempDir('rates-status-');
   cleanup.push(
     () => rm(older, { recursive: true, force: true }),
@@ -212,7 +225,7 @@ describe.each([
   afterAll(() => edge?.stop());
 
   it('keeps one answer per method and URL: the second identical request is a HIT with the same bytes', async () => {
-    const path = '/api/v1/personal-loan-rates';
+    const path = list(C);
     const first = await through(edge.url, path);
     const firstBody = await first.text();
     const second = await through(edge.url, path);
@@ -225,7 +238,7 @@ describe.each([
   });
 
   it("never hands one caller's id to another, on a HIT too; a sent id comes back", async () => {
-    const path = '/api/v1/credit-card-rates/issuer:amex';
+    const path = `${list(B)}/${B.exampleEntityId}`;
     const a = await through(edge.url, path);
     const b = await through(edge.url, path);
     const c = await through(edge.url, path, { headers: { 'x-request-id': 'caller-c.1' } });
@@ -239,7 +252,7 @@ describe.each([
   });
 
   it('HEAD and a 304 from the cache carry the id as the 200 does', async () => {
-    const path = '/api/v1/car-loan-rates/time-series?date=2025-02-24';
+    const path = `${series(B)}?date=${newestOf(B)}`;
     const etag = (await through(edge.url, path)).headers.get('etag')!;
     const head = await through(edge.url, path, { method: 'HEAD' });
     expect(head.status).toBe(200);
@@ -257,8 +270,8 @@ describe.each([
 
   it('adds no id where the contract has none: unknown paths and wrong-format 400s, cached or not', async () => {
     for (const [path, code] of [
-      ['/api/v1/savings-rates', 404],
-      ['/api/v1/mortgage-rates?termInMonths=abc', 400],
+      ['/api/v1/no-such-rates', 404],
+      [`${series(A)}?date=5-5-5`, 400],
     ] as const) {
       for (let i = 0; i < 2; i++) {
         const response = await through(edge.url, path, { headers: { 'x-request-id': 'should-not-come-back' } });
@@ -267,7 +280,7 @@ describe.each([
         expect(ErrorBody.parse(await response.json()).code).toBe(code);
       }
     }
-    const unknownParam = await through(edge.url, '/api/v1/mortgage-rates?colour=blue', {
+    const unknownParam = await through(edge.url, `${list(A)}?colour=blue`, {
       headers: { 'x-request-id': 'kept' },
     });
     expect(unknownParam.status).toBe(400);
@@ -275,8 +288,8 @@ describe.each([
   });
 
   it('after a deployment with new data (a new, empty cache): the old ETag gets 200 and the new ETag, which then gets 304', async () => {
-    const changed = '/api/v1/mortgage-rates/institution:anz';
-    const unchanged = '/api/v1/car-loan-rates';
+    const changed = `${list(A)}/${A.exampleEntityId}`;
+    const unchanged = list(B);
     const before = await through(edge.url, changed);
     const oldEtag = before.headers.get('etag')!;
     const unchangedEtag = (await through(edge.url, unchanged)).headers.get('etag')!;
@@ -312,11 +325,7 @@ describe.each([
 
 describe('what the CDN caches: the function Vercel runs for /api, with no layer in front', () => {
   it("its cacheable answers carry no x-request-id and no Vary, so even a CDN that stamps nothing replays no one's id", async () => {
-    for (const path of [
-      '/api/v1/mortgage-rates',
-      '/api/v1/mortgage-rates/institution:nobody',
-      '/api/v1/car-loan-rates/time-series?date=2025-02-24',
-    ]) {
+    for (const path of [list(A), `${list(A)}/${A.entity.prefix}:nobody`, `${series(B)}?date=${newestOf(B)}`]) {
       const response = await fetch(`${functions.new.url}${path}`, { headers: { 'x-request-id': 'caller-1' } });
       expect(response.status, path).toBeLessThan(500);
       expect(response.headers.get('x-request-id'), path).toBeNull();
@@ -329,9 +338,9 @@ describe('what the CDN caches: the function Vercel runs for /api, with no layer 
   it('answers every /api path with the documented JSON error, never the HTML 404 page', async () => {
     for (const [method, path] of [
       ['GET', '/api/nothing'],
-      ['GET', '/api/v2/mortgage-rates'],
+      ['GET', `/api/v2/${A.slug}`],
       ['POST', '/api/anything/deeper'],
-      ['GET', '/api/v1/savings-rates'],
+      ['GET', '/api/v1/no-such-rates'],
       ['GET', '/api'],
     ]) {
       const response = await fetch(`${functions.new.url}${path}`, { method });
@@ -354,7 +363,7 @@ describe('what the CDN caches: the function Vercel runs for /api, with no layer 
 
 describe('npm start: the stamp on the node server itself', () => {
   it('gives each data answer its id (the sent one, or a new one), and none where the contract says so', async () => {
-    const path = '/api/v1/mortgage-rates?termInMonths=12';
+    const path = exampleListRequest(A);
     const [a, b] = [await fetch(`${newSite.url}${path}`), await fetch(`${newSite.url}${path}`)];
     expect(a.headers.get('x-request-id')).toMatch(UUID);
     expect(b.headers.get('x-request-id')).toMatch(UUID);
@@ -368,8 +377,8 @@ describe('npm start: the stamp on the node server itself', () => {
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get('x-request-id')).toBe('mine-2');
     for (const none of [
-      '/api/v1/savings-rates',
-      '/api/v1/mortgage-rates?termInMonths=abc',
+      '/api/v1/no-such-rates',
+      `${series(A)}?date=5-5-5`,
       '/api/search?query=rates',
       '/api/nothing',
     ]) {
@@ -399,9 +408,9 @@ describe('npm start: the stamp on the node server itself', () => {
       [functions.new.url, newSite.url],
     ] as const) {
       for (const path of [
-        '/api/v1/savings-rates',
+        '/api/v1/no-such-rates',
         '/api/nothing',
-        '/api/v1/mortgage-rates/institution:nobody',
+        `${list(A)}/${A.entity.prefix}:nobody`,
         '/api/search?query=',
       ]) {
         const text = await raw(base, path);

@@ -14,7 +14,7 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { changesSchemaOf } from '../src/changes/schema.ts';
-import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { DATASETS, type Dataset, entityOf } from '../src/datasets.ts';
 import { collectExamples, healthyStatusStore } from '../src/examples.ts';
 import { TOOLS } from '../src/mcp/tools.ts';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
@@ -25,6 +25,7 @@ import { servedStoreOf } from '../src/store/history-build.ts';
 import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { ROOT, SITE } from './support/constants.ts';
+import { EACH } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
 
 let api: Handler;
@@ -186,44 +187,66 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug,
 });
 
 describe('the change log as a data endpoint', () => {
-  it('credit cards take issuerId: institutionId is a parameter they do not use', async () => {
-    const body = await expectError(
-      '/api/v1/credit-card-rates/changes?institutionId=issuer:amex',
-      400,
-      'invalid_request',
-      true,
-    );
-    expect(body.hint).toContain('issuerId');
+  const A = DATASETS[0];
+  const bareOf = (d: Dataset) => d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
+
+  it.each(EACH)('%s takes its own entity parameter: the others’ are parameters it does not use', async (slug, d) => {
+    for (const param of new Set(DATASETS.map((o) => o.entity.param).filter((p) => p !== d.entity.param))) {
+      const body = await expectError(
+        `/api/v1/${slug}/changes?${param}=${d.exampleEntityId}`,
+        400,
+        'invalid_request',
+        true,
+      );
+      expect(body.hint).toContain(d.entity.param);
+    }
   });
 
-  it('an institution no longer listed still has its changes, including its removal', async () => {
-    const ts = series['mortgage-rates'];
+  /** The entities a dataset listed once and no longer lists. */
+  const goneFrom = (slug: string) => {
+    const ts = series[slug];
     const dates = Object.keys(ts.timeSeries);
     const newest = new Set(ts.timeSeries[dates.at(-1)!].data.map((e: any) => e.id));
-    const gone = [
+    return [
       ...new Set(Object.values(ts.timeSeries).flatMap((s: any) => s.data.map((e: any) => e.id as string))),
-    ].find((id) => !newest.has(id))!;
-    expect(gone).toBeDefined();
+    ].filter((id) => !newest.has(id));
+  };
+
+  it('some dataset has an entity it no longer lists', () => {
+    expect(DATASETS.flatMap((d) => goneFrom(d.slug)).length).toBeGreaterThan(0);
+  });
+
+  it.each(EACH)('%s: an entity no longer listed still has its changes, including its removal', async (slug, d) => {
+    const [gone] = goneFrom(slug);
+    if (gone === undefined) return;
+    const dates = Object.keys(series[slug].timeSeries);
     const { response, body } = await getJson(
       api,
-      `/api/v1/mortgage-rates/changes?since=${dates[0]}&institutionId=${gone}`,
+      `/api/v1/${slug}/changes?since=${dates[0]}&${d.entity.param}=${gone}`,
     );
     expect(response.status).toBe(200);
-    expect(body.changes.some((d: any) => d.removed.length > 0)).toBe(true);
-    expect((await get(api, `/api/v1/mortgage-rates/${gone}`)).status).toBe(404);
+    expect(body.changes.some((day: any) => day.removed.length > 0)).toBe(true);
+    expect((await get(api, `/api/v1/${slug}/${gone}`)).status).toBe(404);
   });
 
-  it('`changes` is the change log, not an institution; the detail route still answers ids and bare slugs', async () => {
-    expect((await getJson(api, '/api/v1/mortgage-rates/changes')).body.type).toBe('MortgageRatesChanges');
-    expect((await getJson(api, '/api/v1/mortgage-rates/changes/')).body.type).toBe('MortgageRatesChanges');
-    expect((await getJson(api, '/api/v1/mortgage-rates/anz')).body.data[0].id).toBe('institution:anz');
-    expect((await get(api, '/api/v1/mortgage-rates/changes/anz')).status).toBe(404);
-    // The id form of the slug is an institution id, never the change log.
-    expect((await getJson(api, '/api/v1/mortgage-rates/institution:changes')).body.error).toBe('institution_not_found');
-  });
+  it.each(EACH)(
+    '%s: `changes` is the change log, not an entity; the detail route still answers ids and bare slugs',
+    async (slug, d) => {
+      expect((await getJson(api, `/api/v1/${slug}/changes`)).body.type).toBe(`${d.type}Changes`);
+      expect((await getJson(api, `/api/v1/${slug}/changes/`)).body.type).toBe(`${d.type}Changes`);
+      expect((await getJson(api, `/api/v1/${slug}/${bareOf(d)}`)).body.data[0].id).toBe(d.exampleEntityId);
+      expect((await get(api, `/api/v1/${slug}/changes/${bareOf(d)}`)).status).toBe(404);
+      // The id form of the slug is an entity id, never the change log.
+      expect((await getJson(api, `/api/v1/${slug}/${d.entity.prefix}:changes`)).body.error).toBe(d.entity.notFound);
+    },
+  );
 
   it('caching: the data Cache-Control, a strong ETag answered with 304, CORS, HEAD without a body, x-request-id outside the cache', async () => {
-    const path = '/api/v1/mortgage-rates/changes?since=2025-02-01&institutionId=anz';
+    const dates = Object.keys(series[A.slug].timeSeries);
+    const [since, nextDay] = dates.slice(0, 2) as [string, string];
+    const base = `/api/v1/${A.slug}/changes`;
+    const { param, prefix } = A.entity;
+    const path = `${base}?since=${since}&${param}=${bareOf(A)}`;
     const first = await get(api, path);
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('public, max-age=300, s-maxage=3600, stale-while-revalidate=86400');
@@ -238,13 +261,9 @@ describe('the change log as a data endpoint', () => {
     expect(await again.text()).toBe('');
     // Same data, another spelling of the same institution: same answer and ETag (the key is the canonical id).
     expect(
-      (await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-01&institutionId=institution:ANZ')).headers.get(
-        'etag',
-      ),
+      (await get(api, `${base}?since=${since}&${param}=${prefix}:${bareOf(A).toUpperCase()}`)).headers.get('etag'),
     ).toBe(etag);
-    expect(
-      (await get(api, '/api/v1/mortgage-rates/changes?since=2025-02-02&institutionId=anz')).headers.get('etag'),
-    ).not.toBe(etag);
+    expect((await get(api, `${base}?since=${nextDay}&${param}=${bareOf(A)}`)).headers.get('etag')).not.toBe(etag);
     const head = await get(api, path, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('etag')).toBe(etag);
@@ -255,13 +274,15 @@ describe('the change log as a data endpoint', () => {
 
   it('is worked out once per history and kept: later requests reuse it', async () => {
     const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-    const history = await store.history('mortgage-rates');
-    expect(await history.changes()).toBe(await history.changes());
-    expect((await history.changes()).days.length).toBeGreaterThan(100);
+    for (const { slug } of DATASETS) {
+      const history = await store.history(slug);
+      expect(await history.changes()).toBe(await history.changes());
+      expect((await history.changes()).days.length, slug).toBe(expectedLog(slug).length);
+    }
   });
 
-  it('adds no MCP tool: tools/list keeps the twelve tools of the contract', () => {
-    expect(TOOLS).toHaveLength(12);
+  it('adds no MCP tool: tools/list keeps the three tools per dataset of the contract', () => {
+    expect(TOOLS).toHaveLength(DATASETS.length * 3);
     expect(TOOLS.map((t) => t.name).filter((name) => name.includes('change'))).toEqual([]);
   });
 
@@ -299,13 +320,15 @@ describe('the build refuses an institution whose slug is a reserved segment', ()
   it.each(['changes', 'time-series'])(
     'slug "%s": build:data fails, naming the snapshot file',
     async (slug) => {
+      const dataset = DATASETS[0];
+      const { kind, prefix } = dataset.entity;
       const dir = await tempDir('rates-reserved-');
-      const dates = (await readdir(join(historyDir(), 'mortgage-rates'))).sort();
+      const dates = (await readdir(join(historyDir(), dataset.slug))).sort();
       for (const name of dates.slice(0, 2))
-        await cp(join(historyDir(), 'mortgage-rates', name), join(dir, 'mortgage-rates', name));
-      const file = join(dir, 'mortgage-rates', dates[1]!);
+        await cp(join(historyDir(), dataset.slug, name), join(dir, dataset.slug, name));
+      const file = join(dir, dataset.slug, dates[1]!);
       const snapshot = JSON.parse(await readFile(file, 'utf8'));
-      snapshot.data.push({ id: `institution:${slug}`, name: 'A lender named like a path', products: [] });
+      snapshot.data.push(entityOf(dataset, `${prefix}:${slug}`, 'A lender named like a path', []));
       await writeFile(file, JSON.stringify(snapshot, null, 2));
       const generated = await tempDir('rates-reserved-generated-');
       await mkdir(generated, { recursive: true });
@@ -322,7 +345,7 @@ describe('the build refuses an institution whose slug is a reserved segment', ()
       );
       expect(result.code).toBe(1);
       expect(result.out).toContain(
-        `mortgage-rates/${dates[1]}: institution institution:${slug}: the slug "${slug}" is reserved`,
+        `${dataset.slug}/${dates[1]}: ${kind} ${prefix}:${slug}: the slug "${slug}" is reserved`,
       );
       expect(await readdir(generated)).toEqual([]);
     },

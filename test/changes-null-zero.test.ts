@@ -9,24 +9,29 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
+import { changesEndpointOf } from '../src/changes/endpoint.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
 import { changeDay, changeDays, type SnapshotData } from '../src/changes/model.ts';
 import { describeChanges } from '../src/collect/summary.ts';
-import { datasetBySlug } from '../src/datasets.ts';
+import { CreditCardIssuer } from '../src/schemas/rates.ts';
 import { diffSnapshots, sameValue } from '../src/snapshots/diff.ts';
 import { getJson } from './support/core.ts';
 import { apiOver } from './support/core.ts';
 import { SITE } from './support/constants.ts';
-import { newestSnapshots, treeOfNewest } from './support/history.ts';
+import { datasetOfSchema } from './support/datasets.ts';
+import { newestDates, newestSnapshots, treeOfNewest } from './support/history.ts';
 
-const cards = datasetBySlug('credit-card-rates')!;
+/** The plans of the card schema carry the fees and balance-transfer rates the old collector saved as null. */
+const cards = datasetOfSchema(CreditCardIssuer);
 const FEE = 'annualFeeNZD';
 const BALANCE = 'balanceTransferRate';
 
 let before: SnapshotData;
+/** The date `n` days after the newest snapshot's. */
+const day = (n: number) => new Date(Date.parse(before.date) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The next day's snapshot: the same data with `edit` applied to a copy. */
-function nextDay(edit: (data: any[]) => void, date = '2025-01-08'): SnapshotData {
+function nextDay(edit: (data: any[]) => void, date = day(1)): SnapshotData {
   const data = structuredClone(before.data) as any[];
   edit(data);
   return { date, lastUpdated: `${date}T02:00:00.000Z`, data };
@@ -46,12 +51,18 @@ function zeroesForNulls(data: any[]) {
   return counts;
 }
 
-const amexPlatinum = (data: any[]) => plans(data).find((p) => p.id === 'plan:amex:platinum-charge-card');
 const firstWithNull = (data: any[], field: string) => plans(data).find((p) => p[field] === null);
+const planIn = (data: any[], id: string) => plans(data).find((p) => p.id === id);
+/** The issuer and the plan of the newest snapshot's first plan whose `field` is `match`. */
+function firstPlan(field: string, match: (value: unknown) => boolean) {
+  for (const issuer of before.data as any[])
+    for (const plan of issuer.plans) if (match(plan[field])) return { issuer, plan };
+  throw new Error(`no plan's ${field} matches`);
+}
 
 beforeAll(async () => {
-  const newest = (await newestSnapshots())['credit-card-rates'];
-  before = { date: '2025-01-07', lastUpdated: newest.lastUpdated, data: newest.data };
+  const newest = (await newestSnapshots())[cards.slug];
+  before = { date: newestDates()[cards.slug], lastUpdated: newest.lastUpdated, data: newest.data };
 });
 
 describe('null ↔ 0 is no change', () => {
@@ -68,9 +79,9 @@ describe('null ↔ 0 is no change', () => {
   it('a snapshot differing only by null → 0 (fees, balance-transfer rates) has no change day, no move, no summary line', () => {
     let counts = {};
     const after = nextDay((data) => (counts = zeroesForNulls(data)));
-    // The history has nulls to read as 0: the newest card snapshot has 26 null fees.
-    expect(counts).toMatchObject({ [FEE]: 26 });
-    expect((counts as Record<string, number>)[BALANCE]).toBeGreaterThan(6);
+    // The history has nulls to read as 0, in both fields.
+    expect((counts as Record<string, number>)[FEE]).toBeGreaterThan(0);
+    expect((counts as Record<string, number>)[BALANCE]).toBeGreaterThan(0);
 
     expect(changeDay(before, after)).toBeNull();
     expect(changeDays(cards, [before, after])).toEqual([]);
@@ -79,23 +90,24 @@ describe('null ↔ 0 is no change', () => {
     expect(summary.moves).toBe(0);
     expect(summary.lines.join('\n')).not.toMatch(/annual fee|balance transfer rate|→/);
     // And back: 0 → null is no change either.
-    expect(changeDay({ ...after, date: '2025-01-08' }, { ...before, date: '2025-01-09' })).toBeNull();
+    expect(changeDay({ ...after, date: day(1) }, { ...before, date: day(2) })).toBeNull();
   });
 
   it('a real change next to them is still reported, alone', () => {
+    const { issuer, plan } = firstPlan('purchaseRate', (v) => v === null);
     const after = nextDay((data) => {
       zeroesForNulls(data);
-      amexPlatinum(data).purchaseRate = 19.95;
+      planIn(data, plan.id).purchaseRate = 19.95;
     });
-    const day = changeDay(before, after)!;
-    expect(day.added).toEqual([]);
-    expect(day.removed).toEqual([]);
-    expect(day.changed).toEqual([
-      expect.objectContaining({ valueId: 'plan:amex:platinum-charge-card#purchaseRate', from: null, to: 19.95 }),
+    const changed = changeDay(before, after)!;
+    expect(changed.added).toEqual([]);
+    expect(changed.removed).toEqual([]);
+    expect(changed.changed).toEqual([
+      expect.objectContaining({ valueId: `${plan.id}#purchaseRate`, from: null, to: 19.95 }),
     ]);
     const summary = describeChanges(cards, before.data, after.data);
     expect(summary.moves).toBe(1);
-    expect(summary.lines).toEqual(['- Amex · Platinum Charge Card · purchase rate: — → 19.95']);
+    expect(summary.lines).toEqual([`- ${issuer.name} · ${plan.name} · purchase rate: — → 19.95`]);
   });
 
   it('0 → 5, null → 5 and 5 → 0 are changes', () => {
@@ -109,7 +121,7 @@ describe('null ↔ 0 is no change', () => {
     const five = (from: SnapshotData) => {
       const data = structuredClone(from.data) as any[];
       set(data, 5);
-      return { date: '2025-01-09', lastUpdated: '2025-01-09T02:00:00.000Z', data };
+      return { date: day(2), lastUpdated: `${day(2)}T02:00:00.000Z`, data };
     };
     const moved = (day: ReturnType<typeof changeDay>) =>
       day!.changed.map((c) => [c.valueId, c.from, c.to]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
@@ -117,7 +129,7 @@ describe('null ↔ 0 is no change', () => {
 
     expect(moved(changeDay(zeroed, five(zeroed)))).toEqual(ids.map((id) => [id, 0, 5]));
     expect(moved(changeDay(before, five(before)))).toEqual(ids.map((id) => [id, null, 5]));
-    expect(moved(changeDay(five(zeroed), { ...zeroed, date: '2025-01-10' }))).toEqual(ids.map((id) => [id, 5, 0]));
+    expect(moved(changeDay(five(zeroed), { ...zeroed, date: day(3) }))).toEqual(ids.map((id) => [id, 5, 0]));
     expect(describeChanges(cards, zeroed.data, five(zeroed).data).moves).toBe(2);
   });
 
@@ -135,36 +147,38 @@ describe('null ↔ 0 is no change', () => {
 
 describe('the JSON change log over a history whose next day reads 0 for null', () => {
   let api: Handler;
+  let fee: ReturnType<typeof firstPlan>;
   beforeAll(async () => {
+    fee = firstPlan(FEE, (v) => typeof v === 'number' && v > 0);
     const dir = await treeOfNewest();
     const write = async (day: SnapshotData) => {
       await mkdir(join(dir, cards.slug), { recursive: true });
       const snapshot = { type: cards.type, data: day.data, lastUpdated: day.lastUpdated };
       await writeFile(join(dir, cards.slug, `${day.date}.json`), `${JSON.stringify(snapshot, null, 2)}\n`);
     };
-    await write(nextDay(zeroesForNulls, '2025-01-08'));
+    await write(nextDay(zeroesForNulls, day(1)));
     await write(
       nextDay((data) => {
         zeroesForNulls(data);
-        amexPlatinum(data)[FEE] = 1300;
-      }, '2025-01-09'),
+        planIn(data, fee.plan.id)[FEE] = fee.plan[FEE] + 50;
+      }, day(2)),
     );
     api = await apiOver(dir);
   });
 
   it('lists only the real change, on its own date', async () => {
-    const { response, body } = await getJson(api, '/api/v1/credit-card-rates/changes?since=2025-01-01');
+    const { response, body } = await getJson(api, `${changesEndpointOf(cards).path}?since=${day(0)}`);
     expect(response.status).toBe(200);
-    expect(body.changes.map((d: any) => d.date)).toEqual(['2025-01-09']);
-    const [day] = body.changes;
-    expect(day).toMatchObject({ previousDate: '2025-01-08', added: [], removed: [] });
-    expect(day.changed).toEqual([
+    expect(body.changes.map((d: any) => d.date)).toEqual([day(2)]);
+    const [changed] = body.changes;
+    expect(changed).toMatchObject({ previousDate: day(1), added: [], removed: [] });
+    expect(changed.changed).toEqual([
       expect.objectContaining({
-        issuerId: 'issuer:amex',
-        planId: 'plan:amex:platinum-charge-card',
+        [cards.entity.param]: fee.issuer.id,
+        planId: fee.plan.id,
         field: FEE,
-        from: 1250,
-        to: 1300,
+        from: fee.plan[FEE],
+        to: fee.plan[FEE] + 50,
       }),
     ]);
   });

@@ -17,32 +17,31 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeDays, type SnapshotData } from '../src/changes/model.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
-import { DATASETS } from '../src/datasets.ts';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
+import { MortgageInstitution } from '../src/schemas/rates.ts';
 import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
-import { PLAN_VALUES, ROOT } from './support/constants.ts';
+import { ROOT } from './support/constants.ts';
+import { datasetOfSchema } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 
-/** The explorer's address of each dataset, as users see it. */
-const PATHS: Record<string, string> = {
-  'mortgage-rates': 'mortgages',
-  'personal-loan-rates': 'personal-loans',
-  'car-loan-rates': 'car-loans',
-  'credit-card-rates': 'credit-cards',
-};
+/** The explorer's address of each dataset, as users see it (its explorer facts). */
+const pathOf = (dataset: Dataset) => EXPLORER[dataset.slug].path;
 
 let site: ProductionSite;
+/** The dataset with the longest history: the one the second build changes. */
+let LONG: Dataset;
 /**
- * A second build, same site address, of the history without its newest mortgage snapshot, and
- * with one more, older one: a copy of the first mortgage snapshot on 31 December of the year
- * before (it moves no value, so no feed changes), so that this build's mortgage history spans three
- * years and the CSV files' two-year bound shows.
+ * A second build, same site address, of the history without LONG's newest snapshot, and with one
+ * more, older one: a copy of its first snapshot on 31 December of the year before (it moves no
+ * value, so no feed changes), so that this build's history of LONG spans three years and the CSV
+ * files' two-year bound shows.
  */
 let earlierBuild: string;
 let droppedDate: string;
-/** The mortgage snapshot dates of the second build, oldest first. */
+/** LONG's snapshot dates of the second build, oldest first. */
 let earlierDates: string[];
 const series: Record<string, Record<string, { data: any[]; lastUpdated: string }>> = {};
 
@@ -76,18 +75,19 @@ beforeAll(async () => {
       await (await get(`/api/v1/${d.slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`)).json()
     ).timeSeries;
   }
+  LONG = [...DATASETS].sort((a, b) => Object.keys(series[b.slug]!).length - Object.keys(series[a.slug]!).length)[0]!;
   const earlier = await tempDir('rates-history-earlier-');
   await cp(historyDir(), earlier, { recursive: true });
-  droppedDate = Object.keys(series['mortgage-rates']!).at(-1)!;
-  await rm(join(earlier, 'mortgage-rates', `${droppedDate}.json`));
-  const first = Object.keys(series['mortgage-rates']!)[0]!;
+  droppedDate = Object.keys(series[LONG.slug]!).at(-1)!;
+  await rm(join(earlier, LONG.slug, `${droppedDate}.json`));
+  const first = Object.keys(series[LONG.slug]!)[0]!;
   const older = `${Number(first.slice(0, 4)) - 1}-12-31`;
-  const copy = JSON.parse(await readFile(join(earlier, 'mortgage-rates', `${first}.json`), 'utf8'));
+  const copy = JSON.parse(await readFile(join(earlier, LONG.slug, `${first}.json`), 'utf8'));
   await writeFile(
-    join(earlier, 'mortgage-rates', `${older}.json`),
+    join(earlier, LONG.slug, `${older}.json`),
     JSON.stringify({ ...copy, lastUpdated: `${older}T00:00:00.000Z` }, null, 2),
   );
-  earlierDates = (await readdir(join(earlier, 'mortgage-rates')))
+  earlierDates = (await readdir(join(earlier, LONG.slug)))
     .filter((f) => f.endsWith('.json'))
     .map((f) => f.slice(0, -'.json'.length))
     .sort();
@@ -117,7 +117,7 @@ interface Scope {
 function scopes(): Scope[] {
   const list: Scope[] = [{ feed: '/rates/changes.atom' }];
   for (const dataset of DATASETS) {
-    const path = PATHS[dataset.slug];
+    const path = pathOf(dataset);
     list.push({ feed: `/rates/${path}/changes.atom`, dataset });
     const snapshots = Object.values(series[dataset.slug]!);
     const now = new Set(snapshots.at(-1)!.data.map((e) => e.id));
@@ -215,9 +215,9 @@ describe('Atom feeds', () => {
         expect(item.title, where).toBe(`${scope.entity ? '' : `${dataset.title} — `}${shown[0]!.text}${more}`);
         const page = scope.entity
           ? scope.entity.listedNow
-            ? `/rates/${PATHS[dataset.slug]}/${slug(scope.entity.id)}`
-            : `/rates/${PATHS[dataset.slug]}`
-          : `/rates/${PATHS[dataset.slug]}`;
+            ? `/rates/${pathOf(dataset)}/${slug(scope.entity.id)}`
+            : `/rates/${pathOf(dataset)}`
+          : `/rates/${pathOf(dataset)}`;
         expect(item.url, where).toBe(`${site.url}${page}`);
         const json = $('entry').eq(i).find('link[rel="related"]');
         expect(json.attr('type')).toBe('application/json');
@@ -230,33 +230,66 @@ describe('Atom feeds', () => {
     expect(entries).toBeGreaterThan(500);
   }, 120_000);
 
-  it('an entry reads as a person expects: the title, the change in words, escaped HTML, the page and the JSON', async () => {
-    const xml = await (await get('/rates/mortgages/anz/changes.atom')).text();
-    const feed = parseFeed(xml);
-    const index = feed.items.findIndex((i) => i.id!.endsWith('/2025-02-19'));
-    const entry = feed.items[index]!;
-    const html = contents(xml)[index]!;
-    expect(entry.title).toBe('ANZ · Standard · Variable floating: 7.39 → 6.89 % and 12 more');
-    expect(listed(html).map((c) => c.text)).toContain('ANZ · Special · 1 year: 5.57 → 5.29 %');
-    expect(html).toContain(`href="${site.url}/rates/mortgages/anz"`);
-    // The JSON link answers the same changes.
-    const $ = cheerio.load(xml, { xml: true });
-    const href = $('entry')
-      .filter((_, e) => $(e).find('id').text().endsWith('/2025-02-19'))
-      .find('link[rel="related"]')
-      .attr('href')!;
-    const body = await (await get(href)).json();
-    expect(body.changes.map((d: any) => d.date)).toEqual(['2025-02-19']);
-    const fromJson = ['changed', 'added', 'removed'].flatMap((kind) =>
-      body.changes[0][kind].map((c: any) =>
-        line({ kind, entity: c.institutionId, item: c.productId, id: c.rateId, from: c.from, to: c.to }),
-      ),
-    );
-    expect(fromJson.sort()).toEqual(listed(html).map(line).sort());
-  });
+  it.each(DATASETS.map((d) => [d.slug, d] as const))(
+    '%s: an entry reads as a person expects: the title, the change in words, the page and the JSON',
+    async (_, dataset) => {
+      // The entity feed of the example institution, else of the first entity listed now whose feed has an entry;
+      // in it, the newest entry that lists more than one change, else the newest.
+      const newestData = series[dataset.slug]![Object.keys(series[dataset.slug]!).at(-1)!]!.data;
+      let id = '';
+      let xml = '';
+      for (const candidate of [dataset.exampleEntityId, ...newestData.map((e) => e.id as string)]) {
+        [id, xml] = [candidate, await (await get(`/rates/${pathOf(dataset)}/${slug(candidate)}/changes.atom`)).text()];
+        if (contents(xml).length > 0) break;
+      }
+      const feed = parseFeed(xml);
+      const html = contents(xml);
+      expect(html.length).toBeGreaterThan(0);
+      const index = Math.max(
+        0,
+        html.findIndex((h) => listed(h).length > 1),
+      );
+      const entry = feed.items[index]!;
+      const shown = listed(html[index]!);
+      const name = newestData.find((e) => e.id === id).name;
+      expect(entry.title).toBe(`${shown[0]!.text}${shown.length > 1 ? ` and ${shown.length - 1} more` : ''}`);
+      for (const c of shown) {
+        expect(c.text.startsWith(`${name} · `), c.text).toBe(true);
+        // A move reads "…: <from> → <to>", each value as the field is written (5.29 %, $65).
+        if (typeof c.from === 'number' && typeof c.to === 'number') {
+          const said = c.text.slice(c.text.lastIndexOf(': ') + 2);
+          expect(said, c.text).toContain(' → ');
+          const numbers = (said.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => Number(n.replaceAll(',', '')));
+          expect(numbers, c.text).toEqual([c.from, c.to]);
+        }
+      }
+      expect(html[index]).toContain(`href="${site.url}/rates/${pathOf(dataset)}/${slug(id)}"`);
+      // The JSON link answers the same changes.
+      const $ = cheerio.load(xml, { xml: true });
+      const date = entry.id!.slice(entry.id!.lastIndexOf('/') + 1);
+      const href = $('entry').eq(index).find('link[rel="related"]').attr('href')!;
+      const body = await (await get(href)).json();
+      expect(body.changes.map((d: any) => d.date)).toEqual([date]);
+      const item = dataset.itemsKey === 'products' ? 'product' : 'plan';
+      const fromJson = ['changed', 'added', 'removed'].flatMap((kind) =>
+        body.changes[0][kind].map((c: any) =>
+          line({
+            kind,
+            entity: c[dataset.entity.param],
+            item: c[`${item}Id`],
+            id: c.rateId ?? `${c[`${item}Id`]}#${c.field}`,
+            from: c.from,
+            to: c.to,
+          }),
+        ),
+      );
+      expect(fromJson.sort()).toEqual(shown.map(line).sort());
+    },
+  );
 
   it('names and values are escaped: a hostile name reads back as text', () => {
-    const dataset = DATASETS[0];
+    // Data of termed rates, as the entity below has.
+    const dataset = datasetOfSchema(MortgageInstitution);
     const entity = (name: string, rate: number) => ({
       id: 'institution:odd',
       name,
@@ -280,7 +313,7 @@ describe('Atom feeds', () => {
     );
     const feed = parseFeed(xml);
     expect(feed.items).toHaveLength(1);
-    expect(feed.items[0]!.title).toBe(`Mortgage rates — ${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+    expect(feed.items[0]!.title).toBe(`${dataset.title} — ${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
     const $ = cheerio.load(contents(xml)[0]!);
     expect($('script')).toHaveLength(0);
     expect($('b')).toHaveLength(0);
@@ -303,7 +336,7 @@ describe('Atom feeds', () => {
       for (const [id, item] of now) {
         const was = old.get(id);
         if (!was) {
-          expect(id, file).toMatch(new RegExp(`:mortgage-rates/(institution:[^/]+/)?${droppedDate}$`));
+          expect(id, file).toMatch(new RegExp(`:${LONG.slug}/(${LONG.entity.prefix}:[^/]+/)?${droppedDate}$`));
           continue;
         }
         expect(
@@ -321,13 +354,13 @@ describe('Atom feeds', () => {
       const gone = [...old.keys()].filter((id) => !now.has(id));
       if (gone.length) expect(now.size, file).toBe(100);
       // A feed the new snapshot does not touch is the same file, byte for byte.
-      if (!file.startsWith('mortgages/') && file !== 'changes.atom') expect(after, file).toBe(before);
+      if (!file.startsWith(`${pathOf(LONG)}/`) && file !== 'changes.atom') expect(after, file).toBe(before);
     }
     expect(compared).toBeGreaterThan(500);
-    const mortgages = parseFeed(
-      await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'changes.atom'), 'utf8'),
+    const long = parseFeed(
+      await readFile(join(site.buildDir, 'client', 'rates', pathOf(LONG), 'changes.atom'), 'utf8'),
     );
-    expect(mortgages.items[0]!.id).toMatch(new RegExp(`:mortgage-rates/${droppedDate}$`));
+    expect(long.items[0]!.id).toMatch(new RegExp(`:${LONG.slug}/${droppedDate}$`));
   });
 });
 
@@ -337,21 +370,23 @@ describe('CSV downloads', () => {
     async (name, dataset) => {
       const keys = dataset.itemsKey === 'products' ? ['productId', 'productName'] : ['planId', 'planName'];
       const entityKeys = [dataset.entity.param, `${dataset.entity.kind}Name`];
-      const header = {
-        'mortgage-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'term', 'termInMonths'],
-        'personal-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
-        'car-loan-rates': ['date', ...entityKeys, ...keys, 'rateId', 'rate', 'plan', 'condition'],
-        'credit-card-rates': ['date', ...entityKeys, ...keys, ...PLAN_VALUES],
-      }[name]!;
+      // The values' columns are the schema's fields, in its order: a rate's (its id as rateId), or a plan's own.
       const dates = Object.keys(series[name]!);
+      const [item] = series[name]![dates.at(-1)!]!.data[0][dataset.itemsKey];
+      const values = item.rates
+        ? ['rateId', ...Object.keys(item.rates[0]).filter((k) => k !== 'id')]
+        : Object.keys(item).filter((k) => k !== 'id' && k !== 'name');
+      const header = ['date', ...entityKeys, ...keys, ...values];
       const files = csvFilesOf(name, dates);
       // The files are those of the years with snapshots, no more: none for a year without one.
       expect(
-        (await readdir(join(site.buildDir, 'client', 'rates', PATHS[name]!))).filter((f) => f.endsWith('.csv')).sort(),
+        (await readdir(join(site.buildDir, 'client', 'rates', pathOf(dataset))))
+          .filter((f) => f.endsWith('.csv'))
+          .sort(),
       ).toEqual(files.map(([file]) => file).sort());
       const held: Record<string, string[]> = {};
       for (const [file, wanted] of files) {
-        const response = await get(`/rates/${PATHS[name]}/${file}`);
+        const response = await get(`/rates/${pathOf(dataset)}/${file}`);
         expect(response.status, file).toBe(200);
         expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
         const bytes = Buffer.from(await response.arrayBuffer());
@@ -398,26 +433,26 @@ describe('CSV downloads', () => {
   );
 
   it('no file grows without bound: over three years, -history.csv holds the newest two, each year has its file, the page links them all', async () => {
-    const dir = join(earlierBuild, 'client', 'rates', 'mortgages');
+    const dir = join(earlierBuild, 'client', 'rates', pathOf(LONG));
     const years = yearsOf(earlierDates);
     expect(years).toHaveLength(3);
-    const files = csvFilesOf('mortgage-rates', earlierDates);
+    const files = csvFilesOf(LONG.slug, earlierDates);
     expect((await readdir(dir)).filter((f) => f.endsWith('.csv')).sort()).toEqual(files.map(([file]) => file).sort());
     const held: Record<string, string[]> = {};
     for (const [file, wanted] of files) {
       held[file] = datesOfCsv(await readFile(join(dir, file), 'utf8'));
       expect(held[file], file).toEqual(wanted);
     }
-    expect(yearsOf(held['mortgage-rates-history.csv']!)).toEqual(years.slice(0, 2));
-    expect(held['mortgage-rates-history.csv']).not.toContain(earlierDates[0]);
-    expect(years.flatMap((year) => held[`mortgage-rates-history-${year}.csv`]!).sort()).toEqual(earlierDates);
+    expect(yearsOf(held[`${LONG.slug}-history.csv`]!)).toEqual(years.slice(0, 2));
+    expect(held[`${LONG.slug}-history.csv`]).not.toContain(earlierDates[0]);
+    expect(years.flatMap((year) => held[`${LONG.slug}-history-${year}.csv`]!).sort()).toEqual(earlierDates);
     // The page lists the newest snapshot, the recent history and each year, newest first.
     const $ = cheerio.load(await readFile(join(dir, 'index.html'), 'utf8'));
     expect(
       $('a.follow-csv')
         .map((_, a) => $(a).attr('href'))
         .get(),
-    ).toEqual(files.map(([file]) => `/rates/mortgages/${file}`));
+    ).toEqual(files.map(([file]) => `/rates/${pathOf(LONG)}/${file}`));
   });
 });
 
@@ -451,7 +486,7 @@ describe('links', () => {
         .get();
       expect(feeds.length, page).toBeGreaterThan(0);
       const parts = page.split('/').filter(Boolean);
-      // A page comparing every institution on one measure (/rates/mortgages/1-year/banks) announces its dataset's feed.
+      // A page comparing every institution on one measure (/rates/<path>/<measure>/banks) announces its dataset's feed.
       const compared = Object.values(EXPLORER).some(
         (d) => d.path === parts[1] && d.measures.some((m) => m.slug === parts[2]),
       );
@@ -470,30 +505,17 @@ describe('links', () => {
         else expect(type, href).toMatch(/^application\/atom\+xml/);
       }
     }
-    const dataset = cheerio.load(
-      await readFile(join(site.buildDir, 'client', 'rates', 'mortgages', 'index.html'), 'utf8'),
-    );
-    expect(
-      dataset('a.follow-csv')
-        .map((_, a) => dataset(a).attr('href'))
-        .get(),
-    ).toEqual([
-      '/rates/mortgages/mortgage-rates.csv',
-      '/rates/mortgages/mortgage-rates-history.csv',
-      '/rates/mortgages/mortgage-rates-history-2025.csv',
-      '/rates/mortgages/mortgage-rates-history-2024.csv',
-    ]);
-    // Each dataset's page links each of its CSV files.
+    // Each dataset's page links each of its CSV files: the newest, the recent history, each year newest first.
     for (const d of DATASETS) {
       const page = cheerio.load(
-        await readFile(join(site.buildDir, 'client', 'rates', PATHS[d.slug]!, 'index.html'), 'utf8'),
+        await readFile(join(site.buildDir, 'client', 'rates', pathOf(d), 'index.html'), 'utf8'),
       );
       expect(
         page('a.follow-csv')
           .map((_, a) => page(a).attr('href'))
           .get(),
         d.slug,
-      ).toEqual(csvFilesOf(d.slug, Object.keys(series[d.slug]!)).map(([file]) => `/rates/${PATHS[d.slug]}/${file}`));
+      ).toEqual(csvFilesOf(d.slug, Object.keys(series[d.slug]!)).map(([file]) => `/rates/${pathOf(d)}/${file}`));
     }
   }, 120_000);
 
@@ -522,13 +544,13 @@ describe('links', () => {
     const markdown = await (await get('/docs/changes.md')).text();
     for (const d of DATASETS) {
       expect(markdown).toContain(`/api/v1/${d.slug}/changes`);
-      expect(links).toContain(`/rates/${PATHS[d.slug]}/changes.atom`);
-      expect(links).toContain(`/rates/${PATHS[d.slug]}/${d.slug}.csv`);
-      expect(links).toContain(`/rates/${PATHS[d.slug]}/${d.slug}-history.csv`);
+      expect(links).toContain(`/rates/${pathOf(d)}/changes.atom`);
+      expect(links).toContain(`/rates/${pathOf(d)}/${d.slug}.csv`);
+      expect(links).toContain(`/rates/${pathOf(d)}/${d.slug}-history.csv`);
       expect(markdown).toContain(`${d.slug}-history-<year>.csv`);
     }
     expect(links).toContain('/rates/changes.atom');
-    expect(markdown).toContain('"type": "MortgageRatesChanges"');
+    expect(DATASETS.some((d) => markdown.includes(`"type": "${d.type}Changes"`))).toBe(true);
     const llms = await (await get('/llms.txt')).text();
     const urls = [...llms.matchAll(/\]\((http[^)]+)\)/g)]
       .map((m) => m[1]!)
@@ -570,6 +592,6 @@ describe('links', () => {
         expect(headers['content-disposition'], file).toBe(`attachment; filename="${file.split('/').pop()}"`);
       }
     }
-    expect(headersFor('/rates/mortgages/anz')['content-type']).toBeUndefined();
+    expect(headersFor(`/rates/${pathOf(LONG)}/${slug(LONG.exampleEntityId)}`)['content-type']).toBeUndefined();
   });
 });

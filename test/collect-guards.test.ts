@@ -14,14 +14,24 @@ import { INVISIBLE_CHARACTERS } from '../src/schemas/common.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { renderSourcePage } from './fixtures/source-page.ts';
-import { NEWEST } from './support/constants.ts';
-import { historyDir, newestSnapshots, type SnapshotFile, tempDir, treeOfNewest } from './support/history.ts';
+import { CreditCardIssuer } from '../src/schemas/rates.ts';
+import { datasetOfSchema, EACH } from './support/datasets.ts';
+import {
+  historyDir,
+  newestDates,
+  newestSnapshots,
+  type SnapshotFile,
+  tempDir,
+  treeOfNewest,
+  withRates,
+} from './support/history.ts';
 import { startSourceServer, type SourceServer } from './support/source-server.ts';
 
 let server: SourceServer;
 let newest: Record<DatasetSlug, SnapshotFile>;
 let snapshots: string;
 const pathOf = (slug: DatasetSlug) => DATASETS.find((d) => d.slug === slug)!.sourcePath;
+const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 
 beforeAll(async () => {
   server = await startSourceServer();
@@ -50,158 +60,143 @@ const collectData = (slug: DatasetSlug, data: any[]) =>
 
 /** A refusal: the dataset failed, nothing was written, the newest snapshot is the same bytes. */
 async function expectRefused(slug: DatasetSlug, result: Awaited<ReturnType<typeof collectPage>>, rule: string) {
+  const date = newestDates()[slug];
   expect(result.outcome).toBe('failed');
   expect(result.reason).toContain(`refused (${rule})`);
-  expect(await readdir(join(snapshots, slug))).toEqual([`${NEWEST[slug]}.json`]);
-  expect(await readFile(join(snapshots, slug, `${NEWEST[slug]}.json`), 'utf8')).toBe(
-    await readFile(join(historyDir(), slug, `${NEWEST[slug]}.json`), 'utf8'),
+  expect(await readdir(join(snapshots, slug))).toEqual([`${date}.json`]);
+  expect(await readFile(join(snapshots, slug, `${date}.json`), 'utf8')).toBe(
+    await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'),
   );
   return result.reason!;
 }
 
-const mortgage = () => structuredClone(newest['mortgage-rates'].data) as any[];
-const cards = () => structuredClone(newest['credit-card-rates'].data) as any[];
+/** The newest snapshot's data of a dataset, a copy to edit. */
+const dataOf = (slug: DatasetSlug) => structuredClone(newest[slug].data) as any[];
+/** Card plans carry a fee with bounds of its own. */
+const cards = datasetOfSchema(CreditCardIssuer);
 
-describe('identity and size, against the newest snapshot', () => {
+describe.each(EACH)('%s: identity and size, against the newest snapshot', (slug, dataset) => {
+  const { prefix } = dataset.entity;
+
   it('a page of other lenders is refused, even when it has as many', async () => {
-    const strangers = mortgage().map((e, i) => ({ ...e, id: `institution:lender-${i}`, name: `Lender ${i}` }));
-    const reason = await expectRefused(
-      'mortgage-rates',
-      await collectData('mortgage-rates', strangers),
-      'other lenders',
-    );
-    expect(reason).toContain("only 0 of the newest snapshot's 34 institutions are listed");
+    const data = dataOf(slug);
+    const strangers = data.map((e, i) => ({ ...e, id: `${prefix}:lender-${i}`, name: `Lender ${i}` }));
+    const reason = await expectRefused(slug, await collectData(slug, strangers), 'other lenders');
+    expect(reason).toContain(`only 0 of the newest snapshot's ${data.length} institutions are listed`);
   });
 
   it('every lender listed twice, once at 0.01 %, is refused: the page grew past 150 %', async () => {
-    const twice = mortgage().flatMap((e) => [
-      e,
-      {
-        ...e,
-        products: e.products.map((p: any) => ({ ...p, rates: p.rates.map((r: any) => ({ ...r, rate: 0.01 })) })),
-      },
-    ]);
-    await expectRefused('mortgage-rates', await collectData('mortgage-rates', twice), 'growth');
+    const data = dataOf(slug);
+    const cheap = withRates(data, () => 0.01);
+    const twice = data.flatMap((e, i) => [e, cheap[i]]);
+    await expectRefused(slug, await collectData(slug, twice), 'growth');
   });
 
-  it('each lender’s products listed twice are refused as repeated rows', async () => {
-    const data = cards().map((e) => ({ ...e, plans: [...e.plans, ...e.plans.slice(0, 1)] }));
-    const reason = await expectRefused(
-      'credit-card-rates',
-      await collectData('credit-card-rates', data),
-      'repeated rows',
+  it(`half the lenders with every rate ×5 is refused: a rate moved more than ${GUARD_LIMITS.maxRateMove} points`, async () => {
+    const data = withRates(
+      dataOf(slug),
+      (rate) => Math.min(39, rate * 5),
+      (_, i) => i % 2 === 0,
     );
+    const reason = await expectRefused(
+      slug,
+      await collectData(slug, data),
+      `a rate moved more than ${GUARD_LIMITS.maxRateMove} percentage points in one run`,
+    );
+    expect(reason).toMatch(new RegExp(`:${slugOf(data[0].id)}:\\S* \\w+ [\\d.]+ → [\\d.]+`));
+  });
+
+  it('every rate moving a little at once, as after a cash rate decision, is collected', async () => {
+    const data = withRates(dataOf(slug), (rate) => (rate > 1 ? Math.round((rate - 0.25) * 100) / 100 : rate));
+    const result = await collectData(slug, data);
+    expect(result.reason).toBeUndefined();
+    expect(result.outcome).toBe('written');
+  });
+
+  it('a lender renamed with a stop after each letter is not merged into itself: two names for one id are refused', async () => {
+    const data = dataOf(slug);
+    const name = data[0].name as string;
+    data[0].name = `${[...name].join('.')}.`; // "ANZ" → "A.N.Z.": the same id
+    const reason = await expectRefused(
+      slug,
+      await collectData(slug, data),
+      'two names, one id (only the alias table may join names)',
+    );
+    expect(reason).toContain(`${data[0].id}: "${name}" and "${[...name].join('.')}"`); // cleaned of its last stop
+  });
+
+  it('a lender named "Changes" is refused at collection, so it can never block a build', async () => {
+    const data = dataOf(slug);
+    data.push({ ...structuredClone(data[1]), id: `${prefix}:changes`, name: 'Changes' });
+    const reason = await expectRefused(slug, await collectData(slug, data), 'a reserved slug');
+    expect(reason).toContain(`${prefix}:changes ("Changes")`);
+  });
+});
+
+describe('card plans: repeated rows, and every number within its bounds, at collection and at build', () => {
+  const slug = cards.slug;
+
+  it('each issuer’s plans listed twice are refused as repeated rows', async () => {
+    const data = dataOf(slug).map((e) => ({ ...e, plans: [...e.plans, ...e.plans.slice(0, 1)] }));
+    const reason = await expectRefused(slug, await collectData(slug, data), 'repeated rows');
     expect(reason).toMatch(
       /\d+ of \d+ items repeat another item's name within their institution, where the newest snapshot had \d+/,
     );
   });
 
-  it(`half the lenders with every rate ×5 is refused: a rate moved more than ${GUARD_LIMITS.maxRateMove} points`, async () => {
-    const data = mortgage().map((e, i) =>
-      i % 2
-        ? e
-        : {
-            ...e,
-            products: e.products.map((p: any) => ({
-              ...p,
-              rates: p.rates.map((r: any) => ({ ...r, rate: Math.min(39, r.rate * 5) })),
-            })),
-          },
-    );
-    const reason = await expectRefused(
-      'mortgage-rates',
-      await collectData('mortgage-rates', data),
-      `a rate moved more than ${GUARD_LIMITS.maxRateMove} percentage points in one run`,
-    );
-    expect(reason).toMatch(/rate:anz:[^ ]+ rate [\d.]+ → [\d.]+/);
-  });
-
-  it('every rate moving a little at once, as after a cash rate decision, is collected', async () => {
-    const data = mortgage().map((e) => ({
-      ...e,
-      products: e.products.map((p: any) => ({
-        ...p,
-        rates: p.rates.map((r: any) => ({ ...r, rate: r.rate > 1 ? r.rate - 0.25 : r.rate })),
-      })),
-    }));
-    const result = await collectData('mortgage-rates', data);
-    expect(result.reason).toBeUndefined();
-    expect(result.outcome).toBe('written');
-  });
-
-  it('a lender renamed "A.N.Z." is not merged into ANZ: two names for one id are refused', async () => {
-    const data = mortgage();
-    data[0].name = 'A.N.Z.';
-    const reason = await expectRefused(
-      'mortgage-rates',
-      await collectData('mortgage-rates', data),
-      'two names, one id (only the alias table may join names)',
-    );
-    expect(reason).toContain('institution:anz: "ANZ" and "A.N.Z"'); // cleaned of its last stop
-  });
-
-  it('a lender named "Changes" is refused at collection, so it can never block a build', async () => {
-    const data = mortgage();
-    data.push({ id: 'institution:changes', name: 'Changes', products: structuredClone(data[1].products) });
-    const reason = await expectRefused('mortgage-rates', await collectData('mortgage-rates', data), 'a reserved slug');
-    expect(reason).toContain('institution:changes ("Changes")');
-  });
-});
-
-describe('every number within its bounds, at collection and at build', () => {
   it('a card fee of $99,999,999 is refused, naming the plan and the value', async () => {
-    const data = cards();
-    data[0].plans[1].annualFeeNZD = 99_999_999;
-    const reason = await expectRefused(
-      'credit-card-rates',
-      await collectData('credit-card-rates', data),
-      'does not fit the schema',
+    const data = dataOf(slug);
+    data[0].plans[0].annualFeeNZD = 99_999_999;
+    const reason = await expectRefused(slug, await collectData(slug, data), 'does not fit the schema');
+    expect(reason).toContain(
+      `(${data[0].plans[0].id} annualFeeNZD = 99999999): Too big: expected number to be <=10000`,
     );
-    expect(reason).toMatch(/\(plan:amex:[^ ]+ annualFeeNZD = 99999999\): Too big: expected number to be <=10000/);
   });
 
   it('a fee written 1e15 is no number at all: an unreadable cell, not a published fee', async () => {
-    const page = renderSourcePage('credit-card-rates', cards(), { quirks: false }).replace('$149', '1e15');
-    const result = await collectPage('credit-card-rates', page);
+    const data = dataOf(slug);
+    data[0].plans[0].annualFeeNZD = 4321; // a fee no other cell shows
+    const page = renderSourcePage(slug, data, { quirks: false });
+    expect(page.split('$4,321')).toHaveLength(2);
+    const result = await collectPage(slug, page.replace('$4,321', '1e15'));
     expect(result.unreadable).toEqual([expect.stringContaining('annual fee: "1e15"')]);
   });
 
   it('the build refuses the same snapshot, with the same evidence', async () => {
     const tree = await treeOfNewest();
-    const file = join(tree, 'credit-card-rates', `${NEWEST['credit-card-rates']}.json`);
+    const file = join(tree, slug, `${newestDates()[slug]}.json`);
     const snapshot = JSON.parse(await readFile(file, 'utf8'));
-    snapshot.data[0].plans[1].annualFeeNZD = 99_999_999;
-    snapshot.data[1].name = 'Auck.\u202e Dist. Law Society';
+    snapshot.data[0].plans[0].annualFeeNZD = 99_999_999;
+    snapshot.data[1].name = 'Some\u202e Lender';
     await writeFile(file, JSON.stringify(snapshot));
     await expect(compileSnapshotTree(tree)).rejects.toThrow(
-      /annualFeeNZD = 99999999\): Too big[\s\S]*name = "Auck\.\\u202e Dist\. Law Society"\): must not hold control, bidi or zero-width characters/,
+      /annualFeeNZD = 99999999\): Too big[\s\S]*name = "Some\\u202e Lender"\): must not hold control, bidi or zero-width characters/,
     );
   });
 });
 
-describe('names', () => {
+describe.each(EACH)('%s: names', (slug) => {
   it('control, bidi and zero-width characters and ANSI escapes never reach a snapshot or a log line', async () => {
-    const data = mortgage();
-    data[1].name = 'ASB\u202e\u200b'; // still ASB once cleaned: the same institution
-    data[2].products[0].name = `\u001b[31m${data[2].products[0].name}\u001b[0m`;
-    server.serve(pathOf('mortgage-rates'), { page: renderSourcePage('mortgage-rates', data, { quirks: false }) });
+    const data = dataOf(slug);
+    const name = data[1].name;
+    data[1].name = `${name}\u202e\u200b`; // the same name once cleaned: the same institution
+    const items = data[2].products ?? data[2].plans;
+    items[0].name = `\u001b[31m${items[0].name}\u001b[0m`;
+    server.serve(pathOf(slug), { page: renderSourcePage(slug, data, { quirks: false }) });
     const lines: string[] = [];
     const [result] = await collect({
       baseUrl: server.url,
       snapshotsDir: snapshots,
       status: new FileStatusStore(await tempDir('rates-status-')),
-      datasets: ['mortgage-rates'],
+      datasets: [slug],
       fetch: { timeoutMs: 5_000, retries: 0, retryDelayMs: 1 },
       log: (line) => lines.push(line),
     });
     expect(result!.outcome).toBe('written');
-    const written = await readFile(
-      join(snapshots, 'mortgage-rates', (await readdir(join(snapshots, 'mortgage-rates'))).at(-1)!),
-      'utf8',
-    );
+    const written = await readFile(join(snapshots, slug, (await readdir(join(snapshots, slug))).at(-1)!), 'utf8');
     const invisible = INVISIBLE_CHARACTERS; // controls (ANSI escapes begin with one), bidi, zero-width
     expect(JSON.stringify(JSON.parse(written))).not.toMatch(invisible);
-    expect(JSON.parse(written).data[1].name).toBe('ASB');
+    expect(JSON.parse(written).data[1].name).toBe(name);
     for (const line of [...lines, ...result!.changes!.lines]) expect(line).not.toMatch(invisible);
   });
 });

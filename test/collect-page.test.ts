@@ -13,7 +13,13 @@ import type { SourcePage } from '../src/collect/page-layout.ts';
 import { PAGE_PARSERS } from '../src/collect/parsers/index.ts';
 import { entityRuns, PageRefusal, readRateTables } from '../src/collect/tables.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
-import { headerRow } from './fixtures/source-page.ts';
+import { MortgageInstitution } from '../src/schemas/rates.ts';
+import { headerRow, renderSourcePage } from './fixtures/source-page.ts';
+import { datasetOfSchema, EACH } from './support/datasets.ts';
+import { newestSnapshots } from './support/history.ts';
+
+/** The page of termed rates (a column per term): the layout the column tests below write. */
+const TERMED = datasetOfSchema(MortgageInstitution);
 
 const REAL_PAGE = join(import.meta.dirname, 'fixtures/real-pages/saving-call-account-2020-07-17.html');
 
@@ -87,9 +93,9 @@ describe('a real page of the source site (2020 savings page, the same table modu
   );
 });
 
-/** A mortgage page with these header cells and one ANZ row of these cells. */
+/** A page of termed rates with these header cells and one ANZ row of these cells. */
 function mortgagePage(headers: string[], cells: string[]): string {
-  return `<html><head><title>Mortgage rates | interest.co.nz</title></head><body>
+  return `<html><head><title>${TERMED.slug} | interest.co.nz</title></head><body>
 <table id="interest_financial_datatable" class="interest_financial_datatable">
 <thead><tr>${headers.map((h) => `<th>${h}</th>`).join('')}</tr></thead>
 <tbody><tr class="primary_row"><td class="inst-name"><a title="ANZ">ANZ</a></td>${cells.map((c) => `<td>${c}</td>`).join('')}</tr></tbody>
@@ -98,7 +104,7 @@ function mortgagePage(headers: string[], cells: string[]): string {
 
 const TERMS = ['Variable floating', '6 months', '1 year', '2 years', '3 years', '4 years', '5 years'];
 const ratesOf = (html: string) =>
-  (PAGE_PARSERS['mortgage-rates'](html).data[0] as any).products[0].rates.map((r: any) => [r.term, r.rate]);
+  (PAGE_PARSERS[TERMED.slug](html).data[0] as any).products[0].rates.map((r: any) => [r.term, r.rate]);
 
 describe('columns read by their headers', () => {
   it('an added 18-month column is the 18-month rate, and every later term keeps its own', () => {
@@ -145,7 +151,7 @@ describe('columns read by their headers', () => {
       ['Institution', 'Product', ...TERMS, 'Cashback'],
       ['Special', '1', '2', '3', '4', '5', '6', '7', '8'],
     );
-    const refused = refusal(() => PAGE_PARSERS['mortgage-rates'](html));
+    const refused = refusal(() => PAGE_PARSERS[TERMED.slug](html));
     expect(refused.rule).toBe('table headers do not match');
     expect(refused.evidence).toContain('no column is known by "Cashback"');
     expect(refused.evidence).toContain('"Institution" | "Product" | "Variable floating"');
@@ -159,31 +165,32 @@ describe('columns read by their headers', () => {
       ['Institution', 'Product', ...TERMS.filter((t) => t !== '4 years')],
       ['Special', '1', '2', '3', '4', '5', '6'],
     );
-    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).evidence).toContain('no 4 years column');
+    expect(refusal(() => PAGE_PARSERS[TERMED.slug](html)).evidence).toContain('no 4 years column');
   });
 
   it('a table without a header row is refused', () => {
     const html = mortgagePage([], ['Special', '6.94']).replace('<thead><tr></tr></thead>', '');
-    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).evidence).toContain('has no header row');
+    expect(refusal(() => PAGE_PARSERS[TERMED.slug](html)).evidence).toContain('has no header row');
   });
 });
 
 describe('the page asked for, and nothing else', () => {
-  it('the mortgage page served as the personal loan page is refused by its title', () => {
-    const html = mortgagePage(['Institution', 'Product', ...TERMS], ['Special', '1', '2', '3', '4', '5', '6', '7']);
-    const refused = refusal(() => PAGE_PARSERS['personal-loan-rates'](html));
-    expect(refused.rule).toBe('not the page asked for');
-    expect(refused.evidence).toContain('mortgage rates');
+  it.each(EACH)('the page of %s served as any other dataset’s is refused by its title', async (slug, dataset) => {
+    const html = renderSourcePage(slug, (await newestSnapshots())[slug].data);
+    for (const other of DATASETS.filter((d) => d !== dataset)) {
+      const refused = refusal(() => PAGE_PARSERS[other.slug](html));
+      expect(refused.rule, other.slug).toBe('not the page asked for');
+      expect(refused.evidence, other.slug).toContain(dataset.label);
+    }
   });
 
-  it.each([
-    '<html><head><title>Just a moment...</title></head><body><div id="challenge-form"></div></body></html>',
-    '<html><head><title>Attention Required! | Cloudflare</title></head><body><h1>Sorry, you have been blocked</h1></body></html>',
-    '<html><head><title>Mortgage rates</title></head><body><div class="g-recaptcha"></div></body></html>',
-  ])('a block or challenge page is refused as such: %#', (html) => {
-    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).rule).toBe(
-      'a block or challenge page, not the rates page',
-    );
+  it.each(EACH)('a block or challenge page is refused as such by the %s parser', (slug) => {
+    for (const html of [
+      '<html><head><title>Just a moment...</title></head><body><div id="challenge-form"></div></body></html>',
+      '<html><head><title>Attention Required! | Cloudflare</title></head><body><h1>Sorry, you have been blocked</h1></body></html>',
+      `<html><head><title>${slug}</title></head><body><div class="g-recaptcha"></div></body></html>`,
+    ])
+      expect(refusal(() => PAGE_PARSERS[slug](html)).rule).toBe('a block or challenge page, not the rates page');
   });
 
   it('a row that starts an institution with no usable name is refused, never filed under the one above', () => {
@@ -194,31 +201,31 @@ describe('the page asked for, and nothing else', () => {
       '</tbody>',
       '<tr class="primary_row"><td class="inst-name"><a title="Home Loans – Apply now"><img src="/l.png" title="Home Loans – Apply now"></a></td><td>Standard</td><td>7.5</td><td></td><td></td><td></td><td></td><td></td><td></td></tr></tbody>',
     );
-    const refused = refusal(() => PAGE_PARSERS['mortgage-rates'](html));
+    const refused = refusal(() => PAGE_PARSERS[TERMED.slug](html));
     expect(refused.rule).toBe('a row starts an institution with no usable name');
     expect(refused.evidence).toContain('Standard | 7.5');
   });
 
-  const nestedTables = (count: number) => {
+  const nestedTables = (slug: DatasetSlug, count: number) => {
     const table = (inner: string) =>
-      `<table class="interest_financial_datatable">${headerRow('mortgage-rates')}<tbody><tr class="primary_row"><td>ANZ</td><td>${inner}</td></tr></tbody></table>`;
+      `<table class="interest_financial_datatable">${headerRow(slug)}<tbody><tr class="primary_row"><td>ANZ</td><td>${inner}</td></tr></tbody></table>`;
     let inner = 'Special';
     for (let i = 0; i < count; i++) inner = table(inner);
-    return `<html><head><title>Mortgage rates</title></head><body>${inner}</body></html>`;
+    return `<html><head><title>${slug}</title></head><body>${inner}</body></html>`;
   };
 
-  it('a rate table inside a rate table is refused', () => {
-    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](nestedTables(20))).rule).toBe('a rate table inside a table');
+  it.each(EACH)('%s: a rate table inside a rate table is refused', (slug) => {
+    expect(refusal(() => PAGE_PARSERS[slug](nestedTables(slug, 20))).rule).toBe('a rate table inside a table');
   });
 
   // Read cubically, 300 nested tables took 88 s: past this file's 30 s test timeout.
-  it('300 nested rate tables are refused, read in time linear in the page', () => {
-    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](nestedTables(300))).rule).toBe('markup nested too deep');
+  it.each(EACH)('%s: 300 nested rate tables are refused, read in time linear in the page', (slug) => {
+    expect(refusal(() => PAGE_PARSERS[slug](nestedTables(slug, 300))).rule).toBe('markup nested too deep');
   });
 
-  it('markup nested deeper than any page is refused', () => {
-    const html = `<html><head><title>Mortgage rates</title></head><body>${'<div>'.repeat(5000)}x${'</div>'.repeat(5000)}</body></html>`;
-    expect(refusal(() => PAGE_PARSERS['mortgage-rates'](html)).rule).toBe('markup nested too deep');
+  it.each(EACH)('%s: markup nested deeper than any page is refused', (slug) => {
+    const html = `<html><head><title>${slug}</title></head><body>${'<div>'.repeat(5000)}x${'</div>'.repeat(5000)}</body></html>`;
+    expect(refusal(() => PAGE_PARSERS[slug](html)).rule).toBe('markup nested too deep');
   });
 });
 
@@ -253,7 +260,7 @@ describe('cells', () => {
   it('unreadable cells are named, and past the stated share they refuse the page', () => {
     const cells = ['see note 3', 'POA 2', '5.79', '5.59'];
     const html = mortgagePage(['Institution', 'Product', ...TERMS], ['Special', ...cells, '', '', '']);
-    const parsed = PAGE_PARSERS['mortgage-rates'](html);
+    const parsed = PAGE_PARSERS[TERMED.slug](html);
     expect(parsed.cells).toEqual({
       read: 4,
       unreadable: ['ANZ · Special · Variable floating: "see note 3"', 'ANZ · Special · 6 months: "POA 2"'],

@@ -8,9 +8,16 @@ import { institutionName } from '../src/collect/page-spellings.ts';
 import { PAGE_PARSERS } from '../src/collect/parsers/index.ts';
 import { normalizeProductName } from '../src/collect/parsers/mortgage.ts';
 import { DATASETS, datasetBySlug, type Dataset, type DatasetSlug } from '../src/datasets.ts';
+import { CreditCardIssuer, LoanInstitution, MortgageInstitution } from '../src/schemas/rates.ts';
 import { normalizeDataset } from '../src/snapshots/normalize.ts';
 import { headerRow, renderSourcePage } from './fixtures/source-page.ts';
+import { datasetOfSchema, datasetsOfSchema, EACH } from './support/datasets.ts';
 import { historyDir } from './support/history.ts';
+
+/** The pages these markup tests write, by the shape of their data: termed rates, loan rates, cards. */
+const TERMED = datasetOfSchema(MortgageInstitution).slug;
+const LOANS = datasetsOfSchema(LoanInstitution).map((d) => d.slug);
+const CARDS = datasetOfSchema(CreditCardIssuer).slug;
 
 function collectPage(slug: string, html: string) {
   const dataset = datasetBySlug(slug) as Dataset;
@@ -52,12 +59,12 @@ describe('pages rendered from the real history parse back to the same data', () 
   });
 });
 
-describe('mortgage page quirks', () => {
+describe('termed-rate page quirks', () => {
   const row = (cells: string[], cls = 'interest_financial_row_0') =>
     `<tr class="${cls}">${cells.map((c) => (c.startsWith('<td') ? c : `<td>${c}</td>`)).join('')}</tr>`;
 
   it('reads the logo alt (not its slogan title), 18-month follow-on rows, and keeps 0 as a value', () => {
-    const html = page('mortgage-rates', [
+    const html = page(TERMED, [
       row(
         [
           '<td class="inst-name"><img alt="Heartland Bank" title="Invest in Heartland to invest in New Zealand"></td>',
@@ -89,7 +96,7 @@ describe('mortgage page quirks', () => {
           '1',
         ]),
     ]);
-    const [bank] = collectPage('mortgage-rates', html);
+    const [bank] = collectPage(TERMED, html);
     expect(bank.id).toBe('institution:heartland-bank');
     expect(bank.name).toBe('Heartland Bank');
     expect(bank.products.map((p: any) => [p.id, p.name])).toEqual([
@@ -124,7 +131,7 @@ describe('mortgage page quirks', () => {
   );
 
   it('merges an institution listed in several sections and folds macrons in ids', () => {
-    const html = page('mortgage-rates', [
+    const html = page(TERMED, [
       row(
         [
           '<td class="inst-name"><a title="Kāinga Ora">Kāinga Ora</a></td>',
@@ -141,7 +148,7 @@ describe('mortgage page quirks', () => {
       ),
       row(['<td class="inst-name"><a>Kāinga Ora</a></td>', 'First Home', '', '', '5.5', '', '', '', ''], 'primary_row'),
     ]);
-    const data = collectPage('mortgage-rates', html);
+    const data = collectPage(TERMED, html);
     expect(data).toHaveLength(1);
     expect(data[0].id).toBe('institution:kainga-ora');
     expect(data[0].name).toBe('Kāinga Ora');
@@ -152,13 +159,13 @@ describe('mortgage page quirks', () => {
   });
 
   it('one odd cell never fails the dataset, and footnote marks are not read as digits', () => {
-    const html = page('mortgage-rates', [
+    const html = page(TERMED, [
       row(
         ['<td class="inst-name">ASB</td>', 'Standard', 'call us', '6.5<sup>2</sup>', '???', '5.9 %', '', '', ''],
         'primary_row',
       ),
     ]);
-    const [asb] = collectPage('mortgage-rates', html);
+    const [asb] = collectPage(TERMED, html);
     expect(asb.products[0].rates.map((r: any) => [r.termInMonths, r.rate])).toEqual([
       [6, 6.5],
       [24, 5.9],
@@ -166,15 +173,15 @@ describe('mortgage page quirks', () => {
   });
 });
 
-describe('loan and card page quirks', () => {
+describe.each(LOANS)('%s page quirks', (loans) => {
   it('joins From/To rows into one product, takes the product from the row above when blank, skips rows with no rate', () => {
-    const html = page('car-loan-rates', [
+    const html = page(loans, [
       '<tr class="primary_row"><td class="inst-name"><a>ASB</a></td><td>Personal Loan</td><td>Secured by car</td><td>From</td><td><b>12.95%</b></td></tr>' +
         '<tr class="interest_financial_row_1"><td class="inst-name"></td><td></td><td>Secured by car</td><td>To</td><td>17.95</td></tr>' +
         '<tr class="interest_financial_row_0"><td class="inst-name"></td><td>Personal Loan</td><td>Unsecured</td><td>$3,000 to $50,000</td><td>&nbsp;</td></tr>' +
         '<tr class="interest_financial_row_1"><td class="inst-name"></td><td>Green Loan</td><td></td><td></td><td>9.9*</td></tr>',
     ]);
-    const [asb] = collectPage('car-loan-rates', html);
+    const [asb] = collectPage(loans, html);
     expect(asb.products).toEqual([
       {
         id: 'product:asb:personal-loan',
@@ -193,20 +200,20 @@ describe('loan and card page quirks', () => {
   });
 
   it('keeps the condition id scheme of the earlier deployment', () => {
-    const html = page('personal-loan-rates', [
+    const html = page(loans, [
       '<tr class="primary_row"><td class="inst-name">ANZ</td><td>Personal Loan</td><td>Unsecured</td><td>$3,000 to $50,000</td><td>13.9%</td></tr>',
     ]);
-    expect(collectPage('personal-loan-rates', html)[0].products[0].rates[0].id).toBe(
-      'rate:anz:personal-loan:unsecured:3000-to-50000',
-    );
+    expect(collectPage(loans, html)[0].products[0].rates[0].id).toBe('rate:anz:personal-loan:unsecured:3000-to-50000');
   });
+});
 
+describe('card page quirks', () => {
   it('reads card days, fees with separators, periods and rates, merging an issuer listed in two groups', () => {
-    const html = page('credit-card-rates', [
+    const html = page(CARDS, [
       '<tr class="primary_row"><td class="inst-name"><img alt="Amex" title="Don\'t leave home"></td><td>Platinum</td><td>55 days</td><td>$1,250</td><td>0%</td><td>6 mths</td><td>n/a</td><td><b>22.95%</b></td></tr>',
       '<tr class="primary_row"><td class="inst-name"><a>Amex</a></td><td>Platinum</td><td>-</td><td>$0</td><td>-</td><td>Life of bal tsfrd</td><td>21.95</td><td>19.95</td></tr>',
     ]);
-    const data = collectPage('credit-card-rates', html);
+    const data = collectPage(CARDS, html);
     expect(data).toEqual([
       {
         id: 'issuer:amex',
@@ -236,11 +243,13 @@ describe('loan and card page quirks', () => {
       },
     ]);
   });
+});
 
-  it('finds no table on a page whose layout changed', () => {
+describe('a page whose layout changed', () => {
+  it.each(EACH)('%s: finds no table on a page whose layout changed', (slug) => {
     expect(
-      PAGE_PARSERS['mortgage-rates'](
-        '<html><head><title>Mortgage rates</title></head><body><div class="rates-grid">5.99</div></body></html>',
+      PAGE_PARSERS[slug](
+        `<html><head><title>${slug}</title></head><body><div class="rates-grid">5.99</div></body></html>`,
       ).tableCount,
     ).toBe(0);
   });

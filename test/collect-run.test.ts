@@ -8,14 +8,21 @@ import { MAX_PAGE_BYTES } from '../src/collect/fetch-page.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { headerRow, renderSourcePage, type RenderOptions } from './fixtures/source-page.ts';
-import { NEWEST, ROOT } from './support/constants.ts';
+import { ROOT } from './support/constants.ts';
+import { EACH } from './support/datasets.ts';
 import {
+  allRates,
+  firstRate,
   historyDir,
+  moveLine,
+  type RateAt,
+  newestDates,
   newestSnapshots,
   type SnapshotFile,
   tempDir,
   treeOfNewest,
-  withAnzSpecial,
+  withFirstRate,
+  withFirstRateMoved,
 } from './support/history.ts';
 import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
 
@@ -36,12 +43,31 @@ function servePages(options: RenderOptions = {}, data: Partial<Record<DatasetSlu
   serveSourcePages(server, (slug) => data[slug] ?? newest[slug].data, options);
 }
 
+/** Nothing was written for the dataset and its newest snapshot is the same bytes; the error it recorded. */
+async function expectNothingWritten(slug: DatasetSlug) {
+  expect(await filesOf(slug)).toEqual([`${NEWEST[slug]}.json`]);
+  expect(await readText(slug, NEWEST[slug])).toBe(
+    await readFile(join(historyDir(), slug, `${NEWEST[slug]}.json`), 'utf8'),
+  );
+  const recorded = await status.read(slug);
+  expect(recorded?.lastChecked).toBeNull();
+  expect(recorded?.lastErrorAt).toBe('2026-11-21T03:00:00.000Z');
+  return recorded!.lastError!;
+}
+
 function run(extra: Partial<CollectOptions> = {}) {
   return collect({ baseUrl: server.url, snapshotsDir: snapshots, status, now: () => clock, fetch: FAST, ...extra });
 }
 
-/** The newest mortgage data with ANZ's Special 1-year rate set to `value`. */
-const mortgageWithAnzSpecial = (value: number) => withAnzSpecial(newest['mortgage-rates'].data, value);
+/** The first dataset and the last: a run's tests need one dataset, or two that fare differently. */
+const A = DATASETS[0];
+const B = DATASETS.at(-1)!;
+const NEWEST = newestDates();
+/** A dataset's newest data with its first rate moved by `delta` points. */
+const moved = (slug: DatasetSlug, delta: number) => withFirstRateMoved(newest[slug].data, delta);
+/** The summary line of a rate's move, to find among the lines. */
+const moveLineOf = (rate: RateAt, from: number, to: number) => expect.stringMatching(moveLine(rate, from, to));
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 beforeAll(async () => {
   server = await startSourceServer();
@@ -58,7 +84,7 @@ beforeEach(async () => {
 });
 
 describe('a normal run', () => {
-  it('collects all four datasets into an empty tree, one file each dated by the UTC collection date', async () => {
+  it('collects every dataset into an empty tree, one file each dated by the UTC collection date', async () => {
     snapshots = await tempDir('rates-empty-');
     const results = await run();
     expect(results.map((r) => [r.dataset.slug, r.outcome])).toEqual(DATASETS.map((d) => [d.slug, 'written']));
@@ -79,7 +105,7 @@ describe('a normal run', () => {
   it('an unchanged run writes nothing, still moves lastChecked, and records when the newest snapshot was collected', async () => {
     const before = await Promise.all(DATASETS.map((d) => readText(d.slug, NEWEST[d.slug])));
     const results = await run();
-    expect(results.map((r) => r.outcome)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(results.map((r) => r.outcome)).toEqual(DATASETS.map(() => 'unchanged'));
     for (const [i, d] of DATASETS.entries()) {
       expect(await filesOf(d.slug)).toEqual([`${NEWEST[d.slug]}.json`]);
       expect(await readText(d.slug, NEWEST[d.slug])).toBe(before[i]);
@@ -88,80 +114,78 @@ describe('a normal run', () => {
       expect((await status.read(d.slug))?.lastChanged).toBe(newestSnapshot.lastUpdated);
     }
   });
+});
 
+describe.each(EACH)('%s: a change', (slug) => {
   it('after a rolled-back snapshot, the next unchanged run moves lastChanged back to the restored snapshot', async () => {
-    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
-    await run({ datasets: ['mortgage-rates'] });
-    expect((await status.read('mortgage-rates'))?.lastChanged).toBe('2026-11-21T03:00:00.000Z');
+    servePages({}, { [slug]: moved(slug, 0.6).data });
+    await run({ datasets: [slug] });
+    expect((await status.read(slug))?.lastChanged).toBe('2026-11-21T03:00:00.000Z');
     // The operator removes the bad file; the source shows the earlier rates again.
-    await rm(join(snapshots, 'mortgage-rates', '2026-11-21.json'));
+    await rm(join(snapshots, slug, '2026-11-21.json'));
     servePages();
     clock = new Date('2026-11-21T04:00:00.000Z');
-    const [again] = await run({ datasets: ['mortgage-rates'] });
+    const [again] = await run({ datasets: [slug] });
     expect(again!.outcome).toBe('unchanged');
-    const restored = JSON.parse(await readText('mortgage-rates', '2025-03-05'));
-    expect(await status.read('mortgage-rates')).toMatchObject({
+    const restored = JSON.parse(await readText(slug, NEWEST[slug]));
+    expect(await status.read(slug)).toMatchObject({
       lastChecked: '2026-11-21T04:00:00.000Z',
       lastChanged: restored.lastUpdated,
     });
   });
 
   it('a change makes a new file for the date; a second change that date replaces it; the next date gets its own', async () => {
-    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
-    const [first] = await run({ datasets: ['mortgage-rates'] });
+    const once = moved(slug, 0.6);
+    servePages({}, { [slug]: once.data });
+    const [first] = await run({ datasets: [slug] });
     expect(first!.outcome).toBe('written');
-    expect(first!.changes!.lines).toContain('- ANZ · Special · 1 year: 5.29 → 4.69');
+    expect(first!.changes!.lines).toContainEqual(moveLineOf(once.first, once.first.value, once.value));
     expect(first!.changes!.moves).toBe(1);
-    expect(await filesOf('mortgage-rates')).toEqual(['2025-03-05.json', '2026-11-21.json']);
+    expect(await filesOf(slug)).toEqual([`${NEWEST[slug]}.json`, '2026-11-21.json']);
 
     clock = new Date('2026-11-21T23:59:00.000Z');
-    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(4.59) });
-    const [second] = await run({ datasets: ['mortgage-rates'] });
+    const twice = moved(slug, 0.7);
+    servePages({}, { [slug]: twice.data });
+    const [second] = await run({ datasets: [slug] });
     expect(second!.outcome).toBe('replaced');
-    expect(second!.changes!.lines).toContain('- ANZ · Special · 1 year: 4.69 → 4.59');
-    expect(await filesOf('mortgage-rates')).toEqual(['2025-03-05.json', '2026-11-21.json']);
-    const replaced = JSON.parse(await readText('mortgage-rates', '2026-11-21'));
+    expect(second!.changes!.lines).toContainEqual(moveLineOf(once.first, once.value, twice.value));
+    expect(await filesOf(slug)).toEqual([`${NEWEST[slug]}.json`, '2026-11-21.json']);
+    const replaced = JSON.parse(await readText(slug, '2026-11-21'));
     expect(replaced.lastUpdated).toBe('2026-11-21T23:59:00.000Z');
-    expect(
-      replaced.data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12)
-        .rate,
-    ).toBe(4.59);
+    expect(firstRate(replaced.data).value).toBe(twice.value);
 
     clock = new Date('2026-11-22T00:00:01.000Z');
-    const [same] = await run({ datasets: ['mortgage-rates'] });
+    const [same] = await run({ datasets: [slug] });
     expect(same!.outcome).toBe('unchanged');
-    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(4.49) });
-    const [third] = await run({ datasets: ['mortgage-rates'] });
+    servePages({}, { [slug]: moved(slug, 0.8).data });
+    const [third] = await run({ datasets: [slug] });
     expect(third!.outcome).toBe('written');
-    expect(await filesOf('mortgage-rates')).toEqual(['2025-03-05.json', '2026-11-21.json', '2026-11-22.json']);
-    expect(await readText('mortgage-rates', '2025-03-05')).toBe(
-      await readFile(join(historyDir(), 'mortgage-rates', '2025-03-05.json'), 'utf8'),
+    expect(await filesOf(slug)).toEqual([`${NEWEST[slug]}.json`, '2026-11-21.json', '2026-11-22.json']);
+    expect(await readText(slug, NEWEST[slug])).toBe(
+      await readFile(join(historyDir(), slug, `${NEWEST[slug]}.json`), 'utf8'),
     );
+  });
+
+  it('a rate outside 0–40 % is refused', async () => {
+    const { first } = moved(slug, 0);
+    servePages({}, { [slug]: withFirstRate(newest[slug].data, 52.9) });
+    const [result] = await run({ datasets: [slug] });
+    expect(result!.reason).toMatch(
+      new RegExp(
+        `^refused \\(does not fit the schema\\): data\\[\\d+\\]\\.\\S+ \\(${escapeRegExp(first.id)} ${first.key} = 52\\.9\\): Too big: expected number to be <=40`,
+      ),
+    );
+    await expectNothingWritten(slug);
   });
 });
 
 describe('faults over real sockets', () => {
-  async function expectNothingWritten(slug: DatasetSlug) {
-    expect(await filesOf(slug)).toEqual([`${NEWEST[slug]}.json`]);
-    expect(await readText(slug, NEWEST[slug])).toBe(
-      await readFile(join(historyDir(), slug, `${NEWEST[slug]}.json`), 'utf8'),
-    );
-    const recorded = await status.read(slug);
-    expect(recorded?.lastChecked).toBeNull();
-    expect(recorded?.lastErrorAt).toBe('2026-11-21T03:00:00.000Z');
-    return recorded!.lastError!;
-  }
-
   it('a 500 then the page: retried, and collected', async () => {
-    server.serve(
-      PATHS['car-loan-rates'],
-      { status: 500 },
-      { page: renderSourcePage('car-loan-rates', newest['car-loan-rates'].data) },
-    );
-    const [result] = await run({ datasets: ['car-loan-rates'] });
+    server.serve(PATHS[B.slug], { status: 500 }, { page: renderSourcePage(B.slug, newest[B.slug].data) });
+    const [result] = await run({ datasets: [B.slug] });
     expect(result!.outcome).toBe('unchanged');
-    expect(server.requests.filter((r) => r.path === PATHS['car-loan-rates'])).toHaveLength(2);
-    expect((await status.read('car-loan-rates'))?.lastChecked).toBe('2026-11-21T03:00:00.000Z');
+    expect(server.requests.filter((r) => r.path === PATHS[B.slug])).toHaveLength(2);
+    expect((await status.read(B.slug))?.lastChecked).toBe('2026-11-21T03:00:00.000Z');
   });
 
   it.each([
@@ -170,95 +194,88 @@ describe('faults over real sockets', () => {
     ['a page cut short', { truncate: 'x'.repeat(4000) } as const, /cut short|terminated|closed/i],
     ['HTTP 503', { status: 503 } as const, /HTTP 503/],
   ])('%s: retried, then refused; the newest snapshot stays byte-identical', async (_, behaviour, reason) => {
-    server.serve(PATHS['personal-loan-rates'], behaviour);
-    const [result] = await run({ datasets: ['personal-loan-rates'] });
+    server.serve(PATHS[A.slug], behaviour);
+    const [result] = await run({ datasets: [A.slug] });
     expect(result!.outcome).toBe('failed');
     expect(result!.reason).toMatch(reason);
-    expect(server.requests.filter((r) => r.path === PATHS['personal-loan-rates'])).toHaveLength(FAST.retries + 1);
-    expect(await expectNothingWritten('personal-loan-rates')).toMatch(reason);
+    expect(server.requests.filter((r) => r.path === PATHS[A.slug])).toHaveLength(FAST.retries + 1);
+    expect(await expectNothingWritten(A.slug)).toMatch(reason);
   });
 
   it('a reset then the page: collected', async () => {
-    server.serve(
-      PATHS['credit-card-rates'],
-      { reset: true },
-      { page: renderSourcePage('credit-card-rates', newest['credit-card-rates'].data) },
-    );
-    const [result] = await run({ datasets: ['credit-card-rates'] });
+    server.serve(PATHS[B.slug], { reset: true }, { page: renderSourcePage(B.slug, newest[B.slug].data) });
+    const [result] = await run({ datasets: [B.slug] });
     expect(result!.outcome).toBe('unchanged');
   });
 
   it('a 404 is not retried', async () => {
-    server.serve(PATHS['mortgage-rates'], { status: 404 });
-    const [result] = await run({ datasets: ['mortgage-rates'] });
+    server.serve(PATHS[A.slug], { status: 404 });
+    const [result] = await run({ datasets: [A.slug] });
     expect(result!.outcome).toBe('failed');
     expect(server.requests).toHaveLength(1);
-    await expectNothingWritten('mortgage-rates');
+    await expectNothingWritten(A.slug);
   });
 
   it('a page whose layout changed (no rate table) is refused', async () => {
-    server.serve(PATHS['mortgage-rates'], {
-      page: '<html><body><h1>Mortgage rates</h1><div class="new-grid">5.99</div></body></html>',
+    server.serve(PATHS[A.slug], {
+      page: `<html><body><h1>${A.slug} | interest.co.nz</h1><div class="new-grid">5.99</div></body></html>`,
     });
-    const [result] = await run({ datasets: ['mortgage-rates'] });
+    const [result] = await run({ datasets: [A.slug] });
     expect(result!.reason).toMatch(/no rate table/);
-    await expectNothingWritten('mortgage-rates');
+    await expectNothingWritten(A.slug);
   });
 
   it('a page with tables but no rates is refused', async () => {
-    server.serve(PATHS['car-loan-rates'], {
-      page: `<title>Car loans</title><table class="interest_financial_datatable">${headerRow('car-loan-rates')}<tbody><tr><td>ANZ</td><td>Loan</td><td></td><td></td><td>-</td></tr></tbody></table>`,
+    const columns = headerRow(B.slug).split('<th>').length - 1;
+    server.serve(PATHS[B.slug], {
+      page: `<title>${B.slug} | interest.co.nz</title><table class="interest_financial_datatable">${headerRow(B.slug)}<tbody><tr><td>ANZ</td><td>Loan</td>${'<td>-</td>'.repeat(columns - 2)}</tr></tbody></table>`,
     });
-    const [result] = await run({ datasets: ['car-loan-rates'] });
+    const [result] = await run({ datasets: [B.slug] });
     expect(result!.reason).toMatch(/no rates/);
-    await expectNothingWritten('car-loan-rates');
+    await expectNothingWritten(B.slug);
   });
 
   it('sections missing: refused below half of the newest snapshot; the threshold is configurable', async () => {
     servePages({ dropSections: [1, 2, 3] });
-    const [shrunk] = await run({ datasets: ['mortgage-rates'] });
-    expect(shrunk!.reason).toMatch(/only \d+ institutions where the newest snapshot has 34 \(below 50 %\)/);
-    await expectNothingWritten('mortgage-rates');
+    const [shrunk] = await run({ datasets: [A.slug] });
+    expect(shrunk!.reason).toMatch(
+      new RegExp(`only \\d+ institutions where the newest snapshot has ${newest[A.slug].data.length} \\(below 50 %\\)`),
+    );
+    await expectNothingWritten(A.slug);
 
     servePages({ dropSections: [3] });
-    expect((await run({ datasets: ['mortgage-rates'] }))[0]!.outcome).not.toBe('failed');
+    expect((await run({ datasets: [A.slug] }))[0]!.outcome).not.toBe('failed');
     servePages({ dropSections: [3] });
-    const [strict] = await run({ datasets: ['car-loan-rates'], minRatio: 0.9 });
+    const [strict] = await run({ datasets: [B.slug], minRatio: 0.9 });
     expect(strict!.reason).toMatch(/below 90 %/);
   });
 
-  it('a rate outside 0–40 % is refused', async () => {
-    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(52.9) });
-    const [result] = await run({ datasets: ['mortgage-rates'] });
-    expect(result!.reason).toMatch(
-      /^refused \(does not fit the schema\): data\[\d+\]\.products\[\d+\]\.rates\[\d+\]\.rate \(rate:anz:special:1-year rate = 52\.9\): Too big: expected number to be <=40/,
-    );
-    await expectNothingWritten('mortgage-rates');
-  });
-
   it('a page larger than 4 MiB is refused unread, and not fetched again', async () => {
-    server.serve(PATHS['mortgage-rates'], { page: `<title>Mortgage rates</title>${' '.repeat(MAX_PAGE_BYTES + 1)}` });
-    const [result] = await run({ datasets: ['mortgage-rates'] });
-    expect(result!.reason).toMatch(/larger than 4194304 bytes/);
+    server.serve(PATHS[A.slug], { page: `<title>${A.slug} | interest.co.nz</title>${' '.repeat(MAX_PAGE_BYTES + 1)}` });
+    const [result] = await run({ datasets: [A.slug] });
+    expect(result!.reason).toMatch(new RegExp(`larger than ${MAX_PAGE_BYTES} bytes`));
     expect(server.requests).toHaveLength(1);
-    await expectNothingWritten('mortgage-rates');
+    await expectNothingWritten(A.slug);
   });
 
   it('an unreadable newest snapshot is not overwritten', async () => {
-    await writeFile(join(snapshots, 'car-loan-rates', '2025-02-24.json'), '{"type": "CarLoanRates", "da');
-    const [result] = await run({ datasets: ['car-loan-rates'] });
+    const broken = `{"type": "${B.type}", "da`;
+    await writeFile(join(snapshots, B.slug, `${NEWEST[B.slug]}.json`), broken);
+    const [result] = await run({ datasets: [B.slug] });
     expect(result!.outcome).toBe('failed');
     expect(result!.reason).toMatch(/newest snapshot is unreadable/);
-    expect(await readText('car-loan-rates', '2025-02-24')).toBe('{"type": "CarLoanRates", "da');
+    expect(await readText(B.slug, NEWEST[B.slug])).toBe(broken);
   });
 
   it('one dataset failing leaves the others to proceed', async () => {
-    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
-    server.serve(PATHS['credit-card-rates'], { status: 500 });
+    servePages({}, { [A.slug]: moved(A.slug, 0.6).data });
+    server.serve(PATHS[B.slug], { status: 500 });
     const results = await run();
-    expect(results.map((r) => r.outcome)).toEqual(['written', 'unchanged', 'unchanged', 'failed']);
-    await expectNothingWritten('credit-card-rates');
-    expect((await status.read('mortgage-rates'))?.lastChecked).toBe('2026-11-21T03:00:00.000Z');
+    expect(results.map((r) => r.outcome)).toEqual(
+      DATASETS.map((d) => (d === A ? 'written' : d === B ? 'failed' : 'unchanged')),
+    );
+    await expectNothingWritten(B.slug);
+    expect((await status.read(A.slug))?.lastChecked).toBe('2026-11-21T03:00:00.000Z');
   });
 });
 
@@ -283,50 +300,54 @@ describe('npm run collect', () => {
     );
 
   it('exits 0, prints a line per dataset and writes the summary for the commit message', async () => {
-    servePages({}, { 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    const change = moved(A.slug, 0.6);
+    servePages({}, { [A.slug]: change.data });
     const summaryFile = join(await tempDir(), 'summary.md');
     const { code, stdout } = await cli(['--summary-file', summaryFile]);
     expect(code).toBe(0);
+    const { kind } = A.entity;
     expect(stdout).toMatch(
-      /mortgage-rates: changed, wrote mortgage-rates\/\d{4}-\d{2}-\d{2}\.json \(34 institutions, \d+ rates\), 1 value\(s\) moved in \d+ ms/,
+      new RegExp(
+        `${A.slug}: changed, wrote ${A.slug}/\\d{4}-\\d{2}-\\d{2}\\.json \\(${newest[A.slug].data.length} ${kind}s, \\d+ rates\\), 1 value\\(s\\) moved in \\d+ ms`,
+      ),
     );
-    expect(stdout).toMatch(/car-loan-rates: unchanged \(\d+ institutions, \d+ rates\) in \d+ ms/);
-    expect(stdout).toContain('collect: 1 changed, 3 unchanged, 0 failed');
+    for (const d of DATASETS.filter((d) => d !== A))
+      expect(stdout).toMatch(new RegExp(`${d.slug}: unchanged \\(\\d+ ${d.entity.kind}s, \\d+ rates\\) in \\d+ ms`));
+    expect(stdout).toContain(`collect: 1 changed, ${DATASETS.length - 1} unchanged, 0 failed`);
     const summary = await readFile(summaryFile, 'utf8');
-    expect(summary.split('\n')[0]).toMatch(/^Rates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)$/);
-    expect(summary).toContain('- ANZ · Special · 1 year: 5.29 → 4.69');
+    expect(summary.split('\n')[0]).toMatch(new RegExp(`^Rates \\d{4}-\\d{2}-\\d{2}: ${A.label} \\(1 moved\\)$`));
+    expect(summary.split('\n')).toContainEqual(moveLineOf(change.first, change.first.value, change.value));
   });
 
   it('an unreadable cell is a warning in the output and in the summary; the rest of the page is collected', async () => {
-    const page = renderSourcePage('mortgage-rates', mortgageWithAnzSpecial(4.69), { quirks: false });
-    // The first Special floating rate of the page (Bank of China's), as the page might misprint it.
-    const misprinted = page.replace(/(<td>Special<\/td><td>)([\d.]+%)/, '$1see note 3');
-    expect(misprinted).not.toBe(page);
-    server.serve(PATHS['mortgage-rates'], { page: misprinted });
+    const change = moved(A.slug, 0.6);
+    // The last rate of the page, as the page might misprint it: a value no other cell shows, then words.
+    const last = allRates(change.data).at(-1)!;
+    last.holder[last.key] = 7.77;
+    const page = renderSourcePage(A.slug, change.data, { quirks: false });
+    expect(page.split('7.77%')).toHaveLength(2);
+    server.serve(PATHS[A.slug], { page: page.replace('7.77%', 'see note 3') });
     const summaryFile = join(await tempDir(), 'summary.md');
-    const { code, stdout } = await cli(['--dataset', 'mortgage-rates', '--summary-file', summaryFile]);
+    const { code, stdout } = await cli(['--dataset', A.slug, '--summary-file', summaryFile]);
     expect(code).toBe(0);
-    expect(stdout).toContain(
-      'mortgage-rates: warning: unreadable cell Bank of China · Special · Variable floating: "see note 3"',
-    );
+    const where = `${escapeRegExp(last.entity.name)} · ${escapeRegExp(last.item.name)}\\b.*: "see note 3"`;
+    expect(stdout).toMatch(new RegExp(`${A.slug}: warning: unreadable cell ${where}`));
     const summary = await readFile(summaryFile, 'utf8');
-    expect(summary).toContain('- ANZ · Special · 1 year: 5.29 → 4.69');
-    expect(summary).toContain(
-      'Unreadable cells (1, left out):\n\n- Bank of China · Special · Variable floating: "see note 3"',
-    );
+    expect(summary.split('\n')).toContainEqual(moveLineOf(change.first, change.first.value, change.value));
+    expect(summary).toMatch(new RegExp(`Unreadable cells \\(1, left out\\):\\n\\n- ${where}`));
   });
 
   it('--dataset limits the run; a failed dataset makes the exit code 1', async () => {
-    server.serve(PATHS['credit-card-rates'], { status: 500 });
-    const { code, stdout } = await cli(['--dataset', 'credit-card-rates']);
+    server.serve(PATHS[B.slug], { status: 500 });
+    const { code, stdout } = await cli(['--dataset', B.slug]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/credit-card-rates: FAILED: HTTP 500 .*; nothing written, the newest snapshot is kept/);
-    expect(server.requests.every((r) => r.path === PATHS['credit-card-rates'])).toBe(true);
+    expect(stdout).toMatch(new RegExp(`${B.slug}: FAILED: HTTP 500 .*; nothing written, the newest snapshot is kept`));
+    expect(server.requests.every((r) => r.path === PATHS[B.slug])).toBe(true);
   });
 
   it('an unknown dataset is a usage error', async () => {
-    const { code, stderr } = await cli(['--dataset', 'savings']);
+    const { code, stderr } = await cli(['--dataset', 'no-such-rates']);
     expect(code).toBe(2);
-    expect(stderr).toContain('unknown dataset "savings"');
+    expect(stderr).toContain('unknown dataset "no-such-rates"');
   });
 });

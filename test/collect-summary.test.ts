@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describeChanges, summaryMarkdown } from '../src/collect/summary.ts';
-import { datasetBySlug, type Dataset } from '../src/datasets.ts';
-import type { LoanRate } from '../src/schemas/rates.ts';
+import { CreditCardIssuer, LoanInstitution, type LoanRate } from '../src/schemas/rates.ts';
+import { datasetOfSchema } from './support/datasets.ts';
 
-const cards = datasetBySlug('credit-card-rates') as Dataset;
-const loans = datasetBySlug('personal-loan-rates') as Dataset;
+const cards = datasetOfSchema(CreditCardIssuer);
+const loans = datasetOfSchema(LoanInstitution);
 
 const plan = (id: string, name: string, purchaseRate: number | null, annualFeeNZD: number | null) => ({
   id,
@@ -76,11 +76,11 @@ describe('change summary', () => {
 
   it('makes a commit message: subject line, blank line, a section per dataset', () => {
     const text = summaryMarkdown(
-      [{ dataset: cards, file: 'credit-card-rates/2026-11-21.json', changes: { lines: ['- x'], moves: 3 } }],
+      [{ dataset: cards, file: `${cards.slug}/2026-11-21.json`, changes: { lines: ['- x'], moves: 3 } }],
       '2026-11-21',
     );
     expect(text).toBe(
-      'Rates 2026-11-21: credit card rates (3 moved)\n\n### Credit card rates — credit-card-rates/2026-11-21.json\n\n- x\n',
+      `Rates 2026-11-21: ${cards.label} (3 moved)\n\n### ${cards.title} — ${cards.slug}/2026-11-21.json\n\n- x\n`,
     );
   });
 });

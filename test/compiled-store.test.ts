@@ -13,7 +13,8 @@ import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { apiOver, get } from './support/core.ts';
 import { NOW } from './support/constants.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { EACH } from './support/datasets.ts';
+import { historyDir, tempDir, withFirstRate } from './support/history.ts';
 
 interface SnapshotFile {
   type: string;
@@ -61,15 +62,25 @@ const text = async (path: string) => {
   expect(response.status, path).toBe(200);
   return response.text();
 };
-const FILTERS: Record<string, Record<string, string>[]> = {
-  'mortgage-rates': [{}, { termInMonths: '12' }, { termInMonths: '18' }, { termInMonths: '7' }],
-};
+/**
+ * The filter values each dataset is checked with: none, then each filter with its example and with
+ * each probe value its schema takes (one the data may well lack).
+ */
+const PROBES = ['18', '7'];
+const filtersFor = (dataset: Dataset): Record<string, string>[] => [
+  {},
+  ...dataset.filters.flatMap((f) =>
+    [f.example, ...PROBES.filter((v) => v !== f.example && f.schema.safeParse(v).success)].map((v) => ({
+      [f.name]: v,
+    })),
+  ),
+];
 const qs = (values: Record<string, string>) => new URLSearchParams(values).toString();
 
 describe.each(DATASETS.map((d) => [d.slug, d] as const))(
   '%s: compiled responses equal the uncompiled path',
   (slug, dataset) => {
-    const filters = FILTERS[slug] ?? [{}];
+    const filters = filtersFor(dataset);
 
     it('list and every detail of the newest snapshot, with every filter', async () => {
       const newest = files[slug]!.snapshots.at(-1)!;
@@ -127,16 +138,16 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))(
   },
 );
 
-it('an entity over a range: present dates hold it, absent dates are empty', async () => {
-  const { dates, snapshots } = files['mortgage-rates']!;
-  const newcomer = snapshots
-    .at(-1)!
-    .data.map((e) => e.id)
-    .find((id) => !snapshots[0]!.data.some((e) => e.id === id))!;
+it.each(EACH)('%s: an entity over a range: present dates hold it, absent dates are empty', async (slug, dataset) => {
+  const { dates, snapshots } = files[slug]!;
+  // An entity of the newest snapshot that some earlier one lacks, if any; else the newest's first.
+  const ids = snapshots.at(-1)!.data.map((e) => e.id);
+  const entity = ids.find((id) => snapshots.some((s) => !s.data.some((e) => e.id === id))) ?? ids[0]!;
+  const values = filtersFor(dataset).at(-1)!;
+  const q = qs(values);
   const body = await text(
-    `/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}&institutionId=${newcomer.toUpperCase()}&termInMonths=24`,
+    `/api/v1/${slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}&${dataset.entity.param}=${entity.toUpperCase()}${q ? `&${q}` : ''}`,
   );
-  const dataset = DATASETS[0];
   expect(body).toBe(
     series(
       dataset,
@@ -145,8 +156,8 @@ it('an entity over a range: present dates hold it, absent dates are empty', asyn
         snapshots[i]!,
         filterEntities(
           dataset,
-          snapshots[i]!.data.filter((e) => e.id === newcomer),
-          { termInMonths: '24' },
+          snapshots[i]!.data.filter((e) => e.id === entity),
+          values,
         ),
       ]),
     ),
@@ -154,24 +165,25 @@ it('an entity over a range: present dates hold it, absent dates are empty', asyn
 });
 
 describe('structural sharing', () => {
-  it('stores each distinct product once: the compiled history is far smaller than the files', async () => {
+  it('stores each distinct product once: the longest compiled history is far smaller than its files', async () => {
     const compiled = await compileSnapshotTree(historyDir());
-    const mortgage = compiled.datasets['mortgage-rates']!;
-    const refs = mortgage.snapshots.reduce((n, s) => n + s.length, 0);
-    expect(mortgage.snapshots).toHaveLength(178);
-    expect(mortgage.entities.length).toBeLessThan(refs / 5);
-    const filesBytes = files['mortgage-rates']!.snapshots.reduce((n, s) => n + JSON.stringify(s).length, 0);
-    expect(JSON.stringify(mortgage).length).toBeLessThan(filesBytes / 10);
+    const longest = DATASETS.map((d) => d.slug).sort((a, b) => files[b]!.dates.length - files[a]!.dates.length)[0]!;
+    const history = compiled.datasets[longest]!;
+    const refs = history.snapshots.reduce((n, s) => n + s.length, 0);
+    expect(history.snapshots).toHaveLength(files[longest]!.dates.length);
+    expect(history.entities.length).toBeLessThan(refs / 5);
+    const filesBytes = files[longest]!.snapshots.reduce((n, s) => n + JSON.stringify(s).length, 0);
+    expect(JSON.stringify(history).length).toBeLessThan(filesBytes / 10);
   });
 });
 
 describe('HTTP caching', () => {
   it('gives data responses a strong ETag and the CDN cache policy, and answers If-None-Match with 304', async () => {
-    for (const path of [
-      '/api/v1/mortgage-rates',
-      '/api/v1/credit-card-rates/issuer:amex',
-      '/api/v1/car-loan-rates/time-series?date=2025-02-24',
-    ]) {
+    for (const path of DATASETS.flatMap((d) => [
+      `/api/v1/${d.slug}`,
+      `/api/v1/${d.slug}/${d.exampleEntityId}`,
+      `/api/v1/${d.slug}/time-series?date=${files[d.slug]!.dates.at(-1)}`,
+    ])) {
       const first = await get(api, path);
       const etag = first.headers.get('etag')!;
       expect(etag, path).toMatch(/^"[\w.-]+"$/);
@@ -190,39 +202,46 @@ describe('HTTP caching', () => {
     }
   });
 
-  it('the ETag follows the request: case of ids does not matter, a filter does', async () => {
+  it.each(EACH)('%s: the ETag follows the request: case of ids does not matter, a filter does', async (slug, d) => {
     const etag = async (path: string) => (await get(api, path)).headers.get('etag');
-    expect(await etag('/api/v1/mortgage-rates/INSTITUTION:ANZ')).toBe(
-      await etag('/api/v1/mortgage-rates/institution:anz'),
-    );
-    expect(await etag('/api/v1/mortgage-rates?termInMonths=12')).not.toBe(await etag('/api/v1/mortgage-rates'));
-    expect(await etag('/api/v1/mortgage-rates/institution:anz')).not.toBe(
-      await etag('/api/v1/mortgage-rates/institution:asb'),
-    );
+    const [one, other] = files[slug]!.snapshots.at(-1)!.data.map((e) => e.id);
+    expect(await etag(`/api/v1/${slug}/${one!.toUpperCase()}`)).toBe(await etag(`/api/v1/${slug}/${one}`));
+    for (const f of d.filters)
+      expect(await etag(`/api/v1/${slug}?${f.name}=${f.example}`)).not.toBe(await etag(`/api/v1/${slug}`));
+    expect(await etag(`/api/v1/${slug}/${one}`)).not.toBe(await etag(`/api/v1/${slug}/${other}`));
   });
 
   it('the ETag changes when the data changes', async () => {
     const dir = await tempDir();
     await cp(historyDir(), dir, { recursive: true });
-    const before = (await get(await apiOver(dir), '/api/v1/car-loan-rates')).headers.get('etag');
-    const file = join(dir, 'car-loan-rates', '2025-02-24.json');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/"rate": ([\d.]+)/, '"rate": 33.33'));
+    const before = await apiOver(dir);
+    const etags = new Map<string, string>();
+    for (const { slug } of DATASETS) {
+      etags.set(slug, (await get(before, `/api/v1/${slug}`)).headers.get('etag')!);
+      const file = join(dir, slug, `${files[slug]!.dates.at(-1)}.json`);
+      const snapshot = JSON.parse(await readFile(file, 'utf8'));
+      await writeFile(file, JSON.stringify({ ...snapshot, data: withFirstRate(snapshot.data, 33.33) }, null, 2));
+    }
     const after = await apiOver(dir);
-    expect((await get(after, '/api/v1/car-loan-rates')).headers.get('etag')).not.toBe(before);
-    expect((await get(after, '/api/v1/car-loan-rates', { headers: { 'if-none-match': before! } })).status).toBe(200);
+    for (const { slug } of DATASETS) {
+      expect((await get(after, `/api/v1/${slug}`)).headers.get('etag'), slug).not.toBe(etags.get(slug));
+      expect((await get(after, `/api/v1/${slug}`, { headers: { 'if-none-match': etags.get(slug)! } })).status).toBe(
+        200,
+      );
+    }
   });
 
   it('varies on nothing, and keeps health, errors of the server and 405 out of caches', async () => {
-    expect((await get(api, '/api/v1/mortgage-rates')).headers.get('vary')).toBeNull();
     expect((await get(api, '/api/v1/health')).headers.get('cache-control')).toBe('no-store');
     expect((await get(api, '/api/v1/health')).headers.get('etag')).toBeNull();
-    expect((await get(api, '/api/v1/mortgage-rates', { method: 'POST' })).headers.get('cache-control')).toBe(
-      'no-store',
-    );
     const empty = await apiOver(await tempDir());
-    expect((await get(empty, '/api/v1/mortgage-rates')).headers.get('cache-control')).toBe('no-store');
-    expect((await get(api, '/api/v1/mortgage-rates/institution:nobody')).headers.get('cache-control')).toBe(
-      DATA_CACHE_CONTROL,
-    );
+    for (const { slug, entity } of DATASETS) {
+      expect((await get(api, `/api/v1/${slug}`)).headers.get('vary')).toBeNull();
+      expect((await get(api, `/api/v1/${slug}`, { method: 'POST' })).headers.get('cache-control')).toBe('no-store');
+      expect((await get(empty, `/api/v1/${slug}`)).headers.get('cache-control')).toBe('no-store');
+      expect((await get(api, `/api/v1/${slug}/${entity.prefix}:nobody`)).headers.get('cache-control')).toBe(
+        DATA_CACHE_CONTROL,
+      );
+    }
   });
 });

@@ -14,8 +14,8 @@ import { compileSnapshotTree } from '../src/store/compile.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { renderSourcePage } from './fixtures/source-page.ts';
 import { startSourceServer, type SourceServer } from './support/source-server.ts';
-import { NEWEST, ROOT } from './support/constants.ts';
-import { newestSnapshots, tempDir, treeOfNewest } from './support/history.ts';
+import { ROOT } from './support/constants.ts';
+import { newestDates, newestSnapshots, tempDir, treeOfNewest } from './support/history.ts';
 
 /** Kill until this many kills have landed mid-write (a temporary file left behind), at most MAX_KILLS. */
 const MID_WRITE_KILLS = 3;
@@ -56,7 +56,7 @@ afterAll(() => server.close());
 async function check(snapshots: string, status: FileStatusStore) {
   for (const dataset of DATASETS) {
     const names = (await readdir(join(snapshots, dataset.slug))).filter((n) => n.endsWith('.json'));
-    expect(names).toContain(`${NEWEST[dataset.slug]}.json`);
+    expect(names).toContain(`${newestDates()[dataset.slug]}.json`);
     for (const name of names) {
       const file = join(snapshots, dataset.slug, name);
       const snapshot = validateSnapshot(dataset, JSON.parse(await readFile(file, 'utf8')), file, name.slice(0, 10));

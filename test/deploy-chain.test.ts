@@ -24,14 +24,17 @@ import {
   rejectEveryPush,
   type Origin,
 } from './support/git-origin.ts';
-import { NEWEST, ROOT } from './support/constants.ts';
+import { ROOT } from './support/constants.ts';
 import {
-  anzSpecial,
+  allRates,
+  firstRate,
+  moveLineSource,
+  newestDates,
   newestSnapshots,
   newestTexts,
   type SnapshotFile,
   tempDir,
-  withAnzSpecial,
+  withFirstRateMoved,
 } from './support/history.ts';
 import { type GitHubStandIn, runLink, startGitHubStandIn } from './support/github-stand-in.ts';
 import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
@@ -41,8 +44,15 @@ import { startVercelStandIn, type VercelStandIn } from './support/vercel-stand-i
 vi.setConfig({ testTimeout: 120_000 });
 
 const BOT = 'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>';
-const CARD_PATH = DATASETS.find((d) => d.slug === 'credit-card-rates')!.sourcePath;
-const SNAPSHOT = /^snapshots\/mortgage-rates\/(\d{4}-\d{2}-\d{2})\.json$/;
+/** The dataset whose rate changes in a run, and the one whose page fails. */
+const A = DATASETS[0];
+const B = DATASETS.at(-1)!;
+const NEWEST = newestDates();
+const FAILING_PATH = B.sourcePath;
+const SNAPSHOT = new RegExp(`^snapshots/${A.slug}/(\\d{4}-\\d{2}-\\d{2})\\.json$`);
+/** Our collection moves A's first rate by OURS points; a racing one by THEIRS. */
+const OURS = 0.6;
+const THEIRS = 0.5;
 
 let source: SourceServer;
 let vercel: VercelStandIn;
@@ -50,8 +60,12 @@ let github: GitHubStandIn;
 let newest: Record<DatasetSlug, SnapshotFile>;
 let seed: Record<string, string>;
 
-/** The newest mortgage data with ANZ's Special 1-year rate set to `value`. */
-const mortgageWithAnzSpecial = (value: number) => withAnzSpecial(newest['mortgage-rates'].data, value);
+/** A's newest data with its first rate moved by `delta`, and that rate's value after the move and before it. */
+const changed = (delta: number) => withFirstRateMoved(newest[A.slug].data, delta).data;
+const valueAfter = (delta: number) => withFirstRateMoved(newest[A.slug].data, delta).value;
+const valueBefore = () => firstRate(newest[A.slug].data).value;
+/** The first rate of a snapshot, the one `changed` moves. */
+const movedRate = (snapshot: { data: any[] }) => firstRate(snapshot.data).value;
 const snapshotText = (type: string, data: unknown, lastUpdated: string) =>
   `${JSON.stringify({ type, data, lastUpdated }, null, 2)}\n`;
 
@@ -108,10 +122,10 @@ async function repository(extraSeed: Record<string, string> = {}) {
   return { origin, clone: await cloneOrigin(origin) };
 }
 
-/** The date of the mortgage snapshot a commit wrote. */
+/** The date of A's snapshot a commit wrote. */
 function dateOf(files: string[]): string {
   const match = files.map((f) => SNAPSHOT.exec(f)).find(Boolean);
-  expect(match, `a mortgage snapshot in ${files.join(', ')}`).toBeTruthy();
+  expect(match, `a snapshot of ${A.slug} in ${files.join(', ')}`).toBeTruthy();
   return match![1]!;
 }
 
@@ -148,7 +162,7 @@ describe('a normal hour', () => {
   it('(a) a change: one commit on origin by the bot with the summary as message, only snapshots/, and one deploy', async () => {
     const { origin, clone } = await repository();
     await writeFile(join(clone, 'scratch.txt'), 'an untracked file outside snapshots/ is never committed\n');
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
 
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
@@ -158,13 +172,16 @@ describe('a normal hour', () => {
     const [ours] = log;
     expect(ours!.author).toBe(BOT);
     expect(ours!.committer).toBe(BOT);
+    const rate = firstRate(newest[A.slug].data);
     expect(ours!.message).toMatch(
-      /^Rates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)\n\n### Mortgage rates — mortgage-rates\/\d{4}-\d{2}-\d{2}\.json\n\n- ANZ · Special · 1 year: 5\.29 → 4\.69$/,
+      new RegExp(
+        `^Rates \\d{4}-\\d{2}-\\d{2}: ${A.label} \\(1 moved\\)\\n\\n### ${A.title} — ${A.slug}/\\d{4}-\\d{2}-\\d{2}\\.json\\n\\n${moveLineSource(rate, valueBefore(), valueAfter(OURS))}$`,
+      ),
     );
     const date = dateOf(ours!.files);
-    expect(ours!.files).toEqual([`snapshots/mortgage-rates/${date}.json`]);
-    const written = JSON.parse(await originFile(origin, `snapshots/mortgage-rates/${date}.json`));
-    expect(anzSpecial(written)).toBe(4.69);
+    expect(ours!.files).toEqual([`snapshots/${A.slug}/${date}.json`]);
+    const written = JSON.parse(await originFile(origin, `snapshots/${A.slug}/${date}.json`));
+    expect(movedRate(written)).toBe(valueAfter(OURS));
     expect(written.lastUpdated.slice(0, 10)).toBe(date);
 
     expect(vercel.deploys).toHaveLength(1);
@@ -185,13 +202,13 @@ describe('a normal hour', () => {
 
   it('--no-push commits in the clone only: origin and production are untouched', async () => {
     const { origin, clone } = await repository();
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
     const run = await hourly(clone, origin, {}, ['--no-push']);
     expect(run.code, run.stderr).toBe(0);
     expect(await originLog(origin)).toHaveLength(1);
     expect(vercel.deploys).toHaveLength(0);
     expect((await git(clone, origin.gitEnv, 'log', '-1', '--format=%an <%ae>%n%s')).trim()).toMatch(
-      /^github-actions\[bot\] .*\nRates \d{4}-\d{2}-\d{2}: mortgage rates \(1 moved\)$/,
+      new RegExp(`^github-actions\\[bot\\] .*\\nRates \\d{4}-\\d{2}-\\d{2}: ${A.label} \\(1 moved\\)$`),
     );
   });
 
@@ -209,18 +226,18 @@ describe('racing commits', () => {
   it('(c) someone pushes another file between our commit and our push: both land, ours on top, deployed', async () => {
     const { origin, clone } = await repository();
     await raceOnFirstPush(clone, origin, { 'NOTES.md': 'pushed by a person meanwhile\n' }, 'Notes pushed meanwhile');
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
 
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
     const log = await originLog(origin);
     expect(log.map((c) => c.message.split('\n')[0])).toEqual([
-      expect.stringMatching(/^Rates .*: mortgage rates \(1 moved\)$/),
+      expect.stringMatching(new RegExp(`^Rates .*: ${A.label} \\(1 moved\\)$`)),
       'Notes pushed meanwhile',
       'Seed',
     ]);
     expect(log[0]!.author).toBe(BOT);
-    expect(log[0]!.files).toEqual([`snapshots/mortgage-rates/${dateOf(log[0]!.files)}.json`]);
+    expect(log[0]!.files).toEqual([`snapshots/${A.slug}/${dateOf(log[0]!.files)}.json`]);
     expect(await originFile(origin, 'NOTES.md')).toBe('pushed by a person meanwhile\n');
     expect(run.stdout).toMatch(/push attempt 1 of 3 failed/);
     expect(run.stdout).toMatch(/rebased our commit onto it/);
@@ -229,20 +246,16 @@ describe('racing commits', () => {
 
   it('(d) a racing commit wrote the same snapshot file: the rebase conflict is aborted and our newer data saved on top by the write rules', async () => {
     const { origin, clone } = await repository();
-    const theirs = mortgageWithAnzSpecial(4.79);
+    const theirs = changed(THEIRS);
     await raceOnFirstPush(
       clone,
       origin,
       {
-        'snapshots/mortgage-rates/{{date}}.json': snapshotText(
-          newest['mortgage-rates']!.type,
-          theirs,
-          '{{date}}T00:00:00.000Z',
-        ),
+        [`snapshots/${A.slug}/{{date}}.json`]: snapshotText(newest[A.slug]!.type, theirs, '{{date}}T00:00:00.000Z'),
       },
-      'Mortgage rates collected elsewhere',
+      'Rates collected elsewhere',
     );
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
 
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
@@ -251,23 +264,27 @@ describe('racing commits', () => {
     const log = await originLog(origin);
     expect(log.map((c) => c.message.split('\n')[0])).toEqual([
       expect.stringMatching(/^Rates /),
-      'Mortgage rates collected elsewhere',
+      'Rates collected elsewhere',
       'Seed',
     ]);
     const date = dateOf(log[0]!.files);
-    const file = `snapshots/mortgage-rates/${date}.json`;
+    const file = `snapshots/${A.slug}/${date}.json`;
     expect(log[1]!.files).toEqual([file]);
     expect(log[0]!.files).toEqual([file]);
     expect(log[0]!.author).toBe(BOT);
     // The summary now says what moved from the racing commit's data to ours.
-    expect(log[0]!.message).toContain('- ANZ · Special · 1 year: 4.79 → 4.69');
+    expect(log[0]!.message).toMatch(
+      new RegExp(`^${moveLineSource(firstRate(newest[A.slug].data), valueAfter(THEIRS), valueAfter(OURS))}$`, 'm'),
+    );
 
     const final = JSON.parse(await originFile(origin, file));
-    expect(anzSpecial(final)).toBe(4.69);
+    expect(movedRate(final)).toBe(valueAfter(OURS));
     expect(final.lastUpdated > `${date}T00:00:00.000Z`).toBe(true);
-    expect(final.data).toEqual(mortgageWithAnzSpecial(4.69));
+    expect(final.data).toEqual(changed(OURS));
     // The racing version is still in history.
-    expect(anzSpecial(JSON.parse(await git(origin.dir, origin.gitEnv, 'show', `${log[1]!.sha}:${file}`)))).toBe(4.79);
+    expect(movedRate(JSON.parse(await git(origin.dir, origin.gitEnv, 'show', `${log[1]!.sha}:${file}`)))).toBe(
+      valueAfter(THEIRS),
+    );
     await expectNoConflictMarkers(origin);
     expect(existsSync(join(clone, '.git', 'rebase-merge')) || existsSync(join(clone, '.git', 'rebase-apply'))).toBe(
       false,
@@ -281,29 +298,21 @@ describe('racing commits', () => {
     const msToMidnight = 86_400_000 - (Date.now() % 86_400_000);
     if (msToMidnight < 60_000) await new Promise((resolve) => setTimeout(resolve, msToMidnight + 1_000));
     const today = new Date().toISOString().slice(0, 10);
-    const existing = snapshotText(
-      newest['mortgage-rates']!.type,
-      newest['mortgage-rates']!.data,
-      `${today}T00:00:00.000Z`,
-    );
-    const { origin, clone } = await repository({ [`snapshots/mortgage-rates/${today}.json`]: existing });
-    const edited = structuredClone(newest['mortgage-rates']!.data);
+    const existing = snapshotText(newest[A.slug]!.type, newest[A.slug]!.data, `${today}T00:00:00.000Z`);
+    const { origin, clone } = await repository({ [`snapshots/${A.slug}/${today}.json`]: existing });
+    const edited = structuredClone(newest[A.slug]!.data);
     const middle = edited[Math.floor(edited.length / 2)]!;
-    const rate = middle.products[0].rates[0];
-    rate.rate = Math.round((rate.rate + 1) * 100) / 100;
+    const [rate] = allRates([middle]);
+    rate!.holder[rate!.key] = Math.round((rate!.value + 1) * 100) / 100;
     await raceOnFirstPush(
       clone,
       origin,
       {
-        [`snapshots/mortgage-rates/${today}.json`]: snapshotText(
-          newest['mortgage-rates']!.type,
-          edited,
-          `${today}T00:00:00.000Z`,
-        ),
+        [`snapshots/${A.slug}/${today}.json`]: snapshotText(newest[A.slug]!.type, edited, `${today}T00:00:00.000Z`),
       },
       `Fix a rate of ${middle.name} by hand`,
     );
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
 
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
@@ -315,9 +324,9 @@ describe('racing commits', () => {
       'Seed',
     ]);
     expect(dateOf(log[0]!.files)).toBe(today);
-    const final = JSON.parse(await originFile(origin, `snapshots/mortgage-rates/${today}.json`));
+    const final = JSON.parse(await originFile(origin, `snapshots/${A.slug}/${today}.json`));
     // Our collection, whole: the page is what the newest snapshot of the date records.
-    expect(final.data).toEqual(mortgageWithAnzSpecial(4.69));
+    expect(final.data).toEqual(changed(OURS));
     expect(final.lastUpdated > `${today}T00:00:00.000Z`).toBe(true);
     await expectNoConflictMarkers(origin);
     expect(vercel.deploys).toHaveLength(1);
@@ -329,32 +338,34 @@ describe('racing commits', () => {
       clone,
       origin,
       {
-        'snapshots/mortgage-rates/{{date}}.json': snapshotText(
-          newest['mortgage-rates']!.type,
-          mortgageWithAnzSpecial(4.79),
+        [`snapshots/${A.slug}/{{date}}.json`]: snapshotText(
+          newest[A.slug]!.type,
+          changed(THEIRS),
           '{{date}}T23:59:59.999Z',
         ),
       },
       'A later collection of the same date',
     );
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
 
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /mortgage-rates: the remote already has a later collection \(\d{4}-\d{2}-\d{2}T23:59:59\.999Z\); ours \(.*\) is superseded/,
+      new RegExp(
+        `${A.slug}: the remote already has a later collection \\(\\d{4}-\\d{2}-\\d{2}T23:59:59\\.999Z\\); ours \\(.*\\) is superseded`,
+      ),
     );
     expect(run.stdout).toContain('nothing left to push');
     const log = await originLog(origin);
     expect(log.map((c) => c.message.split('\n')[0])).toEqual(['A later collection of the same date', 'Seed']);
-    expect(anzSpecial(JSON.parse(await originFile(origin, log[0]!.files[0]!)))).toBe(4.79);
+    expect(movedRate(JSON.parse(await originFile(origin, log[0]!.files[0]!)))).toBe(valueAfter(THEIRS));
     expect(vercel.deploys).toHaveLength(0);
   });
 
   it('(i) pushes are bounded: a remote that refuses every push is tried 3 times, then the run fails without deploying', async () => {
     const { origin, clone } = await repository();
     const counter = await rejectEveryPush(origin);
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
 
     const run = await hourly(clone, origin);
     expect(run.code).toBe(1);
@@ -370,30 +381,27 @@ describe('racing commits', () => {
 describe('failures turn the run red', () => {
   it('(e) a failed dataset: the good ones are committed, pushed and deployed, the failed snapshot untouched, exit 1', async () => {
     const { origin, clone } = await repository();
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
-    source.serve(CARD_PATH, { status: 500 });
+    servePages({ [A.slug]: changed(OURS) });
+    source.serve(FAILING_PATH, { status: 500 });
 
     const run = await hourly(clone, origin);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/credit-card-rates: FAILED: HTTP 500/);
+    expect(run.stdout).toContain(`${B.slug}: FAILED: HTTP 500`);
     expect(run.stderr).toContain('::error::Collection failed for at least one dataset');
-    expect(source.requests.filter((r) => r.path === CARD_PATH)).toHaveLength(1);
+    expect(source.requests.filter((r) => r.path === FAILING_PATH)).toHaveLength(1);
 
     const log = await originLog(origin);
     expect(log).toHaveLength(2);
-    expect(log[0]!.files).toEqual([`snapshots/mortgage-rates/${dateOf(log[0]!.files)}.json`]);
-    expect((await originFiles(origin)).filter((f) => f.startsWith('snapshots/credit-card-rates/'))).toEqual([
-      'snapshots/credit-card-rates/2025-01-07.json',
-    ]);
-    expect(await originFile(origin, 'snapshots/credit-card-rates/2025-01-07.json')).toBe(
-      seed['snapshots/credit-card-rates/2025-01-07.json'],
-    );
+    expect(log[0]!.files).toEqual([`snapshots/${A.slug}/${dateOf(log[0]!.files)}.json`]);
+    const untouched = `snapshots/${B.slug}/${NEWEST[B.slug]}.json`;
+    expect((await originFiles(origin)).filter((f) => f.startsWith(`snapshots/${B.slug}/`))).toEqual([untouched]);
+    expect(await originFile(origin, untouched)).toBe(seed[untouched]);
     expect(vercel.deploys).toHaveLength(1);
   });
 
   it('(f) in CI, missing secrets fail the run before anything is fetched, naming each secret', async () => {
     const { origin, clone } = await repository();
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
     const run = await hourly(clone, origin, { GITHUB_ACTIONS: 'true', VERCEL_DEPLOY_HOOK_URL: undefined });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(
@@ -443,7 +451,7 @@ describe('failures turn the run red', () => {
     ],
   ])('(g) a deploy hook %s, with a clear message', async (_, behaviours, env, calls, message) => {
     const { origin, clone } = await repository();
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
     vercel.hook(...behaviours);
 
     const run = await hourly(clone, origin, env);
@@ -458,7 +466,7 @@ describe('failures turn the run red', () => {
 
   it('(g) a deploy hook failing once then accepting: the run is green', async () => {
     const { origin, clone } = await repository();
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
     vercel.hook({ status: 500 }, { status: 201 });
     const run = await hourly(clone, origin);
     expect(run.code, run.stderr).toBe(0);
@@ -483,36 +491,36 @@ describe('(h) self-healing: nothing to push, but production does not serve what 
 
   it('production serving an older lastUpdated for a dataset gets a deploy', async () => {
     const { origin, clone } = await repository();
-    vercel.health = healthOf({ 'car-loan-rates': '2025-02-20 09:00:00' });
+    vercel.health = healthOf({ [B.slug]: '2020-02-20 09:00:00' });
     const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
     expect(run.code, run.stderr).toBe(0);
     expect(await originLog(origin)).toHaveLength(1);
     expect(vercel.deploys).toHaveLength(1);
     expect(run.stdout).toContain(
-      `car-loan-rates: production serves 2025-02-20 09:00:00, the repository has ${newest['car-loan-rates']!.lastUpdated}`,
+      `${B.slug}: production serves 2020-02-20 09:00:00, the repository has ${newest[B.slug]!.lastUpdated}`,
     );
     expect(run.stdout).toContain(
-      'calling the deploy hook: self-healing: production is behind the repository for car-loan-rates',
+      `calling the deploy hook: self-healing: production is behind the repository for ${B.slug}`,
     );
   });
 
   it('production serving nothing for a dataset the repository has gets a deploy', async () => {
     const { origin, clone } = await repository();
-    vercel.health = healthOf({ 'credit-card-rates': null });
+    vercel.health = healthOf({ [B.slug]: null });
     const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
     expect(run.code, run.stderr).toBe(0);
     expect(vercel.deploys).toHaveLength(1);
-    expect(run.stdout).toContain('credit-card-rates: production serves nothing');
+    expect(run.stdout).toContain(`${B.slug}: production serves nothing`);
   });
 
   it('production serving newer data than the repository (a rollback pushed but not deployed) gets a deploy', async () => {
     const { origin, clone } = await repository();
-    vercel.health = healthOf({ 'mortgage-rates': '2026-01-02 03:04:05' });
+    vercel.health = healthOf({ [A.slug]: '2026-01-02 03:04:05' });
     const run = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
     expect(run.code, run.stderr).toBe(0);
     expect(vercel.deploys).toHaveLength(1);
     expect(run.stdout).toContain(
-      'calling the deploy hook: self-healing: production serves newer data than the repository (a rollback not deployed yet) for mortgage-rates',
+      `calling the deploy hook: self-healing: production serves newer data than the repository (a rollback not deployed yet) for ${A.slug}`,
     );
   });
 
@@ -537,13 +545,13 @@ describe('(h) self-healing: nothing to push, but production does not serve what 
 
   it('after a push, a later hour with no change does not deploy again once production caught up', async () => {
     const { origin, clone } = await repository();
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
     expect((await hourly(clone, origin)).code).toBe(0);
     expect(vercel.deploys).toHaveLength(1);
     const pushed = JSON.parse(await originFile(origin, (await originLog(origin))[0]!.files[0]!));
 
     // Production built it: health shows the new lastUpdated. Next hour, same page.
-    vercel.health = healthOf({ 'mortgage-rates': pushed.lastUpdated.slice(0, 19).replace('T', ' ') });
+    vercel.health = healthOf({ [A.slug]: pushed.lastUpdated.slice(0, 19).replace('T', ' ') });
     const again = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
     expect(again.code, again.stderr).toBe(0);
     expect(vercel.deploys).toHaveLength(1);
@@ -552,7 +560,7 @@ describe('(h) self-healing: nothing to push, but production does not serve what 
     const healed = await hourly(clone, origin, { PRODUCTION_URL: vercel.productionUrl });
     expect(healed.code, healed.stderr).toBe(0);
     expect(vercel.deploys).toHaveLength(2);
-    expect(healed.stdout).toContain('self-healing: production is behind the repository for mortgage-rates');
+    expect(healed.stdout).toContain(`self-healing: production is behind the repository for ${A.slug}`);
   });
 });
 
@@ -560,7 +568,7 @@ it('a commit pushed to origin by someone else before the run is simply built upo
   // The clone is behind origin from the start (the checkout happened before someone pushed).
   const { origin, clone } = await repository();
   await commitToOrigin(origin, { 'NOTES.md': 'earlier\n' }, 'Earlier commit');
-  servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+  servePages({ [A.slug]: changed(OURS) });
   const run = await hourly(clone, origin);
   expect(run.code, run.stderr).toBe(0);
   expect((await originLog(origin)).map((c) => c.message.split('\n')[0])).toEqual([
@@ -581,33 +589,32 @@ describe('failures reach the maintainers: the collection-failure issue', () => {
 
   it('a failing run opens one issue naming the dataset, the reason and the run; the next failing run comments on it; a good run closes it', async () => {
     const { origin, clone } = await repository();
-    source.serve(CARD_PATH, { status: 500 });
+    source.serve(FAILING_PATH, { status: 500 });
 
     const first = await hourly(clone, origin, github.env('1001'));
     expect(first.code).toBe(1);
     expect(github.issues).toHaveLength(1);
     const issue = github.issues[0]!;
-    expect(issue.title).toBe('Hourly collection failed: credit-card-rates');
+    expect(issue.title).toBe(`Hourly collection failed: ${B.slug}`);
     expect(issue.labels).toEqual(['collection-failure']);
-    expect(printed(first, 'credit-card-rates')).toMatch(/: FAILED: HTTP 500 from http:\/\/127\.0\.0\.1:\d+\//);
-    expect(issue.body).toContain(printed(first, 'credit-card-rates'));
+    expect(printed(first, B.slug)).toMatch(/: FAILED: HTTP 500 from http:\/\/127\.0\.0\.1:\d+\//);
+    expect(issue.body).toContain(printed(first, B.slug));
     expect(issue.body).toContain(runLink(github, '1001'));
     expect(first.stdout).toContain(
       `hourly: failure issue: opened #1 https://github.example/${github.repository}/issues/1`,
     );
 
-    // Next hour the card page still fails and the mortgage page is refused (it shrank).
-    servePages({ 'mortgage-rates': newest['mortgage-rates'].data.slice(0, 2) });
-    source.serve(CARD_PATH, { status: 500 });
+    // Next hour B's page still fails and A's is refused (it shrank).
+    servePages({ [A.slug]: newest[A.slug].data.slice(0, 2) });
+    source.serve(FAILING_PATH, { status: 500 });
     const second = await hourly(clone, origin, github.env('1002'));
     expect(second.code).toBe(1);
     expect(github.issues).toHaveLength(1);
     expect(issue.comments).toHaveLength(1);
-    expect(printed(second, 'mortgage-rates')).toMatch(
+    expect(printed(second, A.slug)).toMatch(
       /: FAILED: refused \(shrink\): only 2 institutions where the newest snapshot has/,
     );
-    for (const dataset of ['mortgage-rates', 'credit-card-rates'] as const)
-      expect(issue.comments[0]).toContain(printed(second, dataset));
+    for (const dataset of [A.slug, B.slug]) expect(issue.comments[0]).toContain(printed(second, dataset));
     expect(issue.comments[0]).toContain(runLink(github, '1002'));
     expect(second.stdout).toContain('hourly: failure issue: commented on #1, still open');
 
@@ -642,7 +649,7 @@ describe('failures reach the maintainers: the collection-failure issue', () => {
   ] as const)('a failed %s opens the issue too: production is not getting the data', async (subject, line) => {
     const { origin, clone } = await repository();
     await breakIt[subject](origin);
-    servePages({ 'mortgage-rates': mortgageWithAnzSpecial(4.69) });
+    servePages({ [A.slug]: changed(OURS) });
     const run = await hourly(clone, origin, github.env('3001'));
     expect(run.code).toBe(1);
     expect(github.issues.map((i) => i.title)).toEqual([`Hourly collection failed: ${subject}`]);
@@ -678,7 +685,7 @@ describe('failures reach the maintainers: the collection-failure issue', () => {
     async (_, fault, tuning) => {
       const { origin, clone } = await repository();
       const STATUS_DIR = await tempDir('rates-status-');
-      source.serve(CARD_PATH, { status: 500 });
+      source.serve(FAILING_PATH, { status: 500 });
       const skipped = await hourly(clone, origin, { STATUS_DIR });
       expect(skipped.stdout).toContain('hourly: failure issue: skipped (not on GitHub Actions');
 

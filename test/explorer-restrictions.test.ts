@@ -1,17 +1,18 @@
 /**
  * The restricted-offer rules (src/explorer/restrictions.ts) and the table of banks
  * (src/explorer/lender-types.ts) against the whole real history: each rule catches exactly the
- * texts it lists and spares the look-alikes it lists, every one of them a real name; the open
- * lowest rates of the newest snapshot are the ones the issue names; nothing open is a 0–1 % top-up.
+ * texts it lists and spares the look-alikes it lists, every one of them a real name; the best
+ * open offers of the newest snapshot leave the restricted ones apart; nothing open is a 0–1 % top-up.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_SLUGS, type DatasetSlug } from '../src/datasets.ts';
-import { EXPLORER } from '../src/explorer/definitions.ts';
-import { lowestByMeasure } from '../src/explorer/history.ts';
+import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
+import { bestByMeasure } from '../src/explorer/history.ts';
 import { BANK_SLUGS, lenderType } from '../src/explorer/lender-types.ts';
 import {
+  datasetsOfRule,
   type OfferNames,
   RESTRICTIONS,
   type RestrictionRule,
@@ -29,13 +30,16 @@ interface Snapshot {
 const history = {} as Record<DatasetSlug, Snapshot[]>;
 /** Every distinct offer's names per dataset, across the history. */
 const names = {} as Record<DatasetSlug, OfferNames[]>;
+/** Every rule: the names below are open under all of them together. */
+const ALL = RESTRICTIONS.map((r) => r.key);
+const ruleOf = (key: string) => RESTRICTIONS.find((r) => r.key === key)!;
 
-function offerNames(slug: DatasetSlug, entity: any): OfferNames[] {
-  if (slug === 'credit-card-rates') return entity.plans.map((p: any) => ({ entity: entity.name, product: p.name }));
-  return entity.products.flatMap((p: any) =>
-    slug === 'mortgage-rates'
-      ? [{ entity: entity.name, product: p.name }]
-      : p.rates.map((r: any) => ({ entity: entity.name, product: p.name, condition: r.condition })),
+/** The names of an entity's offers, as its items give them: a rate's condition where rates have one. */
+function offerNames(entity: any): OfferNames[] {
+  return (entity.products ?? entity.plans).flatMap((item: any) =>
+    item.rates?.some((r: any) => 'condition' in r)
+      ? item.rates.map((r: any) => ({ entity: entity.name, product: item.name, condition: r.condition }))
+      : [{ entity: entity.name, product: item.name }],
   );
 }
 
@@ -49,7 +53,7 @@ beforeAll(async () => {
     const seen = new Map<string, OfferNames>();
     for (const snapshot of history[slug])
       for (const entity of snapshot.data)
-        for (const n of offerNames(slug, entity)) seen.set(JSON.stringify([n.entity, n.product, n.condition]), n);
+        for (const n of offerNames(entity)) seen.set(JSON.stringify([n.entity, n.product, n.condition]), n);
     names[slug] = [...seen.values()];
   }
 });
@@ -57,11 +61,17 @@ beforeAll(async () => {
 /** The distinct texts of the rule's field in its datasets' history, caught by it or not. */
 function texts(rule: RestrictionRule): Set<string> {
   return new Set(
-    rule.datasets.flatMap((d) => names[d].map((n) => n[rule.field]).filter((t): t is string => typeof t === 'string')),
+    datasetsOfRule(rule).flatMap((d) =>
+      names[d].map((n) => n[rule.field]).filter((t): t is string => typeof t === 'string'),
+    ),
   );
 }
 
 describe('each restricted-offer rule, on the real history', () => {
+  it.each(RESTRICTIONS.map((r) => [r.key, r] as const))('%s applies to a dataset', (_, rule) => {
+    expect(datasetsOfRule(rule).length).toBeGreaterThan(0);
+  });
+
   it.each(RESTRICTIONS.map((r) => [r.key, r] as const))('%s catches exactly the real texts it lists', (_, rule) => {
     const all = texts(rule);
     for (const text of [...rule.catches, ...rule.spares])
@@ -73,22 +83,22 @@ describe('each restricted-offer rule, on the real history', () => {
   it.each(RESTRICTIONS.map((r) => [r.key, r] as const))(
     '%s labels what it catches, and spares look-alikes',
     (_, rule) => {
-      const dataset = rule.datasets[0]!;
+      const keys = EXPLORER[datasetsOfRule(rule)[0]!].restrictions;
       const base: OfferNames = { entity: 'Some Lender', product: 'Special', condition: null };
       for (const text of rule.catches) {
         const offer = { ...base, [rule.field]: text };
         expect(
-          restrictionRulesOf(dataset, offer).map((r) => r.key),
+          restrictionRulesOf(keys, offer).map((r) => r.key),
           text,
         ).toContain(rule.key);
-        expect(restrictionOf(dataset, offer), text).toContain(rule.label);
+        expect(restrictionOf(keys, offer), text).toContain(rule.label);
       }
       for (const text of rule.spares)
-        expect(restrictionOf(dataset, { ...base, [rule.field]: text }), text).toBeUndefined();
+        expect(restrictionOf(keys, { ...base, [rule.field]: text }), text).toBeUndefined();
     },
   );
 
-  it('ordinary products are open: Special, Standard, an LVR band, a special needing equity', () => {
+  it('ordinary products are open under every rule: Special, Standard, an LVR band, a special needing equity', () => {
     for (const product of [
       'Special',
       'Standard',
@@ -97,81 +107,115 @@ describe('each restricted-offer rule, on the real history', () => {
       'Residential',
       'Owner Occupied',
     ])
-      expect(restrictionOf('mortgage-rates', { entity: 'ANZ', product }), product).toBeUndefined();
+      expect(restrictionOf(ALL, { entity: 'ANZ', product }), product).toBeUndefined();
     // The institution China Construction Bank is not a construction loan.
-    expect(restrictionOf('mortgage-rates', { entity: 'China Construction Bank', product: 'Standard' })).toBeUndefined();
+    expect(restrictionOf(ALL, { entity: 'China Construction Bank', product: 'Standard' })).toBeUndefined();
     // A loan's "To" rate is the most an approved borrower pays: open. Its "From" rate is not.
-    expect(
-      restrictionOf('personal-loan-rates', { entity: 'Gem', product: 'Personal Loan', condition: 'To' }),
-    ).toBeUndefined();
-    expect(restrictionOf('personal-loan-rates', { entity: 'Gem', product: 'Personal Loan', condition: 'from' })).toBe(
+    expect(restrictionOf(ALL, { entity: 'Gem', product: 'Personal Loan', condition: 'To' })).toBeUndefined();
+    expect(restrictionOf(ALL, { entity: 'Gem', product: 'Personal Loan', condition: 'from' })).toBe(
       'the best-rated borrowers (a “from” rate)',
     );
     // The tier called Green is a credit tier, not a green loan.
-    expect(
-      restrictionOf('personal-loan-rates', { entity: 'Unity', product: 'Personal Loan', condition: 'Green, to' }),
-    ).toBe(undefined);
+    expect(restrictionOf(ALL, { entity: 'Unity', product: 'Personal Loan', condition: 'Green, to' })).toBe(undefined);
   });
 
-  it('an offer caught by two rules names both', () => {
-    expect(restrictionOf('mortgage-rates', { entity: 'SBS Bank', product: 'Construction lending for FHB' })).toBe(
+  it('an offer caught by two rules names both, in the table’s order', () => {
+    expect(restrictionOf(ALL, { entity: 'SBS Bank', product: 'Construction lending for FHB' })).toBe(
       'first-home buyers; people building a home',
     );
-    expect(
-      restrictionOf('mortgage-rates', { entity: 'Paraloan', product: 'For people with physical disabilities....from' }),
-    ).toBe('people with physical disabilities; the best-rated borrowers (a “from” rate)');
+    expect(restrictionOf(ALL, { entity: 'Paraloan', product: 'For people with physical disabilities....from' })).toBe(
+      'people with physical disabilities; the best-rated borrowers (a “from” rate)',
+    );
   });
 
-  it('no open mortgage offer in the whole history is a 0–1 % top-up (no floor is needed)', () => {
-    const definition = EXPLORER['mortgage-rates'];
-    let open = Infinity;
-    for (const snapshot of history['mortgage-rates'])
-      for (const entity of snapshot.data)
-        for (const item of entity.products)
-          for (const offer of definition.offers(item, entity))
-            if (!offer.restricted) open = Math.min(open, offer.value);
-    expect(open).toBeGreaterThan(4);
-  });
+  it.each(datasetsOfRule(ruleOf('green-top-up')))(
+    '%s: no open offer in the whole history is a 0–1 %% top-up (no floor is needed)',
+    (slug) => {
+      const definition = EXPLORER[slug] as ExplorerDefinition;
+      let open = Infinity;
+      for (const snapshot of history[slug])
+        for (const entity of snapshot.data)
+          for (const item of entity.products ?? entity.plans)
+            for (const offer of definition.offers(item, entity))
+              if (!offer.restricted) open = Math.min(open, offer.value);
+      expect(open).toBeGreaterThan(1);
+    },
+  );
 });
 
-describe('the lowest open offers of the newest snapshot', () => {
-  const lowest = (slug: DatasetSlug) =>
-    lowestByMeasure(EXPLORER[slug] as never, history[slug].at(-1)!.data as never) as ReturnType<typeof lowestByMeasure>;
-  const named = (who: { entity: { name: string }; item: { name: string } }[]) =>
-    who.map((w) => `${w.entity.name} · ${w.item.name}`);
+describe('the best open offers of the newest snapshot', () => {
+  const definition = (slug: DatasetSlug) => EXPLORER[slug] as ExplorerDefinition;
+  const newest = (slug: DatasetSlug) => history[slug].at(-1)!.data;
+  /** Every offer of the newest snapshot, worked out here from the definitions' offers. */
+  const offers = (slug: DatasetSlug) =>
+    newest(slug).flatMap((entity: any) =>
+      (entity.products ?? entity.plans).flatMap((item: any) =>
+        definition(slug)
+          .offers(item, entity)
+          .map((offer) => ({ entity, item, offer })),
+      ),
+    );
+  const better = (slug: DatasetSlug, a: number, b: number) => (definition(slug).best === 'lowest' ? a < b : a > b);
 
-  it('mortgages: 1 year 5.05 % ICBC Special, not SBS Bank First Home Combo at 4.39 %', () => {
-    const byTerm = lowest('mortgage-rates');
-    const year = byTerm.get('12')!;
-    expect(year.value).toBe(5.05);
-    expect(named(year.who)).toEqual(['ICBC · Special']);
-    expect(year.restricted.map((w) => [w.offer.value, w.entity.name, w.item.name, w.offer.restricted])).toEqual([
-      [4.39, 'SBS Bank', 'First Home Combo', 'first-home buyers'],
-      [4.69, 'UnityMoney', 'First Home Buyer Special', 'first-home buyers'],
-    ]);
-    const three = byTerm.get('36')!;
-    expect([three.value, named(three.who)]).toEqual([5.15, ['Bank of China · Special']]);
-    expect(three.restricted.map((w) => `${w.offer.value} ${w.entity.name} · ${w.item.name}`)).toEqual([
-      '1 ANZ · Good Energy - Up to $80K',
-      '1 ASB · Better Homes Top Up',
-      '1 BNZ · Green Home Loan top-ups',
-      '4.03 Paraloan · For people with physical disabilities....from',
-    ]);
-    const floating = byTerm.get('floating')!;
-    expect([floating.value, named(floating.who)]).toEqual([5.8, ['CFML Loans · 321 Loans']]);
-    expect(floating.restricted.map((w) => `${w.offer.value} ${w.item.name}`)).toEqual([
-      '4.44 Construction lending for FHB',
-      '4.95 Member home loan',
-    ]);
+  it.each(DATASET_SLUGS)(
+    '%s: per measure, the best value open to anyone, every offer that makes it, and the restricted offers better than it',
+    (slug) => {
+      const found = bestByMeasure(definition(slug), newest(slug) as never);
+      const all = offers(slug);
+      expect([...found.keys()].sort()).toEqual(
+        [...new Set(all.filter((o) => !o.offer.restricted).map((o) => o.offer.key))].sort(),
+      );
+      for (const [key, best] of found) {
+        const open = all.filter((o) => o.offer.key === key && !o.offer.restricted);
+        expect(
+          open.some((o) => better(slug, o.offer.value, best.value)),
+          key,
+        ).toBe(false);
+        expect(best.who.map((w) => w.offer.id).sort(), key).toEqual(
+          open
+            .filter((o) => o.offer.value === best.value)
+            .map((o) => o.offer.id)
+            .sort(),
+        );
+        const restricted = all.filter(
+          (o) => o.offer.key === key && o.offer.restricted && better(slug, o.offer.value, best.value),
+        );
+        expect(best.restricted.map((w) => w.offer.id).sort(), key).toEqual(restricted.map((o) => o.offer.id).sort());
+        const values = best.restricted.map((w) => w.offer.value);
+        expect(values, `${key}: best first`).toEqual(
+          [...values].sort((a, b) => (better(slug, a, b) ? -1 : better(slug, b, a) ? 1 : 0)),
+        );
+      }
+    },
+  );
+
+  it.each(DATASET_SLUGS)(
+    '%s read the other way round (best: the highest): the highest open value is the best',
+    (slug) => {
+      const own = definition(slug);
+      const flipped: ExplorerDefinition = { ...own, best: own.best === 'lowest' ? 'highest' : 'lowest' };
+      const all = offers(slug);
+      for (const [key, best] of bestByMeasure(flipped, newest(slug) as never)) {
+        const open = all.filter((o) => o.offer.key === key && !o.offer.restricted).map((o) => o.offer.value);
+        expect(best.value, key).toBe(flipped.best === 'lowest' ? Math.min(...open) : Math.max(...open));
+        for (const w of best.restricted)
+          expect(flipped.best === 'lowest' ? w.offer.value < best.value : w.offer.value > best.value, key).toBe(true);
+      }
+    },
+  );
+
+  it('restricted offers better than the best open one exist, so the rule decides what "best" is', () => {
+    const apart = DATASET_SLUGS.flatMap((slug) =>
+      [...bestByMeasure(definition(slug), newest(slug) as never).values()].flatMap((b) => b.restricted),
+    );
+    expect(apart.length).toBeGreaterThan(0);
   });
 
-  it('loans: the lowest open rate is never a “from” rate', () => {
-    for (const slug of ['personal-loan-rates', 'car-loan-rates'] as const) {
-      for (const [key, best] of lowest(slug)) {
-        for (const w of best.who) {
-          const rate = (w.item as any).rates.find((r: any) => r.id === w.offer.id);
-          expect(rate.condition ?? '', `${slug} ${key} ${w.entity.name}`).not.toMatch(/from/i);
-        }
+  it.each(datasetsOfRule(ruleOf('from-condition')))('%s: the best open rate is never a “from” rate', (slug) => {
+    for (const [key, best] of bestByMeasure(definition(slug), newest(slug) as never)) {
+      for (const w of best.who) {
+        const rate = (w.item as any).rates.find((r: any) => r.id === w.offer.id);
+        expect(rate.condition ?? '', `${key} ${w.entity.name}`).not.toMatch(/from/i);
       }
     }
   });

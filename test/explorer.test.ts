@@ -1,9 +1,11 @@
 /**
- * The rates explorer, built from the real history and served by the built server: the values
- * on each page (read from the built HTML) equal the API's for the same data, "lowest" counts only
- * offers open to anyone (restricted ones shown apart, labelled), the comparison pages are sorted
- * and filtered as their addresses say, and charts have text alternatives and render in headless
- * Chromium with text of 10 px or more on a phone.
+ * The rates explorer, built from the real history and served by the built server, for every
+ * dataset: the values on each page (read from the built HTML) equal the API's for the same data,
+ * "best" (the lowest, or the highest where the dataset's explorer facts say so) counts only offers
+ * open to anyone (restricted ones shown apart, labelled), the comparison pages are sorted and
+ * filtered as their addresses say, and charts have text alternatives and render in headless
+ * Chromium with text of 10 px or more on a phone. The offers a page should show are worked out
+ * here from the API's answers and the dataset's explorer facts (src/explorer/definitions.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,13 +13,17 @@ import { gzipSync } from 'node:zlib';
 import * as cheerio from 'cheerio';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatasetSlug } from '../src/datasets.ts';
+import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
 import { lineChart, scatterChart } from '../src/explorer/chart.ts';
+import { EXPLORER, type ExplorerDefinition, type Measure } from '../src/explorer/definitions.ts';
 import { median } from '../src/explorer/history.ts';
 import { lenderType } from '../src/explorer/lender-types.ts';
-import { RESTRICTIONS, restrictionOf } from '../src/explorer/restrictions.ts';
+import { RESTRICTIONS } from '../src/explorer/restrictions.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
+import { diffSnapshots } from '../src/snapshots/diff.ts';
 import { chromiumForTests, SCREENSHOTS } from './support/chromium.ts';
+import { EACH } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 
@@ -31,16 +37,6 @@ const exists = (path: string) =>
     () => false,
   );
 const DOC = '/docs/concepts#lowest-rates-and-restricted-offers';
-const TERMS = [
-  ['floating', null, 'variable-floating'],
-  ['6', 6, '6-months'],
-  ['12', 12, '1-year'],
-  ['18', 18, '18-months'],
-  ['24', 24, '2-years'],
-  ['36', 36, '3-years'],
-  ['48', 48, '4-years'],
-  ['60', 60, '5-years'],
-] as const;
 
 beforeAll(async () => {
   site = await buildAndServe({
@@ -51,17 +47,26 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => site?.stop());
 
-/** Every rate value the API lists, by the id the pages put on each cell. */
-function valuesById(body: any): Map<string, number> {
-  const values = new Map<string, number>();
-  for (const entity of body.data) {
-    for (const item of entity.products ?? []) for (const rate of item.rates) values.set(rate.id, rate.rate);
-    for (const plan of entity.plans ?? []) {
-      for (const field of ['purchaseRate', 'cashAdvanceRate', 'balanceTransferRate'])
-        if (plan[field] !== null) values.set(`${plan.id}#${field}`, plan[field]);
-    }
-  }
-  return values;
+const definitionOf = (dataset: Dataset) => EXPLORER[dataset.slug] as ExplorerDefinition;
+const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
+const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
+/** A dataset's pages: its overview, its example entity's, and the comparison pages of its measures. */
+const pathsOf = (dataset: Dataset) => {
+  const definition = definitionOf(dataset);
+  const compared = definition.measures.filter((m) => definition.compared.includes(m.key));
+  return {
+    overview: `rates/${definition.path}`,
+    entity: `rates/${definition.path}/${slugOf(dataset.exampleEntityId)}`,
+    compared: compared.map((m) => ({ measure: m, path: `rates/${definition.path}/${m.slug}` })),
+  };
+};
+
+/** Every value the API lists that a page shows, by the id the pages put on each cell. */
+function valuesById(dataset: Dataset, body: any): Map<string, number> {
+  const definition = definitionOf(dataset);
+  return new Map(
+    body.data.flatMap((e: any) => itemsOf(e).flatMap((item) => definition.offers(item, e).map((o) => [o.id, o.value]))),
+  );
 }
 
 interface ApiOffer {
@@ -74,56 +79,43 @@ interface ApiOffer {
   restricted?: string;
 }
 
-/** The API's offers with the measure they count for and whom they are for, worked out from the API's own names. */
-function offersOf(slug: DatasetSlug, body: any): ApiOffer[] {
-  return body.data.flatMap((e: any) => {
-    const base = { entityId: e.id, entity: e.name };
-    if (slug === 'credit-card-rates')
-      return e.plans.flatMap((p: any) =>
-        (
-          [
-            ['purchaseRate', 'purchase'],
-            ['cashAdvanceRate', 'cash'],
-            ['balanceTransferRate', 'transfer'],
-          ] as const
-        )
-          .filter(([field]) => p[field] !== null)
-          .map(([field, key]) => ({
-            ...base,
-            id: `${p.id}#${field}`,
-            value: p[field],
-            key,
-            product: p.name,
-            restricted: restrictionOf(slug, { entity: e.name, product: p.name }),
-          })),
-      );
-    return e.products.flatMap((p: any) =>
-      p.rates.map((r: any) => ({
-        ...base,
-        id: r.id,
-        value: r.rate,
-        key:
-          slug === 'mortgage-rates'
-            ? String(r.termInMonths ?? 'floating')
-            : /unsecured/i.test(r.plan ?? '')
-              ? 'unsecured'
-              : /secured/i.test(r.plan ?? '')
-                ? 'secured'
-                : 'other',
-        product: p.name,
-        restricted: restrictionOf(slug, { entity: e.name, product: p.name, condition: r.condition }),
-      })),
-    );
-  });
+/** The API's offers with the measure they count for and whom they are for, by the dataset's explorer facts. */
+function offersOf(dataset: Dataset, body: any): ApiOffer[] {
+  const definition = definitionOf(dataset);
+  return body.data.flatMap((e: any) =>
+    itemsOf(e).flatMap((item) =>
+      definition
+        .offers(item, e)
+        .map((o) => ({ ...o, entityId: e.id, entity: e.name, product: item.name || '(unnamed)' })),
+    ),
+  );
 }
 
-const lowestOpen = (offers: ApiOffer[], key: string) =>
-  Math.min(...offers.filter((o) => o.key === key && !o.restricted).map((o) => o.value));
+/** Whether `a` is better than `b` for the dataset's customer, and its best of some values. */
+const better = (dataset: Dataset, a: number, b: number) => (definitionOf(dataset).best === 'lowest' ? a < b : a > b);
+const bestOf = (dataset: Dataset, values: number[]) =>
+  definitionOf(dataset).best === 'lowest' ? Math.min(...values) : Math.max(...values);
+const bestFirst = (dataset: Dataset) => (a: number, b: number) =>
+  better(dataset, a, b) ? -1 : better(dataset, b, a) ? 1 : 0;
+const bestOpen = (dataset: Dataset, offers: ApiOffer[], key: string) =>
+  bestOf(
+    dataset,
+    offers.filter((o) => o.key === key && !o.restricted).map((o) => o.value),
+  );
+/** Each entity's best open value of a measure. */
+function bestByEntity(dataset: Dataset, offers: ApiOffer[], key: string): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const o of offers)
+    if (o.key === key && !o.restricted && (!best.has(o.entity) || better(dataset, o.value, best.get(o.entity)!)))
+      best.set(o.entity, o.value);
+  return best;
+}
 
 const texts = ($: cheerio.CheerioAPI, selector: string) =>
   $(selector)
     .map((_, e) => $(e).text().replace(/\s+/g, ' ').trim())
     .get();
+const pct = (n: number) => `${n.toFixed(2)} %`;
 
 describe('chart drawing', () => {
   const svg = lineChart({
@@ -221,78 +213,188 @@ describe('chart drawing', () => {
   });
 });
 
-describe('lowest means open to anyone', () => {
-  it('mortgages: each term’s lowest card is the lowest open offer, named by lender and product', async () => {
-    const body = await api('/api/v1/mortgage-rates');
-    const offers = offersOf('mortgage-rates', body);
-    const $ = await html('rates/mortgages');
-    for (const [key] of TERMS)
-      expect(Number($(`.lowest-card .value[data-measure="${key}"]`).attr('data-value')), key).toBe(
-        lowestOpen(offers, key),
-      );
-    const card = (key: string) => $(`.lowest-card:has(.value[data-measure="${key}"])`);
-    expect(card('12').find('.value').text()).toBe('5.05 %');
-    expect(texts($, '.lowest-card:has(.value[data-measure="12"]) .who li')).toEqual(['ICBC · Special']);
-    expect(card('36').find('.value').text()).toBe('5.15 %');
-    expect(texts($, '.lowest-card:has(.value[data-measure="36"]) .who li')).toEqual(['Bank of China · Special']);
-    // The restricted offers under it are listed apart, each with whom it is for.
-    expect(texts($, '.lowest-card:has(.value[data-measure="12"]) .restricted-offers li')).toEqual([
-      '4.39 % SBS Bank First Home Combo — first-home buyers',
-      '4.69 % UnityMoney First Home Buyer Special — first-home buyers',
-    ]);
-    expect(texts($, '.lowest-card:has(.value[data-measure="36"]) .restricted-offers li')).toEqual([
-      '1.00 % ANZ Good Energy - Up to $80K — green or energy-saving home upgrades',
-      '1.00 % ASB Better Homes Top Up — green or energy-saving home upgrades',
-      'and 2 more',
-    ]);
+/**
+ * The best cards of a page or hub section: each measure's best open value, the first `most` offers
+ * that make it (and how many more), the first `shown` restricted offers better than it (and how
+ * many more), each with whom it is for.
+ */
+function expectCards(
+  $: cheerio.CheerioAPI,
+  scope: string,
+  dataset: Dataset,
+  offers: ApiOffer[],
+  { most, shown }: { most: number; shown: number },
+) {
+  const definition = definitionOf(dataset);
+  const keys = definition.measures.map((m) => m.key).filter((k) => offers.some((o) => o.key === k && !o.restricted));
+  expect(texts($, `${scope} .best-card .measure`)).toEqual(
+    keys.map((k) => definition.measures.find((m) => m.key === k)!.label),
+  );
+  const more = (list: string[], n: number) => [
+    ...list.slice(0, n),
+    ...(list.length > n ? [`and ${list.length - n} more`] : []),
+  ];
+  for (const key of keys) {
+    const best = bestOpen(dataset, offers, key);
+    const card = `${scope} .best-card:has(.value[data-measure="${key}"])`;
+    expect(texts($, `${card} .value`), key).toEqual([pct(best)]);
+    expect(Number($(`${card} .value`).attr('data-value')), key).toBe(best);
+    const who = offers.filter((o) => o.key === key && !o.restricted && o.value === best);
+    expect(texts($, `${card} .who li`), key).toEqual(
+      more(
+        who.map((o) => `${o.entity} · ${o.product}`),
+        most,
+      ),
+    );
+    const restricted = offers
+      .filter((o) => o.key === key && o.restricted && better(dataset, o.value, best))
+      .sort((a, b) => bestFirst(dataset)(a.value, b.value));
+    expect(texts($, `${card} .restricted-offers li`), key).toEqual(
+      more(
+        restricted.map((o) => `${pct(o.value)} ${o.entity} ${o.product} — ${o.restricted}`),
+        shown,
+      ),
+    );
+  }
+}
+
+describe.each(EACH)('%s: best means open to anyone', (slug, dataset) => {
+  const definition = definitionOf(dataset);
+  const paths = pathsOf(dataset);
+
+  it('each measure’s card is its best open offer, named by lender and product, restricted offers better than it apart', async () => {
+    const offers = offersOf(dataset, await api(endpointsOf(dataset).list.path));
+    const $ = await html(paths.overview);
+    expectCards($, 'body', dataset, offers, { most: 3, shown: 2 });
     expect($(`.restriction-note a[href="${DOC}"]`)).toHaveLength(1);
+    expect($('.restriction-note').text()).toContain(`“${capital(definition.best)}” counts only offers open to anyone`);
   });
 
-  it('the hub: the same open lowest with lender and product, the restricted offer apart with its label', async () => {
+  it('the hub: its section shows the same best open offers, one restricted offer apart', async () => {
+    const offers = offersOf(dataset, await api(endpointsOf(dataset).list.path));
     const $ = await html('rates');
-    const mortgages = $('.hub-section').first();
-    const card = (key: string) => mortgages.find(`.lowest-card:has(.value[data-measure="${key}"])`);
-    expect(card('12').find('.value').attr('data-value')).toBe('5.05');
-    expect(card('12').find('.who').text().replace(/\s+/g, ' ').trim()).toBe('ICBC · Special');
-    expect(card('12').find('.restricted-offers li').first().text().replace(/\s+/g, ' ').trim()).toBe(
-      '4.39 % SBS Bank First Home Combo — first-home buyers',
-    );
-    expect(card('12').find('.restricted-offers li[data-restricted="first-home buyers"]').attr('data-value')).toBe(
-      '4.39',
-    );
-    expect(card('36').find('.value').attr('data-value')).toBe('5.15');
-    expect(card('36').find('.who').text().replace(/\s+/g, ' ').trim()).toBe('Bank of China · Special');
-    expect(card('floating').find('.restricted-offers li').first().attr('data-restricted')).toBe(
-      'first-home buyers; people building a home',
-    );
-    expect($(`.restriction-note a[href="${DOC}"]`)).toHaveLength(1);
+    const section = DATASETS.indexOf(dataset) + 1;
+    expect(texts($, `.hub-section:nth-of-type(${section}) h2`)).toEqual([definition.title]);
+    expectCards($, `.hub-section:nth-of-type(${section})`, dataset, offers, { most: 2, shown: 1 });
   });
 
-  it.each([
-    ['personal-loans', 'personal-loan-rates'],
-    ['car-loans', 'car-loan-rates'],
-    ['credit-cards', 'credit-card-rates'],
-  ] as const)('%s: every value in the table, and each lowest card the lowest open offer', async (path, slug) => {
-    const body = await api(`/api/v1/${slug}`);
-    const values = valuesById(body);
-    const $ = await html(`rates/${path}`);
+  it('every value of the table is the API’s, and the cells marked best are exactly the best open offers', async () => {
+    const body = await api(endpointsOf(dataset).list.path);
+    const values = valuesById(dataset, body);
+    const offers = offersOf(dataset, body);
+    const $ = await html(paths.overview);
     const cells = $('td[data-id]')
       .map((_, td) => [[$(td).attr('data-id')!, Number($(td).attr('data-value'))]])
       .get() as unknown as [string, number][];
     expect(cells.length).toBe(values.size);
     for (const [id, value] of cells) expect(value, id).toBe(values.get(id));
-    const offers = offersOf(slug, body);
-    const cards = $('.lowest-card .value');
-    expect(cards.length).toBeGreaterThan(0);
-    for (const card of cards.toArray()) {
-      const key = $(card).attr('data-measure')!;
-      expect(Number($(card).attr('data-value')), key).toBe(lowestOpen(offers, key));
+    const marked = $('td.best')
+      .map((_, td) => $(td).attr('data-id'))
+      .get()
+      .sort();
+    const best = new Set(
+      definition.measures.map((m) => m.key).filter((k) => offers.some((o) => o.key === k && !o.restricted)),
+    );
+    const expected = offers
+      .filter((o) => best.has(o.key) && !o.restricted && o.value === bestOpen(dataset, offers, o.key))
+      .map((o) => o.id)
+      .sort();
+    expect(marked.length).toBeGreaterThan(0);
+    expect(marked).toEqual(expected);
+    expect($('.legend-best').text()).toBe(capital(definition.best));
+  });
+
+  it('the example institution’s page: its rates as the API gives them, and a chart of one measure against the market', async () => {
+    const id = dataset.exampleEntityId;
+    const { timeSeries, list } = endpointsOf(dataset);
+    const own = await api(`${list.path}/${id}`);
+    const $ = await html(paths.entity);
+    const cells = $('td[data-id]')
+      .map((_, td) => [[$(td).attr('data-id')!, Number($(td).attr('data-value'))]])
+      .get() as unknown as [string, number][];
+    expect(new Map(cells)).toEqual(valuesById(dataset, own));
+    // The measures it had an open offer of on any date, the dataset's first chart measure first.
+    const dates: string[] = (await api(timeSeries.path)).availableDates;
+    const history = await api(
+      `${timeSeries.path}?startDate=${dates[0]}&endDate=${dates.at(-1)}&${dataset.entity.param}=${id}`,
+    );
+    const offered = new Set(
+      Object.values(history.timeSeries).flatMap((s: any) =>
+        offersOf(dataset, s)
+          .filter((o) => !o.restricted)
+          .map((o) => o.key),
+      ),
+    );
+    const used = definition.measures.filter((m) => offered.has(m.key));
+    const first = used.find((m) => m.key === definition.chartFirst) ?? used[0]!;
+    const all = offersOf(dataset, await api(list.path));
+    const mine = offersOf(dataset, own);
+    const lastRow = ($$: cheerio.CheerioAPI) => {
+      const header = texts($$, '.chart-figure details thead th');
+      const last = texts($$, '.chart-figure details tbody tr:last-child > *');
+      return Object.fromEntries(header.map((h, i) => [h, last[i]]));
+    };
+    const shown = (offers: ApiOffer[], key: string) =>
+      offers.some((o) => o.key === key && !o.restricted) ? bestOpen(dataset, offers, key).toFixed(2) : '—';
+    const entityName = own.data[0].name;
+    expect($('svg.chart-wide')).toHaveLength(1);
+    expect(lastRow($)).toEqual({
+      Date: dates.at(-1),
+      [`${entityName} %`]: shown(mine, first.key),
+      [`Market ${definition.best} %`]: shown(all, first.key),
+      'Market median %': expect.any(String),
+    });
+    if (used.length < 2) {
+      expect($('nav.measure-switch')).toHaveLength(0);
+      return;
     }
-    // No "from" rate is ever the lowest of a loan.
-    for (const id of $('.lowest-card .who li[data-id]')
-      .map((_, li) => $(li).attr('data-id'))
-      .get())
-      expect(offers.find((o) => o.id === id)!.restricted, id).toBeUndefined();
+    // Links to every measure it offered, each its own page charting that measure.
+    const ordered = [first, ...used.filter((m) => m !== first)];
+    expect(texts($, 'nav.measure-switch a')).toEqual(used.map((m) => m.label));
+    expect(texts($, 'nav.measure-switch a[aria-current="page"]')).toEqual([first.label]);
+    for (const measure of ordered) {
+      const href = $('nav.measure-switch a')
+        .filter((_, a) => $(a).text() === measure.label)
+        .attr('href')!;
+      expect(href).toBe(
+        measure === first ? `/${paths.entity}#over-time` : `/${paths.entity}/${measure.slug}#over-time`,
+      );
+      if (measure === first) continue;
+      const $$ = await html(href.slice(1).replace('#over-time', ''));
+      expect(texts($$, 'nav.measure-switch a[aria-current="page"]'), measure.slug).toEqual([measure.label]);
+      expect(lastRow($$)[`${entityName} %`], measure.slug).toBe(shown(mine, measure.key));
+      expect(lastRow($$)[`Market ${definition.best} %`], measure.slug).toBe(shown(all, measure.key));
+    }
+  });
+
+  it('the trend charts end on the best open value of the newest snapshot, and start on the oldest', async () => {
+    const $ = await html(paths.overview);
+    const dates: string[] = (await api(endpointsOf(dataset).timeSeries.path)).availableDates;
+    const figures = $(`figure[id^="trend-${slug}-"]`);
+    expect(figures.length).toBeGreaterThan(0);
+    const oldest = await api(`${endpointsOf(dataset).timeSeries.path}?date=${dates[0]}`);
+    const first = offersOf(dataset, oldest.timeSeries[dates[0]!]);
+    for (const figure of figures.toArray()) {
+      const key = $(figure).attr('id')!.slice(`trend-${slug}-`.length);
+      const rows = $(figure).find('details tbody tr');
+      expect(rows, key).toHaveLength(dates.length);
+      expect(rows.last().children().eq(1).text(), key).toBe(
+        Number($(`.best-card .value[data-measure="${key}"]`).attr('data-value')).toFixed(2),
+      );
+      expect(rows.first().children().first().text()).toBe(dates[0]);
+      expect(rows.first().children().eq(1).text(), key).toBe(
+        first.some((o) => o.key === key && !o.restricted) ? bestOpen(dataset, first, key).toFixed(2) : '—',
+      );
+    }
+  });
+});
+
+describe('the hub and the docs', () => {
+  it('the hub has a section per dataset, in the table’s order, and names its best word', async () => {
+    const $ = await html('rates');
+    expect(texts($, '.hub-section h2')).toEqual(DATASETS.map((d) => definitionOf(d).title));
+    for (const d of DATASETS) expect($('.restriction-note').text()).toContain(`“${capital(definitionOf(d).best)}”`);
+    expect($(`.restriction-note a[href="${DOC}"]`)).toHaveLength(1);
   });
 
   it('the docs state the rule and list every rule with what it caught', async () => {
@@ -300,126 +402,67 @@ describe('lowest means open to anyone', () => {
     const section = $('#lowest-rates-and-restricted-offers');
     expect(section).toHaveLength(1);
     const table = $('table').filter((_, t) => $(t).text().includes('restricted to'));
-    for (const rule of RESTRICTIONS) expect(table.text(), rule.key).toContain(rule.label);
-    expect(table.text()).toContain('“First Home Combo”');
+    for (const rule of RESTRICTIONS) {
+      expect(table.text(), rule.key).toContain(rule.label);
+      expect(table.text(), rule.key).toContain(`“${rule.catches[0]}”`);
+    }
     expect($.text().replace(/\s+/g, ' ')).toContain('no restriction field');
+  });
+
+  it('what changed: the newest moves are the difference between the two newest snapshots of the newest datasets', async () => {
+    const $ = await html('rates/changes');
+    const newest = $('tr[data-date]').first().attr('data-date')!;
+    const show = (v: unknown) =>
+      v === null || v === undefined ? '—' : typeof v === 'number' ? v.toFixed(2) : String(v);
+    let checked = 0;
+    for (const dataset of DATASETS) {
+      const { timeSeries } = endpointsOf(dataset);
+      const dates: string[] = (await api(timeSeries.path)).availableDates;
+      const [before, after] = dates.slice(-2) as [string, string];
+      if (after !== newest) continue;
+      const series = await api(`${timeSeries.path}?startDate=${before}&endDate=${after}`);
+      const expected = diffSnapshots(series.timeSeries[before].data, series.timeSeries[after].data).moves.map(
+        (m) => `${m.entity.id}|${m.item.id}|${m.what}|${show(m.from)}|${show(m.to)}`,
+      );
+      const shown = $(`tr[data-dataset="${dataset.slug}"][data-date="${after}"]`)
+        .map(
+          (_, tr) =>
+            `${$(tr).attr('data-entity')}|${$(tr).attr('data-item')}|${$(tr).attr('data-what')}|${$(tr).find('td[data-from]').attr('data-from')}|${$(tr).find('td[data-from]').attr('data-to')}`,
+        )
+        .get();
+      expect(expected.length, dataset.slug).toBeGreaterThan(0);
+      expect(shown.sort(), dataset.slug).toEqual(expected.sort());
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });
 
-describe('the built pages show what the API returns', () => {
-  it('mortgages: every rate in the table, the lowest open ones marked', async () => {
-    const body = await api('/api/v1/mortgage-rates');
-    const $ = await html('rates/mortgages');
-    const values = valuesById(body);
-    const cells = $('td[data-id]')
-      .map((_, td) => [[$(td).attr('data-id')!, Number($(td).attr('data-value'))]])
-      .get() as unknown as [string, number][];
-    expect(cells.length).toBe(values.size);
-    for (const [id, value] of cells) expect(value, id).toBe(values.get(id));
-    expect($('td.lowest').length).toBeGreaterThanOrEqual(8);
-    expect($('td.lowest[data-id="rate:icbc:special:1-year"]')).toHaveLength(1);
-    expect($('td.lowest[data-id="rate:sbs-bank:first-home-combo:1-year"]')).toHaveLength(0);
-  });
-
-  it('an institution page: its rates as the API gives them, and a chart of one term against the market', async () => {
-    const anz = await api('/api/v1/mortgage-rates/institution:anz');
-    const $ = await html('rates/mortgages/anz');
-    const cells = $('td[data-id]')
-      .map((_, td) => [[$(td).attr('data-id')!, Number($(td).attr('data-value'))]])
-      .get() as unknown as [string, number][];
-    expect(new Map(cells)).toEqual(valuesById(anz));
-    const offers = offersOf('mortgage-rates', anz);
-    const all = offersOf('mortgage-rates', await api('/api/v1/mortgage-rates'));
-    const lastRow = ($$: cheerio.CheerioAPI) => {
-      const table = $$('.chart-figure details table');
-      const header = texts($$, '.chart-figure details thead th');
-      const last = table
-        .find('tbody tr')
-        .last()
-        .children()
-        .map((_, c) => $$(c).text())
-        .get();
-      return Object.fromEntries(header.map((h, i) => [h, last[i]]));
-    };
-    // One term at a time: 1 year first, its newest values ANZ's and the market's lowest open ones.
-    expect($('svg.chart-wide')).toHaveLength(1);
-    expect(lastRow($)).toEqual({
-      Date: '2025-03-05',
-      'ANZ %': lowestOpen(offers, '12').toFixed(2),
-      'Market lowest %': lowestOpen(all, '12').toFixed(2),
-      'Market median %': expect.any(String),
-    });
-    expect(texts($, 'svg.chart-wide text.chart-end').sort()).toEqual(
-      [lowestOpen(offers, '12').toFixed(2), '5.05', lastRow($)['Market median %']].sort(),
-    );
-    // Links to every term ANZ offers, each its own page charting that term.
-    const links = $('nav.measure-switch a');
-    expect(links.map((_, a) => $(a).text()).get()).toEqual(TERMS.map(([key]) => key).map((k) => label(k)));
-    expect($('nav.measure-switch a[aria-current="page"]').text()).toBe('1 year');
-    for (const [key, , slug] of TERMS) {
-      const href = $(`nav.measure-switch a:contains("${label(key)}")`).attr('href')!;
-      expect(href).toBe(key === '12' ? '/rates/mortgages/anz#over-time' : `/rates/mortgages/anz/${slug}#over-time`);
-      if (key === '12') continue;
-      const $$ = await html(href.slice(1).replace('#over-time', ''));
-      expect($$('nav.measure-switch a[aria-current="page"]').text(), slug).toBe(label(key));
-      expect(lastRow($$)['ANZ %'], slug).toBe(lowestOpen(offers, key).toFixed(2));
-      expect(lastRow($$)['Market lowest %'], slug).toBe(lowestOpen(all, key).toFixed(2));
-    }
-  });
-
-  it('the trend charts end on the lowest open rate of the newest snapshot, and start on the oldest', async () => {
-    const $ = await html('rates/mortgages');
-    const figure = $('#trend-mortgage-rates-12');
-    const rows = figure.find('details tbody tr');
-    expect(rows).toHaveLength(178);
-    expect(Number(rows.last().children().eq(1).text())).toBe(
-      Number($('.lowest-card .value[data-measure="12"]').attr('data-value')),
-    );
-    const first = await api('/api/v1/mortgage-rates/time-series?date=2024-02-22');
-    const oldest = lowestOpen(offersOf('mortgage-rates', first.timeSeries['2024-02-22']), '12');
-    expect(rows.first().children().first().text()).toBe('2024-02-22');
-    expect(Number(rows.first().children().eq(1).text())).toBe(oldest);
-  });
-
-  it('what changed: the newest moves are the difference between the two newest snapshots', async () => {
-    const dates: string[] = (await api('/api/v1/mortgage-rates/time-series')).availableDates;
-    const [before, after] = dates.slice(-2) as [string, string];
-    const series = await api(`/api/v1/mortgage-rates/time-series?startDate=${before}&endDate=${after}`);
-    const old = new Map<string, number>();
-    for (const i of series.timeSeries[before].data)
-      for (const p of i.products) for (const r of p.rates) old.set(r.id, r.rate);
-    const expected: string[] = [];
-    for (const i of series.timeSeries[after].data)
-      for (const p of i.products)
-        for (const r of p.rates)
-          if (old.has(r.id) && old.get(r.id) !== r.rate)
-            expected.push(`${i.id}|${p.id}|${r.term}|${old.get(r.id)!.toFixed(2)}|${r.rate.toFixed(2)}`);
-    const $ = await html('rates/changes');
-    const shown = $(`tr[data-dataset="mortgage-rates"][data-date="${after}"]`)
-      .map(
-        (_, tr) =>
-          `${$(tr).attr('data-entity')}|${$(tr).attr('data-item')}|${$(tr).attr('data-what')}|${$(tr).find('td[data-from]').attr('data-from')}|${$(tr).find('td[data-from]').attr('data-to')}`,
+describe('every page', () => {
+  /** Each dataset's overview, example institution, its second measure's page, and a comparison page with filters. */
+  const pages = async () => [
+    'rates',
+    'rates/changes',
+    ...(
+      await Promise.all(
+        DATASETS.map(async (d) => {
+          const paths = pathsOf(d);
+          const $ = await html(paths.entity);
+          const second = $('nav.measure-switch a').not('[aria-current]').first().attr('href');
+          const [compared] = paths.compared;
+          return [
+            paths.overview,
+            paths.entity,
+            ...(second ? [second.slice(1).replace('#over-time', '')] : []),
+            ...(compared ? [compared.path, `${compared.path}/non-banks/with-restricted`] : []),
+          ];
+        }),
       )
-      .get();
-    expect(expected.length).toBeGreaterThan(0);
-    expect(shown.sort()).toEqual(expected.sort());
-  });
+    ).flat(),
+  ];
 
-  it('every page says when its data was collected, links to the API request for it, and carries the terms of use', async () => {
-    for (const path of [
-      'rates',
-      'rates/mortgages',
-      'rates/mortgages/anz',
-      'rates/mortgages/anz/2-years',
-      'rates/mortgages/1-year',
-      'rates/mortgages/1-year/non-banks/with-restricted',
-      'rates/personal-loans',
-      'rates/car-loans/secured',
-      'rates/credit-cards',
-      'rates/credit-cards/amex',
-      'rates/credit-cards/purchase',
-      'rates/changes',
-    ]) {
+  it('says when its data was collected, links to the API request for it, and carries the terms of use', async () => {
+    for (const path of await pages()) {
       const $ = await html(path);
       expect($('.provenance time').attr('datetime'), path).toMatch(/^\d{4}-\d{2}-\d{2}T/);
       const links = $('.provenance a.api-link')
@@ -437,30 +480,25 @@ describe('the built pages show what the API returns', () => {
     }
   });
 
-  it('pages stay light: no page over 24 KB gzipped, the comparison and institution pages far under', async () => {
+  it('stays light: no page over 24 KB gzipped, the comparison and institution pages far under', async () => {
     const gz = async (path: string) => gzipSync(await readFile(file(path))).length;
-    for (const path of ['rates', 'rates/mortgages', 'rates/personal-loans', 'rates/car-loans', 'rates/credit-cards'])
-      expect(await gz(path), path).toBeLessThan(24_000);
-    for (const path of [
-      'rates/mortgages/1-year',
-      'rates/mortgages/1-year/with-restricted',
-      'rates/credit-cards/purchase',
-    ])
-      expect(await gz(path), path).toBeLessThan(6_000);
-    for (const path of ['rates/mortgages/anz', 'rates/mortgages/anz/5-years'])
-      expect(await gz(path), path).toBeLessThan(10_000);
+    expect(await gz('rates')).toBeLessThan(24_000);
+    for (const d of DATASETS) {
+      const paths = pathsOf(d);
+      expect(await gz(paths.overview), paths.overview).toBeLessThan(24_000);
+      expect(await gz(paths.entity), paths.entity).toBeLessThan(10_000);
+      for (const { path } of paths.compared) {
+        expect(await gz(path), path).toBeLessThan(6_000);
+        expect(await gz(`${path}/with-restricted`), path).toBeLessThan(6_000);
+      }
+    }
   });
 });
 
-function label(key: string): string {
-  return (
-    { floating: 'Variable floating', '6': '6 months', '12': '1 year', '18': '18 months' }[key] ??
-    `${Number(key) / 12} years`
-  );
-}
-
-describe('comparing every lender on one term', () => {
-  /** The rows of a comparison page, as [institution, rate, type]. */
+describe.each(EACH)('%s: comparing every lender on one measure', (_, dataset) => {
+  const definition = definitionOf(dataset);
+  const paths = pathsOf(dataset);
+  /** The rows of a comparison page, as [institution, value, type]. */
   const rowsOf = ($: cheerio.CheerioAPI) =>
     $('table.compare-table tbody tr')
       .map((_, tr) => [[$(tr).attr('data-entity')!, $(tr).attr('data-value'), $(tr).attr('data-type')!]])
@@ -470,39 +508,39 @@ describe('comparing every lender on one term', () => {
       .map((_, tr) => [[$(tr).attr('data-entity-id')!, $(tr).attr('data-type')!]])
       .get() as unknown as [string, string][];
 
-  it('every mortgage term has a page, linked from /rates/mortgages, listing every lender by its lowest open rate', async () => {
-    const body = await api('/api/v1/mortgage-rates');
-    const offers = offersOf('mortgage-rates', body);
-    const $mortgages = await html('rates/mortgages');
+  it('each compared measure has a page, linked from the overview, listing every lender by its best open offer, best first', async () => {
+    const offers = offersOf(dataset, await api(endpointsOf(dataset).list.path));
+    const $overview = await html(paths.overview);
     expect(
-      $mortgages('nav.compare-links a')
-        .map((_, a) => $mortgages(a).attr('href'))
+      $overview('nav.compare-links a')
+        .map((_, a) => $overview(a).attr('href'))
         .get(),
-    ).toEqual(TERMS.map(([, , slug]) => `/rates/mortgages/${slug}`));
-    for (const [key, , slug] of TERMS) {
-      const $ = await html(`rates/mortgages/${slug}`);
+    ).toEqual(paths.compared.map(({ path }) => `/${path}`));
+    expect(paths.compared.length).toBeGreaterThan(0);
+    for (const { measure, path } of paths.compared) {
+      const $ = await html(path);
       const rows = rowsOf($);
-      const expected = new Map<string, number>();
-      for (const o of offers)
-        if (o.key === key && !o.restricted)
-          expected.set(o.entity, Math.min(expected.get(o.entity) ?? Infinity, o.value));
-      expect(new Map(rows.map(([entity, value]) => [entity, Number(value)])), slug).toEqual(expected);
+      const expected = bestByEntity(dataset, offers, measure.key);
+      expect(new Map(rows.map(([entity, value]) => [entity, Number(value)])), path).toEqual(expected);
       const values = rows.map(([, value]) => Number(value));
-      expect(values, `${slug} is sorted`).toEqual([...values].sort((a, b) => a - b));
-      expect($('table.compare-table .restricted-list'), slug).toHaveLength(0);
+      expect(values, `${path} is sorted`).toEqual([...values].sort(bestFirst(dataset)));
+      expect($('table.compare-table .restricted-list'), path).toHaveLength(0);
+      expect($('h1').text(), path).toContain(`${definition.best} first`);
+      // The first row: the best open value and the products that make it.
+      const best = bestOpen(dataset, offers, measure.key);
+      const first = $('table.compare-table tbody tr').first();
+      expect(Number(first.attr('data-value'))).toBe(best);
+      const makers = offers.filter(
+        (o) => o.key === measure.key && !o.restricted && o.value === best && o.entity === first.attr('data-entity'),
+      );
+      expect(first.find('.product').text()).toBe([...new Set(makers.map((o) => o.product))].join(', '));
     }
-    const $ = await html('rates/mortgages/1-year');
-    const first = $('table.compare-table tbody tr').first();
-    expect([first.attr('data-entity'), first.attr('data-value'), first.find('.product').text()]).toEqual([
-      'ICBC',
-      '5.05',
-      'Special',
-    ]);
   });
 
   it('its filter links exist and give the right subsets: banks, non-banks, restricted offers shown', async () => {
-    const base = '/rates/mortgages/1-year';
-    const $ = await html(base.slice(1));
+    const [{ measure, path }] = paths.compared as [{ measure: Measure; path: string }];
+    const base = `/${path}`;
+    const $ = await html(path);
     expect(
       $('nav.filters a[data-filter="type"]')
         .map((_, a) => $(a).attr('href'))
@@ -514,78 +552,63 @@ describe('comparing every lender on one term', () => {
         .get(),
     ).toEqual([base, `${base}/with-restricted`]);
     const all = rowsOf($);
-    const banks = rowsOf(await html(`${base.slice(1)}/banks`));
-    const others = rowsOf(await html(`${base.slice(1)}/non-banks`));
-    expect(banks.length).toBeGreaterThan(5);
-    expect(others.length).toBeGreaterThan(5);
+    const banks = rowsOf(await html(`${path}/banks`));
+    const others = rowsOf(await html(`${path}/non-banks`));
     expect(banks).toEqual(all.filter(([, , type]) => type === 'bank'));
     expect(others).toEqual(all.filter(([, , type]) => type === 'non-bank'));
+    expect(banks.length + others.length).toBe(all.length);
     for (const [id, type] of typesOf($)) expect(type, id).toBe(lenderType(id));
-    expect(banks.map(([e]) => e)).toContain('ICBC');
-    expect(others.map(([e]) => e)).toContain('UnityMoney');
-    // Shown, the restricted offers are listed beside each lender, and never change the order.
-    const $shown = await html(`${base.slice(1)}/banks/with-restricted`);
-    const shown = rowsOf($shown);
-    expect(shown.filter(([, value]) => value !== undefined)).toEqual(banks);
-    const sbs = $shown('table.compare-table tr[data-entity="SBS Bank"] .restricted-list li');
-    expect(sbs.first().attr('data-restricted')).toBe('first-home buyers');
-    expect(sbs.first().attr('data-value')).toBe('4.39');
-    expect(sbs.first().text().replace(/\s+/g, ' ').trim()).toBe(
-      'Restricted: 4.39 First Home Combo — first-home buyers',
-    );
+    // Shown, the restricted offers are listed beside each lender, best first, and never change the order.
+    const offers = offersOf(dataset, await api(endpointsOf(dataset).list.path));
+    const $shown = await html(`${path}/with-restricted`);
+    expect(rowsOf($shown).filter(([, value]) => value !== undefined)).toEqual(all);
+    for (const tr of $shown('table.compare-table tbody tr').toArray()) {
+      const entity = $shown(tr).attr('data-entity')!;
+      const restricted = offers
+        .filter((o) => o.key === measure.key && o.restricted && o.entity === entity)
+        .sort((a, b) => bestFirst(dataset)(a.value, b.value));
+      expect(
+        $shown(tr)
+          .find('.restricted-list li')
+          .map((_, li) => `${$shown(li).attr('data-value')} ${$shown(li).attr('data-restricted')}`)
+          .get(),
+        entity,
+      ).toEqual(restricted.map((o) => `${o.value} ${o.restricted}`));
+    }
     // The filters keep each other: the restricted links of the banks page stay on banks.
+    const $banks = await html(`${path}/banks/with-restricted`);
     expect(
-      $shown('nav.filters a[data-filter="restricted"]')
-        .map((_, a) => $shown(a).attr('href'))
+      $banks('nav.filters a[data-filter="restricted"]')
+        .map((_, a) => $banks(a).attr('href'))
         .get(),
     ).toEqual([`${base}/banks`, `${base}/banks/with-restricted`]);
-    expect(await exists('rates/mortgages/5-years/non-banks/with-restricted')).toBe(true);
+    for (const { path: other } of paths.compared) expect(await exists(`${other}/non-banks/with-restricted`)).toBe(true);
   });
 
-  it('the change column is each lender’s move since the previous snapshot', async () => {
-    const dates: string[] = (await api('/api/v1/mortgage-rates/time-series')).availableDates;
+  it('the change column is each lender’s move since the previous snapshot, better or worse for its customer', async () => {
+    const { timeSeries } = endpointsOf(dataset);
+    const dates: string[] = (await api(timeSeries.path)).availableDates;
     const [before, after] = dates.slice(-2) as [string, string];
-    const series = await api(`/api/v1/mortgage-rates/time-series?startDate=${before}&endDate=${after}`);
-    const best = (date: string, key: string) => {
-      const map = new Map<string, number>();
-      for (const o of offersOf('mortgage-rates', series.timeSeries[date]))
-        if (o.key === key && !o.restricted) map.set(o.entity, Math.min(map.get(o.entity) ?? Infinity, o.value));
-      return map;
-    };
-    let moved = 0;
-    for (const [key, , slug] of TERMS) {
-      const [was, now] = [best(before, key), best(after, key)];
-      const $ = await html(`rates/mortgages/${slug}`);
+    const series = await api(`${timeSeries.path}?startDate=${before}&endDate=${after}`);
+    for (const { measure, path } of paths.compared) {
+      const was = bestByEntity(dataset, offersOf(dataset, series.timeSeries[before]), measure.key);
+      const now = bestByEntity(dataset, offersOf(dataset, series.timeSeries[after]), measure.key);
+      const $ = await html(path);
       for (const tr of $('table.compare-table tbody tr').toArray()) {
         const entity = $(tr).attr('data-entity')!;
         const change = $(tr).find('td.change');
         if (!was.has(entity)) {
-          expect(change.text(), `${slug} ${entity}`).toContain('new');
+          expect(change.text(), `${path} ${entity}`).toContain('new');
           continue;
         }
         const expected = Math.round((now.get(entity)! - was.get(entity)!) * 100) / 100;
-        expect(Number(change.attr('data-delta')), `${slug} ${entity}`).toBe(expected);
+        expect(Number(change.attr('data-delta')), `${path} ${entity}`).toBe(expected);
         if (expected === 0) continue;
-        moved += 1;
-        expect(change.text(), `${slug} ${entity}`).toContain(
+        expect(change.text(), `${path} ${entity}`).toContain(
           `${expected < 0 ? '↓' : '↑'} ${Math.abs(expected).toFixed(2)}`,
         );
+        expect(change.hasClass(better(dataset, expected, 0) ? 'better' : 'worse'), `${path} ${entity}`).toBe(true);
       }
-    }
-    expect(moved).toBeGreaterThan(0);
-  });
-
-  it('loans and cards: a sorted page of their main measures', async () => {
-    for (const [path, slug, key] of [
-      ['personal-loans/unsecured', 'personal-loan-rates', 'unsecured'],
-      ['car-loans/secured', 'car-loan-rates', 'secured'],
-      ['credit-cards/purchase', 'credit-card-rates', 'purchase'],
-    ] as const) {
-      const offers = offersOf(slug, await api(`/api/v1/${slug}`));
-      const rows = rowsOf(await html(`rates/${path}`));
-      const values = rows.map(([, v]) => Number(v));
-      expect(values, path).toEqual([...values].sort((a, b) => a - b));
-      expect(values[0], path).toBe(lowestOpen(offers, key));
     }
   });
 });
@@ -607,15 +630,16 @@ describe('in headless Chromium', () => {
 
   it.each([
     '/rates',
-    '/rates/mortgages',
-    '/rates/mortgages/anz',
-    '/rates/mortgages/anz/variable-floating',
-    '/rates/mortgages/1-year',
-    '/rates/mortgages/1-year/banks/with-restricted',
-    '/rates/credit-cards',
-    '/rates/credit-cards/purchase',
-    '/rates/personal-loans',
     '/rates/changes',
+    ...DATASETS.flatMap((d) => {
+      const paths = pathsOf(d);
+      const [compared] = paths.compared;
+      return [
+        `/${paths.overview}`,
+        `/${paths.entity}`,
+        ...(compared ? [`/${compared.path}`, `/${compared.path}/banks/with-restricted`] : []),
+      ];
+    }),
   ])(
     '%s renders at 1280×900 and 390×844 with no console errors, one chart layout per figure, no sideways scroll',
     async (path) => {
@@ -646,7 +670,7 @@ describe('in headless Chromium', () => {
     60_000,
   );
 
-  it.each(['/rates/mortgages', '/rates/mortgages/anz', '/rates/credit-cards'])(
+  it.each(DATASETS.flatMap((d) => [`/${pathsOf(d).overview}`, `/${pathsOf(d).entity}`]))(
     '%s: at 390×844 every chart text is drawn 10 px or more, in the phone layout',
     async (path) => {
       for (const size of [PHONE, DESKTOP]) {

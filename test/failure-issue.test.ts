@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LABEL, MARKER, reportToIssue, type RunFailure } from '../scripts/hourly/failure-issue.ts';
+import { DATASETS } from '../src/datasets.ts';
 import { type GitHubStandIn, runLink, startGitHubStandIn } from './support/github-stand-in.ts';
 
 let github: GitHubStandIn;
@@ -24,10 +25,11 @@ beforeEach(() => {
 const out = () => ({ log: (line: string) => said.log.push(line), warn: (line: string) => said.warn.push(line) });
 const report = (failures: RunFailure[], env: Record<string, string | undefined> = github.env('101')) =>
   reportToIssue(env, failures, out());
+/** A dataset's failure, as the hourly run reports it (any dataset: its slug is the subject). */
+const FAILED = DATASETS.at(-1)!;
 const HTTP_500: RunFailure = {
-  subject: 'credit-card-rates',
-  reason:
-    'FAILED: HTTP 500 from http://127.0.0.1:1/borrowing/credit-cards; nothing written, the newest snapshot is kept',
+  subject: FAILED.slug,
+  reason: `FAILED: HTTP 500 from http://127.0.0.1:1${FAILED.sourcePath}; nothing written, the newest snapshot is kept`,
 };
 
 describe('when there is nothing to report to', () => {
@@ -81,18 +83,20 @@ describe('what an issue carries', () => {
   it('no ANSI escapes, control characters or bidi overrides in the title or body; reasons fenced so they format and mention nothing', async () => {
     await report([
       {
-        subject: 'mortgage-rates\u001b[31m',
+        subject: `${DATASETS[0].slug}\u001b[31m`,
         reason:
           'FAILED: 1 rate(s) outside 0–40 %: \u001b[1;31mbank\u0007\u0000\u202e-x\u001b]0;title\u0007 = 45 ```@maintainer```',
       },
     ]);
     const [issue] = github.issues;
-    expect(issue!.title).toBe('Hourly collection failed: mortgage-rates');
-    expect(issue!.body).toContain('mortgage-rates: FAILED: 1 rate(s) outside 0–40 %: bank-x = 45 ```@maintainer```');
+    expect(issue!.title).toBe(`Hourly collection failed: ${DATASETS[0].slug}`);
+    expect(issue!.body).toContain(
+      `${DATASETS[0].slug}: FAILED: 1 rate(s) outside 0–40 %: bank-x = 45 \`\`\`@maintainer\`\`\``,
+    );
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that there are none.
     expect(`${issue!.title}${issue!.body}`).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     // The fence is longer than the backticks inside, so the mention stays code.
-    expect(issue!.body).toMatch(/\n````text\nmortgage-rates: .*\n````\n/);
+    expect(issue!.body).toMatch(new RegExp(`\\n\`\`\`\`text\\n${DATASETS[0].slug}: .*\\n\`\`\`\`\\n`));
     expect(issue!.body).toContain(runLink(github, '101'));
   });
 });

@@ -6,28 +6,29 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { datasetBySlug, filtersOf, type Dataset, type ItemFilter } from '../src/datasets.ts';
+import { DATASETS, filtersOf, type Dataset, type ItemFilter } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
 import { readArguments, toolsFor } from '../src/mcp/tools.ts';
 
-const mortgages = datasetBySlug('mortgage-rates')!;
-
-/** The mortgage dataset with one more filter, as a contributor would add it (under a slug of its own). */
-function withFilter(filter: ItemFilter, slug: string): Dataset {
-  return { ...mortgages, slug, filters: [...mortgages.filters, filter] } as unknown as Dataset;
+/** A dataset with one more filter, as a contributor would add it (under a slug of its own). */
+function withFilter(base: Dataset, filter: ItemFilter, slug: string): Dataset {
+  return { ...base, slug, filters: [...base.filters, filter] } as unknown as Dataset;
 }
 
 const minRate: ItemFilter = {
   name: 'minimumRate',
   schema: z.string().regex(/^[0-9]+(?:\.[0-9]+)?$/),
   description: 'Only rates at or above this percentage.',
+  example: '5',
   only: ['list'],
   item: (item) => item,
 };
 
-describe('a filter for one endpoint', () => {
-  const dataset = withFilter(minRate, 'mortgage-rates-list-filter');
+describe.each(DATASETS.map((d) => [d.slug, d] as const))('a filter for one endpoint, added to %s', (slug, base) => {
+  const dataset = withFilter(base, minRate, `${slug}-list-filter`);
   const endpoints = endpointsOf(dataset);
+  /** The dataset's own filters that take whole numbers. */
+  const wholeNumbers = base.filters.filter((f) => f.wholeNumber);
 
   it('is a parameter of the list only', () => {
     expect(filtersOf(dataset, 'list').map((f) => f.name)).toContain('minimumRate');
@@ -50,15 +51,19 @@ describe('a filter for one endpoint', () => {
 
   it('takes a JSON number only where the filter says its values are whole numbers', () => {
     const [list] = toolsFor(dataset);
-    expect([...list!.digits]).toEqual(['termInMonths']);
-    expect(readArguments(list!, { termInMonths: 12 })).toEqual({ values: { termInMonths: '12' } });
+    expect([...list!.digits].sort()).toEqual(wholeNumbers.map((f) => f.name).sort());
+    for (const filter of wholeNumbers)
+      expect(readArguments(list!, { [filter.name]: Number(filter.example) })).toEqual({
+        values: { [filter.name]: filter.example },
+      });
     expect('problems' in readArguments(list!, { minimumRate: 5 })).toBe(true);
     const whole = withFilter(
+      base,
       { ...minRate, name: 'minimumMonths', wholeNumber: true, schema: z.string() },
-      'mortgage-rates-whole',
+      `${slug}-whole`,
     );
     const [wholeList] = toolsFor(whole);
-    expect([...wholeList!.digits].sort()).toEqual(['minimumMonths', 'termInMonths']);
+    expect([...wholeList!.digits].sort()).toEqual(['minimumMonths', ...wholeNumbers.map((f) => f.name)].sort());
     expect(readArguments(wholeList!, { minimumMonths: 6 })).toEqual({ values: { minimumMonths: '6' } });
   });
 });

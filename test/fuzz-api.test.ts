@@ -24,7 +24,8 @@ const seen = { requests: 0, status: new Map<number, number>() };
 
 beforeAll(async () => {
   const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-  await store.history('mortgage-rates'); // loaded up front: the property is about requests, not the build
+  // Loaded up front: the property is about requests, not the build.
+  for (const dataset of DATASETS) await store.history(dataset.slug);
   api = createApi({ loadStore: async () => store, status: new UnconfiguredStatusStore(false), now: () => NOW });
 });
 
@@ -106,7 +107,7 @@ const path = fc.oneof(
   fc.tuple(fc.constantFrom(...slugs), fc.oneof(validId, inUrl)).map(([slug, id]) => `/api/v1/${slug}/${id}`),
   fc.constantFrom(...slugs).map((slug) => `/api/v1/${slug}/time-series`),
   fc.constantFrom(...slugs).map((slug) => `/api/v1/${slug}`),
-  fc.constantFrom('/api/v1/health', '/api/v1', '/api/v1/', '/api/v1//mortgage-rates', '/api/v1/mortgage-rates/'),
+  fc.constantFrom('/api/v1/health', '/api/v1', '/api/v1/', ...slugs.flatMap((s) => [`/api/v1//${s}`, `/api/v1/${s}/`])),
   inUrl.map((s) => `/api/v1/${s}`),
   fc.tuple(fc.constantFrom(...slugs), inUrl, inUrl).map(([slug, a, b]) => `/api/v1/${slug}/${a}/${b}`),
 );

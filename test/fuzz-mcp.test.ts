@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
+import { DATASETS } from '../src/datasets.ts';
 import { MAX_MCP_BODY_BYTES } from '../src/mcp/endpoint.ts';
+import { TOOLS } from '../src/mcp/tools.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';
@@ -30,7 +32,7 @@ const CODES = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32022, -
 
 beforeAll(async () => {
   const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-  await store.history('mortgage-rates');
+  for (const dataset of DATASETS) await store.history(dataset.slug);
   mcp = createService({ loadStore: async () => store, status: new UnconfiguredStatusStore(false), now: () => NOW });
   // Warm the MCP module outside the no-read block: loading code is not a request reading data.
   await mcp(new Request('http://localhost/api/v1/mcp', { method: 'GET' }));
@@ -52,12 +54,8 @@ const METHODS = [
   'resources/list',
   'nope',
 ];
-const TOOLS = [
-  'list_mortgage_rates',
-  'get_mortgage_rates_by_institution',
-  'get_credit_card_rates_time_series',
-  'list_savings_rates',
-];
+/** Every tool, and one that does not exist. */
+const TOOL_NAMES = [...TOOLS.map((t) => t.name), 'list_no_such_rates'];
 
 const anyId = fc.oneof(
   fc.integer(),
@@ -81,13 +79,13 @@ const deepText = fc
     if (where === 'body') return nested;
     if (where === 'id') return `{"jsonrpc":"2.0","id":${nested},"method":"ping"}`;
     if (where === 'params') return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${nested}}`;
-    return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_mortgage_rates","arguments":{"x":${nested}}}}`;
+    return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${TOOLS[0]!.name}","arguments":{"x":${nested}}}}`;
   });
 const params = fc.oneof(
   anything,
   fc.record(
     {
-      name: fc.oneof(fc.constantFrom(...TOOLS), anything),
+      name: fc.oneof(fc.constantFrom(...TOOL_NAMES), anything),
       arguments: fc.oneof(
         fc.record(
           {
@@ -141,7 +139,7 @@ const headers = fc.record(
       fc.stringMatching(/^[ -~]{0,20}$/),
     ),
     'mcp-method': fc.oneof(fc.constantFrom(...METHODS), fc.stringMatching(/^[ -~]{0,20}$/)),
-    'mcp-name': fc.oneof(fc.constantFrom(...TOOLS), fc.stringMatching(/^[ -~]{0,20}$/)),
+    'mcp-name': fc.oneof(fc.constantFrom(...TOOL_NAMES), fc.stringMatching(/^[ -~]{0,20}$/)),
     'content-type': fc.constantFrom(
       'application/json',
       'application/json; charset=utf-8',
@@ -169,7 +167,7 @@ const coherent = fc
   .record({
     version: fc.constantFrom(...VERSIONS),
     rpc: fc.constantFrom(...METHODS),
-    tool: fc.constantFrom(...TOOLS),
+    tool: fc.constantFrom(...TOOL_NAMES),
     args: fc.oneof(
       fc.record(
         {

@@ -1,8 +1,10 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { healthTime } from '../src/api/health.ts';
 import { createApi } from '../src/service.ts';
-import { DATASET_SLUGS } from '../src/datasets.ts';
+import { DATASET_SLUGS, DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
 import { Health } from '../src/schemas/health.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';
@@ -11,7 +13,8 @@ import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore, type CollectionStatus, type StatusStore } from '../src/status/status-store.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { NOW } from './support/constants.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { EACH } from './support/datasets.ts';
+import { historyDir, newestDates, newestSnapshots, tempDir } from './support/history.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -28,8 +31,13 @@ async function statusWith(lastChecked: Record<string, string>, required = false)
 }
 
 const allChecked = (when: string) => Object.fromEntries(DATASET_SLUGS.map((s) => [s, when]));
-/** When the newest mortgage snapshot of the test history was collected (what the deployment serves). */
-const SERVED_MORTGAGES = '2025-03-05T01:32:05.000Z';
+/** When each dataset's newest snapshot of the test history was collected (what the deployment serves), as health writes it. */
+const served = {} as Record<DatasetSlug, string>;
+beforeAll(async () => {
+  for (const [slug, snapshot] of Object.entries(await newestSnapshots()))
+    served[slug as DatasetSlug] = healthTime(snapshot.lastUpdated);
+});
+const [A, B] = [DATASETS[0], DATASETS.at(-1)!];
 
 describe('health', () => {
   it('reports every dataset fresh when each was checked within 3 hours', async () => {
@@ -42,36 +50,32 @@ describe('health', () => {
     expect(body.collection).toEqual({ status: 'ok', store: 'filesystem', required: false });
     expect(body.problems).toEqual([]);
     expect(Object.keys(body.datasets)).toEqual(DATASET_SLUGS);
-    expect(body.datasets['mortgage-rates']).toEqual({
-      lastUpdated: '2025-03-05 01:32:05',
-      lastChecked: '2025-03-05 11:00:00',
-      stale: false,
-      lastChanged: null,
-      deployment: 'current',
-    });
-    expect(body.datasets['credit-card-rates'].lastUpdated).toBe('2025-01-07 08:06:01');
+    for (const slug of DATASET_SLUGS)
+      expect(body.datasets[slug]).toEqual({
+        lastUpdated: served[slug],
+        lastChecked: '2025-03-05 11:00:00',
+        stale: false,
+        lastChanged: null,
+        deployment: 'current',
+      });
   });
 
-  it('marks a dataset stale after 3 hours without a successful check, and the service degraded', async () => {
-    const status = await statusWith({ 'mortgage-rates': hoursAgo(3.01), 'car-loan-rates': hoursAgo(2.99) });
+  it.each(EACH)('marks %s stale after 3 hours without a successful check, and the service degraded', async (slug) => {
+    const [fresh, ...unchecked] = DATASET_SLUGS.filter((s) => s !== slug);
+    const status = await statusWith({ [slug]: hoursAgo(3.01), ...(fresh ? { [fresh]: hoursAgo(2.99) } : {}) });
     const { response, body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(response.status).toBe(200);
     expect(body.status).toBe('degraded');
-    expect(body.datasets['mortgage-rates'].stale).toBe(true);
-    expect(body.datasets['car-loan-rates'].stale).toBe(false);
-    expect(body.datasets['personal-loan-rates']).toMatchObject({
-      lastChecked: null,
-      stale: null,
-      deployment: 'unknown',
-    });
-    expect(body.problems).toEqual([
-      'mortgage-rates: no successful collection since 2025-03-05 08:59:24 (more than 3 hours).',
-    ]);
+    expect(body.datasets[slug].stale).toBe(true);
+    if (fresh) expect(body.datasets[fresh].stale).toBe(false);
+    for (const other of unchecked)
+      expect(body.datasets[other]).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
+    expect(body.problems).toEqual([`${slug}: no successful collection since 2025-03-05 08:59:24 (more than 3 hours).`]);
   });
 
-  it('a stale dataset names its last collection error', async () => {
+  it.each(EACH)('a stale dataset (%s) names its last collection error', async (slug) => {
     const status = await statusWith(allChecked(hoursAgo(1)));
-    await status.write('car-loan-rates', {
+    await status.write(slug, {
       lastChecked: hoursAgo(5),
       lastChanged: null,
       lastError: 'HTTP 500 from the source',
@@ -80,7 +84,7 @@ describe('health', () => {
     const { body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(body.status).toBe('degraded');
     expect(body.problems).toEqual([
-      'car-loan-rates: no successful collection since 2025-03-05 07:00:00 (more than 3 hours). The last error (2025-03-05 11:30:00): HTTP 500 from the source',
+      `${slug}: no successful collection since 2025-03-05 07:00:00 (more than 3 hours). The last error (2025-03-05 11:30:00): HTTP 500 from the source`,
     ]);
   });
 
@@ -104,38 +108,50 @@ describe('health', () => {
     expect(logged).toHaveBeenCalled();
   });
 
-  it('a dataset with no snapshot: health degraded, its data endpoints 500 server_error pointing at health', async () => {
-    const dir = await tempDir();
-    const source = join(historyDir(), 'personal-loan-rates', '2025-02-04.json');
-    await mkdir(join(dir, 'personal-loan-rates'), { recursive: true });
-    await copyFile(source, join(dir, 'personal-loan-rates', '2025-02-04.json'));
-    const api = await apiOver(dir);
-    const health = await getJson(api, '/api/v1/health');
-    expect(health.body.status).toBe('degraded');
-    expect(health.body.datasets['mortgage-rates'].lastUpdated).toBeNull();
-    expect(health.body.datasets['personal-loan-rates'].lastUpdated).toBe('2025-02-04 20:04:55');
-    for (const path of [
-      '/api/v1/mortgage-rates',
-      '/api/v1/mortgage-rates/institution:anz',
-      '/api/v1/mortgage-rates/time-series?date=2025-03-05',
-    ]) {
-      const { response, body } = await getJson(api, path);
-      expect(response.status, path).toBe(500);
-      expect(body).toMatchObject({
-        code: 500,
-        error: 'server_error',
-        message: 'An error occurred while retrieving mortgage rates data',
-      });
-      expect(body.hint).toContain('/api/v1/health');
-    }
-    expect((await get(api, '/api/v1/personal-loan-rates')).status).toBe(200);
-  });
+  it.each(EACH)(
+    'a dataset with no snapshot (%s): health degraded, its data endpoints 500 server_error pointing at health',
+    async (slug, dataset) => {
+      // Every other dataset's newest snapshot, and none of this one.
+      const dir = await tempDir();
+      for (const other of DATASETS.filter((d) => d !== dataset)) {
+        const date = newestDates()[other.slug];
+        await mkdir(join(dir, other.slug), { recursive: true });
+        await copyFile(join(historyDir(), other.slug, `${date}.json`), join(dir, other.slug, `${date}.json`));
+      }
+      const api = await apiOver(dir);
+      const health = await getJson(api, '/api/v1/health');
+      expect(health.body.status).toBe('degraded');
+      expect(health.body.datasets[slug].lastUpdated).toBeNull();
+      for (const other of DATASETS.filter((d) => d !== dataset))
+        expect(health.body.datasets[other.slug].lastUpdated).toBe(served[other.slug]);
+      const { list, timeSeries } = endpointsOf(dataset);
+      for (const path of [
+        list.path,
+        `${list.path}/${dataset.exampleEntityId}`,
+        `${timeSeries.path}?date=${newestDates()[slug]}`,
+      ]) {
+        const { response, body } = await getJson(api, path);
+        expect(response.status, path).toBe(500);
+        expect(body).toMatchObject({
+          code: 500,
+          error: 'server_error',
+          message: `An error occurred while retrieving ${dataset.label} data`,
+        });
+        expect(body.hint).toContain('/api/v1/health');
+      }
+      for (const other of DATASETS.filter((d) => d !== dataset))
+        expect((await get(api, endpointsOf(other).list.path)).status).toBe(200);
+    },
+  );
 
   it('an empty tree still answers, and a client mistake is still a 400 rather than a 500', async () => {
     const api = await apiOver(await tempDir());
     expect((await getJson(api, '/api/v1/health')).body.status).toBe('degraded');
-    expect((await get(api, '/api/v1/mortgage-rates?termInMonths=abc')).status).toBe(400);
-    expect((await get(api, '/api/v1/car-loan-rates/time-series?startDate=2025-01-01')).status).toBe(400);
+    for (const d of DATASETS) {
+      expect((await get(api, `${endpointsOf(d).timeSeries.path}?date=5-5-5`)).status).toBe(400);
+      expect((await get(api, `${endpointsOf(d).timeSeries.path}?startDate=2025-01-01`)).status).toBe(400);
+      for (const f of d.filters) expect((await get(api, `${endpointsOf(d).list.path}?${f.name}=abc`)).status).toBe(400);
+    }
   });
 
   it('an unreadable snapshot store: health 503 with database error, data endpoints 500', async () => {
@@ -151,17 +167,18 @@ describe('health', () => {
     expect(body.status).toBe('error');
     expect(body.database.status).toBe('error');
     expect(body.database.message).not.toContain('EACCES');
-    const data = await getJson(api, '/api/v1/credit-card-rates');
-    expect(data.response.status).toBe(500);
-    expect(data.body).toMatchObject({
-      error: 'server_error',
-      message: 'An error occurred while retrieving credit card rates data',
-    });
-    // The cause goes to the server log, not to the caller.
-    expect(logged.mock.calls.map((c) => String(c[1]))).toEqual([
-      'Error: EACCES: permission denied',
-      'Error: EACCES: permission denied',
-    ]);
+    for (const d of DATASETS) {
+      const data = await getJson(api, endpointsOf(d).list.path);
+      expect(data.response.status).toBe(500);
+      expect(data.body).toMatchObject({
+        error: 'server_error',
+        message: `An error occurred while retrieving ${d.label} data`,
+      });
+    }
+    // The cause goes to the server log, not to the caller: once for health, once for each dataset.
+    expect(logged.mock.calls.map((c) => String(c[1]))).toEqual(
+      Array(1 + DATASETS.length).fill('Error: EACCES: permission denied'),
+    );
   });
 
   it('refuses query parameters', async () => {
@@ -175,7 +192,7 @@ describe('health', () => {
 
 describe('health sees the whole chain: collected against deployed', () => {
   const changedAt =
-    (ago: number, slug = 'mortgage-rates', extra: Partial<CollectionStatus> = {}) =>
+    (ago: number, slug: string = A.slug, extra: Partial<CollectionStatus> = {}) =>
     async (status: StatusStore) =>
       status.write(slug, {
         lastChecked: hoursAgo(ago),
@@ -192,16 +209,16 @@ describe('health sees the whole chain: collected against deployed', () => {
     expect(response.status).toBe(200);
     expect(Health.parse(body)).toEqual(body);
     expect(body.status).toBe('degraded');
-    expect(body.datasets['mortgage-rates']).toEqual({
-      lastUpdated: '2025-03-05 01:32:05',
+    expect(body.datasets[A.slug]).toEqual({
+      lastUpdated: served[A.slug],
       lastChecked: '2025-03-05 11:15:00',
       stale: false,
       lastChanged: '2025-03-05 11:15:00',
       deployment: 'behind',
     });
     expect(body.problems).toEqual([
-      'mortgage-rates: the collector recorded a change at 2025-03-05 11:15:00 that this deployment does not serve ' +
-        '(it serves data collected at 2025-03-05 01:32:05); the commit, push or deployment has stalled.',
+      `${A.slug}: the collector recorded a change at 2025-03-05 11:15:00 that this deployment does not serve ` +
+        `(it serves data collected at ${served[A.slug]}); the commit, push or deployment has stalled.`,
     ]);
   });
 
@@ -210,23 +227,22 @@ describe('health sees the whole chain: collected against deployed', () => {
     await changedAt(0.4)(status); // 24 minutes ago
     const { body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(body.status).toBe('ok');
-    expect(body.datasets['mortgage-rates'].deployment).toBe('pending');
+    expect(body.datasets[A.slug].deployment).toBe('pending');
   });
 
   it('a change the deployment serves is current, whenever it was collected', async () => {
     const status = await statusWith(allChecked(hoursAgo(0.1)));
-    await status.write('mortgage-rates', {
-      lastChecked: hoursAgo(0.1),
-      lastChanged: SERVED_MORTGAGES,
-      lastError: null,
-      lastErrorAt: null,
-    });
+    for (const slug of DATASET_SLUGS)
+      await status.write(slug, {
+        lastChecked: hoursAgo(0.1),
+        lastChanged: `${served[slug].replace(' ', 'T')}.000Z`,
+        lastError: null,
+        lastErrorAt: null,
+      });
     const { body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(body.status).toBe('ok');
-    expect(body.datasets['mortgage-rates']).toMatchObject({
-      lastChanged: '2025-03-05 01:32:05',
-      deployment: 'current',
-    });
+    for (const slug of DATASET_SLUGS)
+      expect(body.datasets[slug]).toMatchObject({ lastChanged: served[slug], deployment: 'current' });
   });
 
   it('production without a status store (no BLOB_READ_WRITE_TOKEN on Vercel): degraded, collection not_configured, naming the secret', async () => {
@@ -272,7 +288,7 @@ describe('health sees the whole chain: collected against deployed', () => {
     expect(none.body.collection.status).toBe('not_configured');
 
     const partial = await statusWith(allChecked(hoursAgo(1)), true);
-    await partial.write('credit-card-rates', {
+    await partial.write(B.slug, {
       lastChecked: null,
       lastChanged: null,
       lastError: 'HTTP 500',
@@ -281,7 +297,7 @@ describe('health sees the whole chain: collected against deployed', () => {
     const { body } = await getJson(await apiOver(historyDir(), { status: partial }), '/api/v1/health');
     expect(body.status).toBe('degraded');
     expect(body.collection.status).toBe('ok');
-    expect(body.problems).toEqual(['credit-card-rates: no collection has been recorded, so its freshness is unknown.']);
+    expect(body.problems).toEqual([`${B.slug}: no collection has been recorded, so its freshness is unknown.`]);
   });
 
   it('locally, with no collector: ok, and the body says collection is not configured; the dataset records keep their fields', async () => {
@@ -299,13 +315,14 @@ describe('health sees the whole chain: collected against deployed', () => {
       message: expect.stringContaining('npm run collect'),
     });
     expect(body.problems).toEqual([]);
-    expect(body.datasets['car-loan-rates']).toEqual({
-      lastUpdated: '2025-02-24 22:04:32',
-      lastChecked: null,
-      stale: null,
-      lastChanged: null,
-      deployment: 'unknown',
-    });
+    for (const slug of DATASET_SLUGS)
+      expect(body.datasets[slug]).toEqual({
+        lastUpdated: served[slug],
+        lastChecked: null,
+        stale: null,
+        lastChanged: null,
+        deployment: 'unknown',
+      });
   });
 
   it('STATUS_REQUIRED makes a self-hosted server require collection status', async () => {

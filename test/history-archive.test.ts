@@ -4,13 +4,12 @@
  * across year boundaries; one answer holds at most MAX_TIME_SERIES_SNAPSHOTS snapshots, and past
  * it the documented 400 names the first part to ask for.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { createApi } from '../src/service.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../src/api/time-series.ts';
-import { DATASETS } from '../src/datasets.ts';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { type CompiledStore, compileSnapshotTree, DatasetCompiler, newestOnly } from '../src/store/compile.ts';
 import { PARTS_KEPT } from '../src/store/history-archive.ts';
@@ -19,21 +18,24 @@ import { indexFile, partFile } from '../src/store/history-files.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { NOW, ORIGIN, SITE } from './support/constants.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { EACH } from './support/datasets.ts';
+import { firstRate, historyDir, newestSnapshots, tempDir, withFirstRate } from './support/history.ts';
 
 const DAY = 86_400_000;
 const dayAfter = (date: string, days: number) => new Date(Date.parse(date) + days * DAY).toISOString().slice(0, 10);
 
-/** A mortgage history of `count` daily snapshots from 2020-01-01: the real newest snapshot, one rate moved each day. */
-async function longHistory(count: number): Promise<CompiledStore> {
-  const newest = JSON.parse(await readFile(join(historyDir(), 'mortgage-rates/2025-03-05.json'), 'utf8'));
+/**
+ * A history of `dataset` of `count` daily snapshots from 2020-01-01: the test history's newest
+ * snapshot, its first rate (firstRate) moved each day.
+ */
+async function longHistory(dataset: Dataset, count: number): Promise<CompiledStore> {
+  const newest = (await newestSnapshots())[dataset.slug];
   const compiler = new DatasetCompiler();
   for (let n = 0; n < count; n++) {
-    const data = structuredClone(newest.data);
-    data[0].products[0].rates[0].rate = 5 + (n % 100) / 100;
+    const data = withFirstRate(newest.data, 5 + (n % 100) / 100);
     compiler.add(dayAfter('2020-01-01', n), { data, lastUpdated: `${dayAfter('2020-01-01', n)}T21:00:00.000Z` });
   }
-  return { format: 2, datasets: { 'mortgage-rates': compiler.finish() } };
+  return { format: 2, datasets: { [dataset.slug]: compiler.finish() } };
 }
 
 /** The API over a store whose history files are counted as they are read. */
@@ -55,72 +57,74 @@ async function apiReading(compiled: CompiledStore) {
   return { api, get, reads };
 }
 
-describe('a history of years, read as requests reach them', () => {
+describe.each(EACH)('%s: a history of years, read as requests reach them', (slug, dataset) => {
   let compiled: CompiledStore;
   let service: Awaited<ReturnType<typeof apiReading>>;
   const count = MAX_TIME_SERIES_SNAPSHOTS + 200; // 1,200 days: 2020-01-01 to 2023-04-14, four years
+  const series = endpointsOf(dataset).timeSeries.path;
+  /** The value firstRate moved on the nth day, as the answer has it. */
+  const movedRate = (snapshot: any) => firstRate(snapshot.data).value;
   beforeAll(async () => {
-    compiled = await longHistory(count);
+    compiled = await longHistory(dataset, count);
     service = await apiReading(compiled);
   });
 
   it('writes an index and one file per year that has snapshots', () => {
     const files = historyFiles(compiled);
-    for (const year of ['2020', '2021', '2022', '2023']) expect(files.has(partFile('mortgage-rates', year))).toBe(true);
-    expect(files.has(partFile('mortgage-rates', '2024'))).toBe(false);
-    const index = JSON.parse(files.get(indexFile('mortgage-rates'))!);
+    for (const year of ['2020', '2021', '2022', '2023']) expect(files.has(partFile(slug, year))).toBe(true);
+    expect(files.has(partFile(slug, '2024'))).toBe(false);
+    const index = JSON.parse(files.get(indexFile(slug))!);
     expect(index.parts.map((p: { year: string }) => p.year)).toEqual(['2020', '2021', '2022', '2023']);
     expect(index.dates).toHaveLength(count);
   });
 
   it('one date reads the index and that date’s year only', async () => {
     service.reads.length = 0;
-    const response = await service.get('/api/v1/mortgage-rates/time-series?date=2022-06-30');
+    const response = await service.get(`${series}?date=2022-06-30`);
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(Object.keys(body.timeSeries)).toEqual(['2022-06-30']);
-    expect(body.timeSeries['2022-06-30'].data[0].products[0].rates[0].rate).toBe(
+    expect(movedRate(body.timeSeries['2022-06-30'])).toBe(
       5 + (((Date.parse('2022-06-30') - Date.parse('2020-01-01')) / DAY) % 100) / 100,
     );
-    expect(service.reads).toEqual([indexFile('mortgage-rates'), partFile('mortgage-rates', '2022')]);
+    expect(service.reads).toEqual([indexFile(slug), partFile(slug, '2022')]);
   });
 
   it(`a range of ${MAX_TIME_SERIES_SNAPSHOTS} snapshots streams every one, in order across year boundaries`, async () => {
     const end = dayAfter('2020-01-01', MAX_TIME_SERIES_SNAPSHOTS - 1);
-    const response = await service.get(`/api/v1/mortgage-rates/time-series?startDate=2019-06-01&endDate=${end}`);
+    const response = await service.get(`${series}?startDate=2019-06-01&endDate=${end}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-length')).toBeNull(); // streamed
     const body = await response.json();
     const dates = Object.keys(body.timeSeries);
     expect(dates).toHaveLength(MAX_TIME_SERIES_SNAPSHOTS);
-    expect(dates).toEqual(compiled.datasets['mortgage-rates']!.dates.slice(0, MAX_TIME_SERIES_SNAPSHOTS));
+    expect(dates).toEqual(compiled.datasets[slug]!.dates.slice(0, MAX_TIME_SERIES_SNAPSHOTS));
     dates.forEach((date, n) => {
       expect(body.timeSeries[date].lastUpdated).toBe(`${date}T21:00:00.000Z`);
-      expect(body.timeSeries[date].data[0].products[0].rates[0].rate).toBe(5 + (n % 100) / 100);
+      expect(movedRate(body.timeSeries[date])).toBe(5 + (n % 100) / 100);
     });
   });
 
   it(`keeps at most ${PARTS_KEPT} years loaded: a year read long ago is read again`, async () => {
-    const ask = (date: string) => service.get(`/api/v1/mortgage-rates/time-series?date=${date}`).then((r) => r.text());
+    const ask = (date: string) => service.get(`${series}?date=${date}`).then((r) => r.text());
     await ask('2020-02-01');
     for (const date of ['2021-02-01', '2022-02-01', '2023-02-01']) await ask(date);
     service.reads.length = 0;
     await ask('2020-02-02');
-    expect(service.reads).toEqual([partFile('mortgage-rates', '2020')]);
+    expect(service.reads).toEqual([partFile(slug, '2020')]);
   });
 
-  it('an institution filter answers 404 from the index alone, before any year is read', async () => {
+  it(`an ${dataset.entity.kind} filter answers 404 from the index alone, before any year is read`, async () => {
     service.reads.length = 0;
-    const response = await service.get(
-      '/api/v1/mortgage-rates/time-series?startDate=2020-01-01&endDate=2020-12-31&institutionId=institution:nobody',
-    );
+    const { param, prefix, notFound } = dataset.entity;
+    const response = await service.get(`${series}?startDate=2020-01-01&endDate=2020-12-31&${param}=${prefix}:nobody`);
     expect(response.status).toBe(404);
-    expect((await response.json()).error).toBe('institution_not_found');
+    expect((await response.json()).error).toBe(notFound);
     expect(service.reads).toEqual([]);
   });
 
   it(`past ${MAX_TIME_SERIES_SNAPSHOTS} snapshots: the documented 400, whose hint names the first part`, async () => {
-    const response = await service.get('/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2099-12-31');
+    const response = await service.get(`${series}?startDate=2000-01-01&endDate=2099-12-31`);
     expect(response.status).toBe(400);
     const body = await response.json();
     expect(ErrorBody.parse(body)).toEqual(body);

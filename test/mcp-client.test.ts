@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_VERSIONS, MODERN_VERSION } from '../src/mcp/server.ts';
 import { serveService } from './support/http.ts';
 import { rawServiceOver } from './support/core.ts';
-import { historyDir } from './support/history.ts';
+import { DATASETS, filtersOf } from '../src/datasets.ts';
+import { toolCallCases, toolNamesOf } from './support/datasets.ts';
+import { historyDir, newestDates } from './support/history.ts';
 
 let server: Awaited<ReturnType<typeof serveService>>;
 beforeAll(async () => {
@@ -12,41 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** One call per tool, with the REST request that must give the same JSON. */
-const CALLS: [tool: string, args: Record<string, string>, rest: string][] = [
-  ['list_mortgage_rates', { termInMonths: '12' }, '/api/v1/mortgage-rates?termInMonths=12'],
-  [
-    'get_mortgage_rates_by_institution',
-    { institutionId: 'institution:ANZ', termInMonths: '24' },
-    '/api/v1/mortgage-rates/institution%3AANZ?termInMonths=24',
-  ],
-  [
-    'get_mortgage_rates_time_series',
-    { startDate: '2025-03-01', endDate: '2025-03-05', institutionId: 'kiwibank' },
-    '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&institutionId=kiwibank',
-  ],
-  ['list_personal_loan_rates', {}, '/api/v1/personal-loan-rates'],
-  [
-    'get_personal_loan_rates_by_institution',
-    { institutionId: 'institution:anz' },
-    '/api/v1/personal-loan-rates/institution:anz',
-  ],
-  [
-    'get_personal_loan_rates_time_series',
-    { date: '2025-02-04' },
-    '/api/v1/personal-loan-rates/time-series?date=2025-02-04',
-  ],
-  ['list_car_loan_rates', {}, '/api/v1/car-loan-rates'],
-  ['get_car_loan_rates_by_institution', { institutionId: 'institution:asb' }, '/api/v1/car-loan-rates/institution:asb'],
-  ['get_car_loan_rates_time_series', {}, '/api/v1/car-loan-rates/time-series'],
-  ['list_credit_card_rates', {}, '/api/v1/credit-card-rates'],
-  ['get_credit_card_rates_by_issuer', { issuerId: 'issuer:amex' }, '/api/v1/credit-card-rates/issuer:amex'],
-  [
-    'get_credit_card_rates_time_series',
-    { date: '2025-01-07', issuerId: 'issuer:amex' },
-    '/api/v1/credit-card-rates/time-series?date=2025-01-07&issuerId=issuer:amex',
-  ],
-];
+/** One call per tool (and one per ignored parameter), with the REST request that must give the same JSON. */
+const CALLS = toolCallCases(newestDates()).map(({ tool, args, rest }) => [tool, args, rest] as const);
 
 async function connect(version: string) {
   const client =
@@ -71,13 +40,13 @@ describe.each([MODERN_VERSION, ...LEGACY_VERSIONS])('the official client at %s',
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
     expect(transport.sessionId).toBeUndefined();
     expect(client.getServerVersion()).toMatchObject({ name: 'nz-rates', version: '1.0.0' });
-    expect(client.getInstructions()).toMatch(/institution:asb/);
+    for (const d of DATASETS) expect(client.getInstructions()).toContain(d.exampleEntityId);
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
   });
 
-  it('lists the twelve tools, titled, read-only, with string-only arguments', async () => {
+  it('lists every tool, titled, read-only, with string-only arguments', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(CALLS.map(([name]) => name).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...new Set(CALLS.map(([name]) => name))].sort());
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
@@ -85,9 +54,14 @@ describe.each([MODERN_VERSION, ...LEGACY_VERSIONS])('the official client at %s',
       for (const property of Object.values(tool.inputSchema.properties ?? {}))
         expect((property as { type: string }).type).toBe('string');
     }
-    const mortgage = tools.find((t) => t.name === 'get_mortgage_rates_by_institution')!;
-    expect(mortgage.inputSchema.required).toEqual(['institutionId']);
-    expect(Object.keys(mortgage.inputSchema.properties!)).toEqual(['institutionId', 'termInMonths']);
+    for (const d of DATASETS) {
+      const detail = tools.find((t) => t.name === toolNamesOf(d).detail)!;
+      expect(detail.inputSchema.required).toEqual([d.entity.param]);
+      expect(Object.keys(detail.inputSchema.properties!)).toEqual([
+        d.entity.param,
+        ...filtersOf(d, 'detail').map((f) => f.name),
+      ]);
+    }
   });
 
   it.each(CALLS)('%s returns exactly what the REST endpoint returns', async (name, args, rest) => {
@@ -103,12 +77,13 @@ describe.each([MODERN_VERSION, ...LEGACY_VERSIONS])('the official client at %s',
   });
 
   it('turns a REST error into an isError result carrying the error body', async () => {
+    const d = DATASETS.at(-1)!;
     const result = await client.callTool({
-      name: 'get_car_loan_rates_by_institution',
-      arguments: { institutionId: 'institution:nobody' },
+      name: toolNamesOf(d).detail,
+      arguments: { [d.entity.param]: `${d.entity.prefix}:nobody` },
     });
     expect(result.isError).toBe(true);
     const body = JSON.parse((result.content as { text: string }[])[0]!.text);
-    expect(body).toMatchObject({ code: 404, error: 'institution_not_found', message: 'Institution not found' });
+    expect(body).toMatchObject({ code: 404, error: d.entity.notFound, message: `${d.entity.label} not found` });
   });
 });

@@ -8,7 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENTS, installedVersion, KNOWN_CLIENT_BUGS, type Outcome, type Session } from './support/mcp-clients.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { DATASETS } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
+import { FILTERED, toolCallCases, toolNamesOf } from './support/datasets.ts';
+import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { nodeRequest } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH } from './support/mcp.ts';
 
@@ -40,81 +43,44 @@ type Case =
   | { kind: 'bad-argument'; tool: string; args: Record<string, string>; text: RegExp }
   | { kind: 'unknown-tool'; tool: string; args: Record<string, string> };
 
+const [A, B] = [DATASETS[0], DATASETS.at(-1)!];
+const [TA, TB] = [toolNamesOf(A), toolNamesOf(B)];
+/** A filter whose values have a format, to get wrong. */
+const formatted = FILTERED[0];
+
 /** The table every client runs: a valid call of every tool, REST errors, bad arguments, an unknown tool. */
 const CASES: Case[] = [
+  ...toolCallCases(newestDates()).map((c): Case => ({ kind: 'valid', ...c })),
   {
-    kind: 'valid',
-    tool: 'list_mortgage_rates',
-    args: { termInMonths: '12' },
-    rest: '/api/v1/mortgage-rates?termInMonths=12',
-  },
-  {
-    kind: 'valid',
-    tool: 'get_mortgage_rates_by_institution',
-    args: { institutionId: 'institution:ANZ', termInMonths: '24' },
-    rest: '/api/v1/mortgage-rates/institution%3AANZ?termInMonths=24',
-  },
-  {
-    kind: 'valid',
-    tool: 'get_mortgage_rates_time_series',
-    args: { startDate: '2025-03-01', endDate: '2025-03-05', institutionId: 'kiwibank' },
-    rest: '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05&institutionId=kiwibank',
-  },
-  { kind: 'valid', tool: 'list_personal_loan_rates', args: {}, rest: '/api/v1/personal-loan-rates' },
-  {
-    kind: 'valid',
-    tool: 'get_personal_loan_rates_by_institution',
-    args: { institutionId: 'institution:asb' },
-    rest: '/api/v1/personal-loan-rates/institution:asb',
-  },
-  {
-    kind: 'valid',
-    tool: 'get_personal_loan_rates_time_series',
-    args: { date: '2025-02-04' },
-    rest: '/api/v1/personal-loan-rates/time-series?date=2025-02-04',
-  },
-  { kind: 'valid', tool: 'list_car_loan_rates', args: {}, rest: '/api/v1/car-loan-rates' },
-  {
-    kind: 'valid',
-    tool: 'get_car_loan_rates_by_institution',
-    args: { institutionId: 'institution:asb' },
-    rest: '/api/v1/car-loan-rates/institution:asb',
-  },
-  { kind: 'valid', tool: 'get_car_loan_rates_time_series', args: {}, rest: '/api/v1/car-loan-rates/time-series' },
-  { kind: 'valid', tool: 'list_credit_card_rates', args: {}, rest: '/api/v1/credit-card-rates' },
-  {
-    kind: 'valid',
-    tool: 'get_credit_card_rates_by_issuer',
-    args: { issuerId: 'issuer:amex' },
-    rest: '/api/v1/credit-card-rates/issuer:amex',
-  },
-  {
-    kind: 'valid',
-    tool: 'get_credit_card_rates_time_series',
-    args: { date: '2025-01-07', institutionId: 'institution:anz' },
-    rest: '/api/v1/credit-card-rates/time-series?date=2025-01-07&institutionId=institution:anz',
+    kind: 'rest-error',
+    tool: TB.detail,
+    args: { [B.entity.param]: `${B.entity.prefix}:nobody` },
+    rest: `${endpointsOf(B).list.path}/${B.entity.prefix}:nobody`,
   },
   {
     kind: 'rest-error',
-    tool: 'get_car_loan_rates_by_institution',
-    args: { institutionId: 'institution:nobody' },
-    rest: '/api/v1/car-loan-rates/institution:nobody',
-  },
-  {
-    kind: 'rest-error',
-    tool: 'get_personal_loan_rates_time_series',
+    tool: TA.series,
     args: { date: '2020-01-01' },
-    rest: '/api/v1/personal-loan-rates/time-series?date=2020-01-01',
+    rest: `${endpointsOf(A).timeSeries.path}?date=2020-01-01`,
   },
-  { kind: 'bad-argument', tool: 'list_mortgage_rates', args: { termInMonths: 'twelve' }, text: /termInMonths/ },
-  { kind: 'bad-argument', tool: 'get_car_loan_rates_time_series', args: { colour: 'blue' }, text: /colour/ },
+  ...(formatted
+    ? [
+        {
+          kind: 'bad-argument' as const,
+          tool: toolNamesOf(formatted.dataset).list,
+          args: { [formatted.filter.name]: 'twelve' },
+          text: new RegExp(formatted.filter.name),
+        },
+      ]
+    : []),
+  { kind: 'bad-argument', tool: TB.series, args: { colour: 'blue' }, text: /colour/ },
   {
     kind: 'bad-argument',
-    tool: 'get_mortgage_rates_time_series',
+    tool: TA.series,
     args: { startDate: '2025-03-01', endDate: '2025-01-01' },
     text: /Start date cannot be after end date/,
   },
-  { kind: 'unknown-tool', tool: 'list_savings_rates', args: {} },
+  { kind: 'unknown-tool', tool: 'list_no_such_rates', args: {} },
 ];
 
 /** A REST body without its timestamp (each answer has its own). */
@@ -195,7 +161,7 @@ describe.each(CLIENTS)('$label', (client) => {
       seen.push(`| ${client.packageName} ${clientVersion} | ${version} | ${outcomes.join(', ')} |`);
     });
 
-    it('speaks that version and lists the twelve tools', async () => {
+    it('speaks that version and lists every tool', async () => {
       expect(session.version).toBe(version);
       const tools = await session.tools();
       expect(tools.map((t) => t.name).sort()).toEqual(

@@ -3,14 +3,25 @@
  * the docs site states them (/docs/ai, "Protocol versions" and "Errors").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
 import { createMcpCore } from '../src/mcp/endpoint.ts';
+import { TOOLS, toolsFor } from '../src/mcp/tools.ts';
 import { rawServiceOver } from './support/core.ts';
-import { historyDir } from './support/history.ts';
+import { FILTERED, IGNORING, toolNamesOf } from './support/datasets.ts';
+import { historyDir, newestDates } from './support/history.ts';
 import { type Listening, nodeRequest, serveMcpCore, serveService } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH, META, metaFor, modern as request, postMcp, sendMcp } from './support/mcp.ts';
 
 let server: Listening;
 const responses: Response[] = [];
+/** Two datasets' tools (any two: the rules are the same for every tool). */
+const A = DATASETS[0];
+const B = DATASETS.at(-1)!;
+const TA = toolNamesOf(A);
+const TB = toolNamesOf(B);
+/** The filters that take whole numbers: an MCP argument of theirs may be a JSON number. */
+const WHOLE = FILTERED.filter(({ filter }) => filter.wholeNumber);
 
 beforeAll(async () => {
   server = await serveService(await rawServiceOver(historyDir()));
@@ -107,22 +118,22 @@ describe('2026-07-28', () => {
       cacheScope: 'public',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'nz-rates', version: '1.0.0' } },
     });
-    expect(json.result.instructions).toMatch(/institution:asb/);
+    for (const d of DATASETS) expect(json.result.instructions).toContain(d.exampleEntityId);
     expect(json.result.instructions).toMatch(/startDate and endDate/);
   });
 
-  it('tools/list: twelve tools, cacheable for an hour', async () => {
+  it('tools/list: every tool, cacheable for an hour', async () => {
     const { json } = await modern('tools/list');
-    expect(json.result.tools).toHaveLength(12);
+    expect(json.result.tools.map((t: any) => t.name)).toEqual(TOOLS.map((t) => t.name));
     expect(json.result).toMatchObject({ resultType: 'complete', ttlMs: 3_600_000, cacheScope: 'public' });
     expect(json.result._meta['io.modelcontextprotocol/serverInfo'].name).toBe('nz-rates');
   });
 
   it('tools/call: complete result with server info, text and structuredContent', async () => {
-    const { json } = await modern('tools/call', { name: 'list_car_loan_rates', arguments: {} });
+    const { json } = await modern('tools/call', { name: TB.list, arguments: {} });
     expect(json.result.resultType).toBe('complete');
     expect(json.result._meta['io.modelcontextprotocol/serverInfo'].name).toBe('nz-rates');
-    expect(json.result.structuredContent.type).toBe('CarLoanRates');
+    expect(json.result.structuredContent.type).toBe(B.type);
     expect(JSON.parse(json.result.content[0].text)).toEqual(json.result.structuredContent);
     expect(json.result.ttlMs).toBeUndefined();
   });
@@ -149,14 +160,14 @@ describe('2026-07-28', () => {
 
   it.each([
     ['Mcp-Name missing', {}],
-    ['Mcp-Name different from params.name', { 'mcp-name': 'list_mortgage_rates' }],
+    ['Mcp-Name different from params.name', { 'mcp-name': TB.detail }],
   ])('tools/call with %s: 400 -32020', async (_, nameHeader) => {
     const { status, json } = await post(
       {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'list_car_loan_rates', arguments: {}, _meta: META },
+        params: { name: TB.list, arguments: {}, _meta: META },
       },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', ...nameHeader },
     );
@@ -194,11 +205,18 @@ describe('2026-07-28', () => {
   });
 
   it('an unknown tool is -32602; a bad argument is an isError result with the REST error body, the hint naming the tool’s arguments', async () => {
-    expect((await modern('tools/call', { name: 'list_savings_rates', arguments: {} })).json.error.code).toBe(-32602);
-    const rest = await (await fetch(`${server.url}/api/v1/mortgage-rates?termInMonths=twelve`)).json();
+    expect((await modern('tools/call', { name: 'list_no_such_rates', arguments: {} })).json.error.code).toBe(-32602);
+    const rest = await (await fetch(`${server.url}${endpointsOf(A).list.path}?colour=blue`)).json();
     expect(rest).toMatchObject({ code: 400, error: 'invalid_request', message: 'Invalid request parameters' });
-    for (const args of [{ termInMonths: 12.5 }, { termInMonths: 'twelve' }, { colour: 'blue' }]) {
-      const { json } = await modern('tools/call', { name: 'list_mortgage_rates', arguments: args });
+    const calls: [string, Record<string, unknown>][] = [
+      ...WHOLE.flatMap(({ dataset, filter }): [string, Record<string, unknown>][] => [
+        [toolNamesOf(dataset).list, { [filter.name]: 12.5 }],
+        [toolNamesOf(dataset).list, { [filter.name]: 'twelve' }],
+      ]),
+      [TA.list, { colour: 'blue' }],
+    ];
+    for (const [name, args] of calls) {
+      const { json } = await modern('tools/call', { name, arguments: args });
       expect(json.result.isError, JSON.stringify(args)).toBe(true);
       const body = JSON.parse(json.result.content[0].text);
       const { hint, ...same } = rest;
@@ -210,11 +228,11 @@ describe('2026-07-28', () => {
 
   it('an argument with a lone surrogate is an ordinary not-found, not an internal error', async () => {
     const { json } = await modern('tools/call', {
-      name: 'get_mortgage_rates_by_institution',
-      arguments: { institutionId: 'anz\uD800' },
+      name: TA.detail,
+      arguments: { [A.entity.param]: 'anz\uD800' },
     });
     expect(json.result.isError).toBe(true);
-    expect(JSON.parse(json.result.content[0].text).error).toBe('institution_not_found');
+    expect(JSON.parse(json.result.content[0].text).error).toBe(A.entity.notFound);
   });
 
   it('a notification is 202 with no body', async () => {
@@ -245,7 +263,7 @@ describe('legacy versions', () => {
         serverInfo: { name: 'nz-rates' },
         capabilities: { tools: { listChanged: false } },
       });
-      expect(json.result.instructions).toMatch(/issuer:amex/);
+      for (const d of DATASETS) expect(json.result.instructions).toContain(d.exampleEntityId);
     },
   );
 
@@ -256,25 +274,24 @@ describe('legacy versions', () => {
 
   it('ping, tools/list and tools/call work on their own, without a session', async () => {
     expect((await legacy('2025-11-25', 'ping')).json.result).toEqual({});
-    expect((await legacy('2025-06-18', 'tools/list')).json.result.tools).toHaveLength(12);
-    expect(
-      (await legacy(undefined, 'tools/call', { name: 'list_credit_card_rates', arguments: {} })).json.result.content[0]
-        .type,
-    ).toBe('text');
+    expect((await legacy('2025-06-18', 'tools/list')).json.result.tools).toHaveLength(TOOLS.length);
+    expect((await legacy(undefined, 'tools/call', { name: TB.list, arguments: {} })).json.result.content[0].type).toBe(
+      'text',
+    );
   });
 
   it('structuredContent only from 2025-06-18', async () => {
     const call = (v: string) =>
-      legacy(v, 'tools/call', { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' } });
+      legacy(v, 'tools/call', { name: TB.detail, arguments: { [B.entity.param]: B.exampleEntityId } });
     expect((await call('2025-03-26')).json.result.structuredContent).toBeUndefined();
     expect((await call('2024-11-05')).json.result.structuredContent).toBeUndefined();
-    expect((await call('2025-06-18')).json.result.structuredContent.type).toBe('CreditCardRates');
-    expect((await call('2025-11-25')).json.result.structuredContent.type).toBe('CreditCardRates');
+    expect((await call('2025-06-18')).json.result.structuredContent.type).toBe(B.type);
+    expect((await call('2025-11-25')).json.result.structuredContent.type).toBe(B.type);
   });
 
   it('a bad argument: -32602 before 2025-11-25, an isError result from 2025-11-25', async () => {
     const call = (v: string | undefined) =>
-      legacy(v, 'tools/call', { name: 'list_mortgage_rates', arguments: { termInMonths: true } });
+      legacy(v, 'tools/call', { name: TA.detail, arguments: { [A.entity.param]: true } });
     for (const v of [undefined, '2025-06-18', '2024-11-05']) expect((await call(v)).json.error.code, v).toBe(-32602);
     const { json } = await call('2025-11-25');
     expect(json.result.isError).toBe(true);
@@ -285,7 +302,7 @@ describe('legacy versions', () => {
   });
 
   it('an unknown tool: -32601 "Tool not found" before 2025-11-25, -32602 from 2025-11-25', async () => {
-    const call = (v: string) => legacy(v, 'tools/call', { name: 'list_savings_rates', arguments: {} });
+    const call = (v: string) => legacy(v, 'tools/call', { name: 'list_no_such_rates', arguments: {} });
     expect((await call('2025-06-18')).json.error).toEqual({ code: -32601, message: 'Tool not found' });
     expect((await call('2025-03-26')).json.error).toEqual({ code: -32601, message: 'Tool not found' });
     expect((await call('2025-11-25')).json.error.code).toBe(-32602);
@@ -294,7 +311,7 @@ describe('legacy versions', () => {
   it('no header means 2025-03-26, and such a request may be a batch, answered with an array', async () => {
     const { status, json } = await post([
       { jsonrpc: '2.0', id: 1, method: 'ping' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_car_loan_rates', arguments: {} } },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: TB.list, arguments: {} } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
     ]);
     expect(status).toBe(200);
@@ -334,7 +351,7 @@ describe('legacy versions', () => {
     );
     try {
       const { json, text } = await post(
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_car_loan_rates', arguments: {} } },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: TB.list, arguments: {} } },
         { 'mcp-protocol-version': '2025-11-25' },
         broken.url,
       );
@@ -369,13 +386,13 @@ describe('version rules', () => {
       { 'mcp-protocol-version': '2025-11-25' },
     );
     expect(list.status).toBe(200);
-    expect(list.json.result.tools).toHaveLength(12);
+    expect(list.json.result.tools).toHaveLength(TOOLS.length);
     expect(list.json.result.resultType).toBeUndefined();
     const call = await post({
       jsonrpc: '2.0',
       id: 4,
       method: 'tools/call',
-      params: { name: 'list_mortgage_rates', arguments: { termInMonths: 'x' }, _meta: meta },
+      params: { name: TA.list, arguments: { colour: 'x' }, _meta: meta },
     });
     expect(call.json.result.isError).toBe(true);
     const clash = await post(
@@ -436,40 +453,42 @@ describe('arguments and texts, as an agent reads them', () => {
     'a date-combination error (%s) is a bad argument: -32602 before 2025-11-25, isError from then',
     async (_, args, text) => {
       for (const version of ['2025-06-18', '2025-03-26', '2024-11-05']) {
-        const { json } = await call(version, 'get_mortgage_rates_time_series', args);
+        const { json } = await call(version, TA.series, args);
         expect(json.error.code, version).toBe(-32602);
         expect(json.error.message).toMatch(text);
       }
       for (const version of ['2025-11-25', '2026-07-28']) {
-        const { json } = await call(version, 'get_mortgage_rates_time_series', args);
+        const { json } = await call(version, TA.series, args);
         expect(json.result.isError, version).toBe(true);
         expect(`${errorBody(json).message} ${errorBody(json).hint}`).toMatch(text);
       }
     },
   );
 
-  it('the credit-card time series takes institutionId and ignores it, as REST does', async () => {
-    const args = { date: '2025-01-07', institutionId: 'institution:anz' };
-    const rest = await (
-      await fetch(`${server.url}/api/v1/credit-card-rates/time-series?date=2025-01-07&institutionId=institution:anz`)
-    ).json();
-    const { json } = await call('2026-07-28', 'get_credit_card_rates_time_series', args);
-    expect(json.result.isError).toBeUndefined();
-    expect(json.result.structuredContent).toEqual({ ...rest, timestamp: json.result.structuredContent.timestamp });
-    const tool = (await modern('tools/list')).json.result.tools.find(
-      (t: any) => t.name === 'get_credit_card_rates_time_series',
-    );
-    expect(tool.inputSchema.properties.institutionId.description).toMatch(/ignored/);
-  });
+  it.each(IGNORING.flatMap((d) => d.ignoredTimeSeriesParams.map((param) => [d.slug, param, d] as const)))(
+    'the %s time series takes %s and ignores it, as REST does',
+    async (_, param, d) => {
+      const date = newestDates()[d.slug];
+      const other = d.entity.prefix === 'issuer' ? 'institution' : 'issuer';
+      const args = { date, [param]: `${other}:anz` };
+      const rest = await (
+        await fetch(`${server.url}${endpointsOf(d).timeSeries.path}?date=${date}&${param}=${other}:anz`)
+      ).json();
+      const { json } = await call('2026-07-28', toolNamesOf(d).series, args);
+      expect(json.result.isError).toBeUndefined();
+      expect(json.result.structuredContent).toEqual({ ...rest, timestamp: json.result.structuredContent.timestamp });
+      const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === toolNamesOf(d).series);
+      expect(tool.inputSchema.properties[param].description).toMatch(/ignored/);
+    },
+  );
 
   it('error texts name the tool to call, not a REST request', async () => {
-    const missing = errorBody(
-      (await call('2026-07-28', 'get_car_loan_rates_by_institution', { institutionId: 'institution:nobody' })).json,
-    );
-    expect(missing.hint).toContain('list_car_loan_rates lists every institution');
-    const noData = errorBody((await call('2026-07-28', 'get_mortgage_rates_time_series', { date: '2020-01-01' })).json);
+    const { param, prefix, kind } = B.entity;
+    const missing = errorBody((await call('2026-07-28', TB.detail, { [param]: `${prefix}:nobody` })).json);
+    expect(missing.hint).toContain(`${TB.list} lists every ${kind}`);
+    const noData = errorBody((await call('2026-07-28', TA.series, { date: '2020-01-01' })).json);
     expect(noData.error).toBe('no_data');
-    expect(noData.hint).toContain('Call get_mortgage_rates_time_series without date arguments');
+    expect(noData.hint).toContain(`Call ${TA.series} without date arguments`);
     const { json } = await modern('tools/list');
     for (const tool of json.result.tools) {
       expect(`${tool.description} ${JSON.stringify(tool.inputSchema)}`, tool.name).not.toMatch(/GET \/api|\/api\/v1/);
@@ -491,32 +510,43 @@ describe('arguments and texts, as an agent reads them', () => {
   });
 
   it('an unknown argument names the arguments the tool takes; only a type error says "string"', async () => {
-    const unknown = errorBody((await call('2026-07-28', 'get_car_loan_rates_time_series', { colour: 'blue' })).json);
+    const series = toolsFor(B)[2]!;
+    const unknown = errorBody((await call('2026-07-28', TB.series, { colour: 'blue' })).json);
     expect(unknown.hint).toBe(
-      'get_car_loan_rates_time_series does not take "colour". get_car_loan_rates_time_series takes: date, startDate, endDate, institutionId.',
+      `${TB.series} does not take "colour". ${TB.series} takes: ${Object.keys(series.inputSchema.properties ?? {}).join(', ')}.`,
     );
-    const format = errorBody((await call('2026-07-28', 'get_car_loan_rates_time_series', { date: '5 March' })).json);
+    expect(unknown.hint).toContain(`takes: date, startDate, endDate, ${B.entity.param}`);
+    const format = errorBody((await call('2026-07-28', TB.series, { date: '5 March' })).json);
     expect(format.hint).toMatch(/^date .*\(got "5 March"\)\.$/);
     expect(format.hint).not.toMatch(/string/);
-    const typed = errorBody((await call('2026-07-28', 'get_mortgage_rates_by_institution', { institutionId: 5 })).json);
-    expect(typed.hint).toBe('institutionId must be a string: send "institutionId": "5".');
-    const legacyTyped = (await call('2025-06-18', 'list_mortgage_rates', { termInMonths: 12.5 })).json;
-    expect(legacyTyped.error.message).toBe(
-      'Invalid params: termInMonths must be a string: send "termInMonths": "12.5".',
-    );
+    const { param } = A.entity;
+    const typed = errorBody((await call('2026-07-28', TA.detail, { [param]: 5 })).json);
+    expect(typed.hint).toBe(`${param} must be a string: send "${param}": "5".`);
+    const legacyTyped = (await call('2025-06-18', TA.detail, { [param]: 12.5 })).json;
+    expect(legacyTyped.error.message).toBe(`Invalid params: ${param} must be a string: send "${param}": "12.5".`);
   });
 
-  it.each(['2026-07-28', '2025-11-25', '2025-03-26'])(
-    'termInMonths as a JSON number is taken as its digits (%s), and the schema says so',
-    async (version) => {
-      const asNumber = (await call(version, 'list_mortgage_rates', { termInMonths: 12 })).json.result;
-      const asString = (await call(version, 'list_mortgage_rates', { termInMonths: '12' })).json.result;
-      expect(asNumber.isError).toBeUndefined();
-      const data = (r: any) => JSON.parse(r.content[0].text).data;
-      expect(data(asNumber)).toEqual(data(asString));
-      const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === 'list_mortgage_rates');
-      expect(tool.inputSchema.properties.termInMonths).toMatchObject({ type: 'string', pattern: '^\\d+$' });
-      expect(tool.inputSchema.properties.termInMonths.description).toMatch(/a JSON number \(12\) is accepted too/);
+  describe.each(WHOLE.map(({ dataset, filter }) => [filter.name, dataset, filter] as const))(
+    '%s, whole numbers',
+    (name, dataset, filter) => {
+      const list = toolNamesOf(dataset).list;
+      it.each(['2026-07-28', '2025-11-25', '2025-03-26'])(
+        'as a JSON number it is taken as its digits (%s), and the schema says so',
+        async (version) => {
+          const asNumber = (await call(version, list, { [name]: Number(filter.example) })).json.result;
+          const asString = (await call(version, list, { [name]: filter.example })).json.result;
+          expect(asNumber.isError).toBeUndefined();
+          const data = (r: any) => JSON.parse(r.content[0].text).data;
+          expect(data(asNumber)).toEqual(data(asString));
+          const tool = (await modern('tools/list')).json.result.tools.find((t: any) => t.name === list);
+          expect(tool.inputSchema.properties[name]).toMatchObject({ type: 'string', pattern: '^\\d+$' });
+          expect(tool.inputSchema.properties[name].description).toContain(
+            `a JSON number (${filter.example}) is accepted too`,
+          );
+          const typed = (await call('2025-06-18', list, { [name]: 12.5 })).json;
+          expect(typed.error.message).toBe(`Invalid params: ${name} must be a string: send "${name}": "12.5".`);
+        },
+      );
     },
   );
 });

@@ -5,15 +5,22 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
 import { LIMITS, mib } from '../src/mcp/protocol.ts';
+import { TOOLS } from '../src/mcp/tools.ts';
 import { rawServiceOver } from './support/core.ts';
-import { historyDir } from './support/history.ts';
+import { EACH, largestDataset, toolNamesOf } from './support/datasets.ts';
+import { historyDir, newestDates } from './support/history.ts';
 import { type Listening, serveService } from './support/http.ts';
 import { MODERN, modern, postMcp, sendMcp, toolCall } from './support/mcp.ts';
 
 let server: Listening;
+/** The dataset with the longest history: the one whose whole time series is past the result limit. */
+let large: Dataset;
 beforeAll(async () => {
   server = await serveService(await rawServiceOver(historyDir()));
+  large = await largestDataset(historyDir());
 });
 afterAll(() => server.close());
 
@@ -31,16 +38,16 @@ const tools = async (version = MODERN) =>
       : post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'mcp-protocol-version': version }))
   ).json.result.tools as { name: string; description: string; outputSchema?: object; inputSchema: object }[];
 
-const rangeCall = (id: number, days: number, end: string) =>
-  toolCall(id, 'get_mortgage_rates_time_series', { startDate: minusDays(end, days - 1), endDate: end });
+const rangeCall = (dataset: Dataset, id: number, days: number, end: string) =>
+  toolCall(id, toolNamesOf(dataset).series, { startDate: minusDays(end, days - 1), endDate: end });
 const minusDays = (date: string, days: number) =>
   new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
 
 describe(`one tool result holds at most ${mib(LIMITS.resultBytes)}`, () => {
   it.each(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])(
-    '%s: the full mortgage history is an isError result that says how to narrow it',
+    '%s: the largest dataset’s full history is an isError result that says how to narrow it',
     async (version) => {
-      const { json, bytes } = await call(version, 'get_mortgage_rates_time_series', {
+      const { json, bytes } = await call(version, toolNamesOf(large).series, {
         startDate: '2000-01-01',
         endDate: '2100-01-01',
       });
@@ -50,43 +57,59 @@ describe(`one tool result holds at most ${mib(LIMITS.resultBytes)}`, () => {
       const body = JSON.parse(json.result.content[0].text);
       expect(body).toMatchObject({ code: 400, error: 'invalid_request', message: 'Result too large' });
       expect(body.hint).toContain(`over ${mib(LIMITS.resultBytes)}`);
-      expect(body.hint).toMatch(
-        /Pass institutionId for one institution, or a startDate–endDate range of about \d+ days or less\./,
-      );
+      expect(body.hint).toContain(`${large.entity.param} for one ${large.entity.kind}`);
+      expect(body.hint).toMatch(/startDate–endDate range of about \d+ days or less/);
       expect(body.documentationUrl).toMatch(/\/docs\/ai#limits$/);
       expect(bytes).toBeLessThan(2_000);
     },
   );
 
-  it('the sizes in the description are right: the range it names fits, one institution’s whole history fits, the whole history does not', async () => {
-    const tool = (await tools()).find((t) => t.name === 'get_mortgage_rates_time_series')!;
-    const [, snapshotKb, count, , last, totalMb, days] =
-      /one snapshot of every institution is about (\d+) KB, of one institution about [\d.]+ KB; there are (\d+) snapshots \((\S+) to (\S+)\), about ([\d.]+) MB in all\. .* range of about (\d+) days or less\./.exec(
-        tool.description,
-      )!;
-    const rest = await (await fetch(`${server.url}/api/v1/mortgage-rates`)).text();
-    expect(Math.abs(Number(snapshotKb) * 1024 - Buffer.byteLength(rest))).toBeLessThan(1024);
-    const full = await (
-      await fetch(`${server.url}/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2100-01-01`)
-    ).text();
-    expect(Number(totalMb) * 2 ** 20).toBeGreaterThan(Buffer.byteLength(full) * 0.8);
-    expect(Number(totalMb) * 2 ** 20).toBeLessThan(Buffer.byteLength(full) * 1.25);
-    expect(Object.keys(JSON.parse(full).timeSeries)).toHaveLength(Number(count));
-
-    const dates: string[] = JSON.parse(full).availableDates;
-    for (const end of [last!, ...dates.filter((_, i) => i % 15 === 0)]) {
-      const fits = await post(rangeCall(1, Number(days), end), { 'mcp-protocol-version': '2025-11-25' });
-      expect(fits.json.result.isError, `${days} days to ${end}`).toBeUndefined();
-      expect(Buffer.byteLength(fits.json.result.content[0].text)).toBeLessThanOrEqual(LIMITS.resultBytes);
-    }
-    const one = await call('2026-07-28', 'get_mortgage_rates_time_series', {
-      startDate: '2000-01-01',
-      endDate: '2100-01-01',
-      institutionId: 'institution:asb',
-    });
-    expect(one.json.result.isError).toBeUndefined();
-    expect(JSON.parse(one.json.result.content[0].text)).toEqual(one.json.result.structuredContent);
-  });
+  it.each(EACH)(
+    '%s: the sizes in the description are right: the range it names fits, one entity’s whole history fits, the whole history does not',
+    async (_, dataset) => {
+      const { kind, param } = dataset.entity;
+      const tool = (await tools()).find((t) => t.name === toolNamesOf(dataset).series)!;
+      const [, snapshotKb, count, , last, total, unit] = new RegExp(
+        `one snapshot of every ${kind} is about (\\d+) KB, of one ${kind} about [\\d.]+ KB; there are (\\d+) snapshots \\((\\S+) to (\\S+)\\), about ([\\d.]+) (KB|MB) in all\\.`,
+      ).exec(tool.description)!;
+      const { list, timeSeries } = endpointsOf(dataset);
+      const rest = await (await fetch(`${server.url}${list.path}`)).text();
+      expect(Math.abs(Number(snapshotKb) * 1024 - Buffer.byteLength(rest))).toBeLessThan(1024);
+      const full = await (
+        await fetch(`${server.url}${timeSeries.path}?startDate=2000-01-01&endDate=2100-01-01`)
+      ).text();
+      expect(Object.keys(JSON.parse(full).timeSeries)).toHaveLength(Number(count));
+      expect(last).toBe(newestDates()[dataset.slug]);
+      // The size of every snapshot of every entity, to 25 % (the JSON of a whole time series has its envelope too).
+      const bytes = Buffer.byteLength(full);
+      const stated = Number(total) * (unit === 'MB' ? 2 ** 20 : 1024);
+      expect(stated).toBeGreaterThan(bytes * 0.8);
+      expect(stated).toBeLessThan(bytes * 1.25);
+      const range = / range of about (\d+) days or less\./.exec(tool.description)?.[1];
+      const whole = await call('2026-07-28', tool.name, { startDate: '2000-01-01', endDate: '2100-01-01' });
+      if (range === undefined) {
+        // The whole history fits, and the description says so.
+        expect(tool.description).toContain('the whole history fits');
+        expect(whole.json.result.isError).toBeUndefined();
+        return;
+      }
+      expect(whole.json.result.isError).toBe(true);
+      const dates: string[] = JSON.parse(full).availableDates;
+      for (const end of [last!, ...dates.filter((_, i) => i % 15 === 0)]) {
+        const fits = await post(rangeCall(dataset, 1, Number(range), end), { 'mcp-protocol-version': '2025-11-25' });
+        expect(fits.json.result.isError, `${range} days to ${end}`).toBeUndefined();
+        expect(Buffer.byteLength(fits.json.result.content[0].text)).toBeLessThanOrEqual(LIMITS.resultBytes);
+      }
+      if (tool.description.includes(`${param} for one ${kind} with a range`)) return;
+      const one = await call('2026-07-28', tool.name, {
+        startDate: '2000-01-01',
+        endDate: '2100-01-01',
+        [param]: dataset.exampleEntityId,
+      });
+      expect(one.json.result.isError).toBeUndefined();
+      expect(JSON.parse(one.json.result.content[0].text)).toEqual(one.json.result.structuredContent);
+    },
+  );
 
   it('the other descriptions state sizes too', async () => {
     for (const tool of await tools()) {
@@ -99,7 +122,9 @@ describe(`one tool result holds at most ${mib(LIMITS.resultBytes)}`, () => {
 
 describe('a header-less batch does bounded work', () => {
   it(`past ${LIMITS.batchToolCalls} tools/call requests, each further call gets a -32000 error naming the limit`, async () => {
-    const batch = Array.from({ length: LIMITS.batchToolCalls + 5 }, (_, i) => toolCall(i, 'list_car_loan_rates', {}));
+    const batch = Array.from({ length: LIMITS.batchToolCalls + 5 }, (_, i) =>
+      toolCall(i, toolNamesOf(DATASETS[i % DATASETS.length]!).list, {}),
+    );
     const { status, json } = await post([{ jsonrpc: '2.0', id: 'p', method: 'ping' }, ...batch]);
     expect(status).toBe(200);
     expect(json).toHaveLength(batch.length + 1);
@@ -120,14 +145,14 @@ describe('a header-less batch does bounded work', () => {
   });
 
   it(`past ${LIMITS.responseBytes / 2 ** 20} MiB of answers, each further call gets a -32000 error saying how to narrow it`, async () => {
-    const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json())
+    const dates: string[] = (await (await fetch(`${server.url}${endpointsOf(large).timeSeries.path}`)).json())
       .availableDates;
     const days = Number(
       /range of about (\d+) days/.exec(
-        (await tools()).find((t) => t.name === 'get_mortgage_rates_time_series')!.description,
+        (await tools()).find((t) => t.name === toolNamesOf(large).series)!.description,
       )![1],
     );
-    const batch = Array.from({ length: 12 }, (_, i) => rangeCall(i, days, dates.at(-1)!));
+    const batch = Array.from({ length: 12 }, (_, i) => rangeCall(large, i, days, dates.at(-1)!));
     const { json, bytes } = await post(batch);
     expect(json.map((r: any) => r.id).sort((a: number, b: number) => a - b)).toEqual(batch.map((m) => m.id));
     const answered = json.filter((r: any) => r.result && !r.result.isError);
@@ -159,30 +184,28 @@ describe('outputSchema', () => {
       for (const tool of await tools(version)) expect(tool.outputSchema).toBeUndefined();
   });
 
-  const CALLS: [string, Record<string, string>][] = [
-    ['list_mortgage_rates', { termInMonths: '12' }],
-    ['get_mortgage_rates_by_institution', { institutionId: 'asb' }],
-    [
-      'get_mortgage_rates_time_series',
-      { startDate: '2025-02-01', endDate: '2025-03-05', institutionId: 'institution:anz' },
-    ],
-    ['get_mortgage_rates_time_series', {}],
-    ['list_personal_loan_rates', {}],
-    ['get_personal_loan_rates_by_institution', { institutionId: 'institution:asb' }],
-    ['get_personal_loan_rates_time_series', { date: '2025-02-04' }],
-    ['list_car_loan_rates', {}],
-    ['get_car_loan_rates_by_institution', { institutionId: 'institution:asb' }],
-    ['get_car_loan_rates_time_series', { startDate: '2024-06-01', endDate: '2024-12-31' }],
-    ['list_credit_card_rates', {}],
-    ['get_credit_card_rates_by_issuer', { issuerId: 'issuer:amex' }],
-    ['get_credit_card_rates_time_series', { date: '2025-01-07', institutionId: 'ignored' }],
-  ];
+  /** Calls of every tool: each dataset's list (filtered where it can be), an entity, and its time series in four ways. */
+  const CALLS: [string, Record<string, string>][] = DATASETS.flatMap((d, n) => {
+    const names = toolNamesOf(d);
+    const { param } = d.entity;
+    const newest = newestDates()[d.slug];
+    const filter = d.filters[0];
+    const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
+    return [
+      [names.list, filter ? { [filter.name]: filter.example } : {}],
+      // The first dataset's entity by its bare slug, the others' by their whole id.
+      [names.detail, { [param]: n === 0 ? bare : d.exampleEntityId }],
+      [names.series, { startDate: minusDays(newest, 30), endDate: newest, [param]: d.exampleEntityId }],
+      [names.series, {}],
+      [names.series, { date: newest, ...Object.fromEntries(d.ignoredTimeSeriesParams.map((p) => [p, 'ignored'])) }],
+    ] as [string, Record<string, string>][];
+  });
 
   it('structuredContent of every tool is valid against its outputSchema, and equal to the text', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     const schemas = new Map((await tools()).map((t) => [t.name, ajv.compile(t.outputSchema!)]));
-    expect(new Set(CALLS.map(([name]) => name)).size).toBe(12);
+    expect(new Set(CALLS.map(([name]) => name)).size).toBe(TOOLS.length);
     for (const [name, args] of CALLS) {
       const { json } = await call('2026-07-28', name, args);
       expect(json.result.isError, name).toBeUndefined();

@@ -29,7 +29,7 @@ describe('the static API reference', () => {
       'pattern ^\\d+$',
       'at least 1 characters',
     ]);
-    expect(constraintsOf({ enum: ['MortgageRates'] })).toEqual(['always "MortgageRates"']);
+    expect(constraintsOf({ enum: ['SomeRates'] })).toEqual(['always "SomeRates"']);
     expect(constraintsOf({ enum: [6, 12], default: 6 })).toEqual(['one of 6, 12', 'default 6']);
     expect(constraintsOf({ type: 'number', minimum: 0, maximum: 40 })).toEqual(['≥ 0', '≤ 40']);
   });

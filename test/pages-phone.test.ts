@@ -9,7 +9,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
+import { MortgageInstitution } from '../src/schemas/rates.ts';
 import { chromiumForTests, SCREENSHOTS } from './support/chromium.ts';
+import { datasetOfSchema } from './support/datasets.ts';
 import { freePort } from './support/free-port.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
@@ -17,11 +21,19 @@ import { answers, type ServerProcess, startServer } from './support/server-proce
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
+/** A dataset's explorer page, and its example institution's. */
+const ratesPage = (d: Dataset) => `/rates/${EXPLORER[d.slug].path}`;
+const entityPage = (d: Dataset) => `${ratesPage(d)}/${d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1)}`;
+/** The widest table: a column per term. */
+const TERMED = datasetOfSchema(MortgageInstitution);
+/** The collection status the second server shows: FRESH checked minutes ago, STALE days ago, UNCOLLECTED never. */
+const [FRESH, STALE, ...REST] = DATASETS as unknown as [Dataset, Dataset, ...Dataset[]];
+const UNCOLLECTED = REST.at(-1);
 /** A listing's rate as the pages print it: "4.39" in a table, "4.39 %" on a card. */
 const RATE = /^\d{1,2}\.\d{2}( %)?$/;
 
 let site: ProductionSite;
-/** The same build served with a collection status: mortgages and car loans checked minutes ago, personal loans days ago. */
+/** The same build served with a collection status: every dataset but STALE and UNCOLLECTED checked minutes ago, STALE days ago. */
 let collected: ServerProcess;
 let health: { datasets: Record<string, { lastUpdated: string }> };
 
@@ -40,12 +52,9 @@ beforeAll(async () => {
     lastError: null,
     lastErrorAt: null,
   });
-  await writeFile(join(statusDir, 'mortgage-rates.json'), JSON.stringify(record(ago(12 * 60_000), 'mortgage-rates')));
-  await writeFile(join(statusDir, 'car-loan-rates.json'), JSON.stringify(record(ago(12 * 60_000), 'car-loan-rates')));
-  await writeFile(
-    join(statusDir, 'personal-loan-rates.json'),
-    JSON.stringify(record(ago(2 * 24 * 3_600_000), 'personal-loan-rates')),
-  );
+  for (const { slug } of DATASETS.filter((d) => d !== STALE && d !== UNCOLLECTED))
+    await writeFile(join(statusDir, `${slug}.json`), JSON.stringify(record(ago(12 * 60_000), slug)));
+  await writeFile(join(statusDir, `${STALE.slug}.json`), JSON.stringify(record(ago(2 * 24 * 3_600_000), STALE.slug)));
   const port = await freePort();
   collected = await startServer(process.execPath, ['scripts/serve.mjs'], {
     port,
@@ -131,8 +140,8 @@ const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElemen
 describe('a phone (390×844)', () => {
   const browser = chromiumForTests();
 
-  it('the mortgage listing shows its rates without sideways scrolling, the table’s first screen full of them', async () => {
-    const { page, errors, close } = await open(browser(), `${site.url}/rates/mortgages`, PHONE);
+  it('the termed-rate listing (the widest table) shows its rates without sideways scrolling, the table’s first screen full of them', async () => {
+    const { page, errors, close } = await open(browser(), `${site.url}${ratesPage(TERMED)}`, PHONE);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     const rates = await visibleRates(page, false);
     expect(rates.inWidth).toBeGreaterThanOrEqual(30);
@@ -145,13 +154,13 @@ describe('a phone (390×844)', () => {
     expect((await visibleRates(page, true)).shown).toBeGreaterThanOrEqual(16);
     const first = page.locator('table.rate-table td[data-id]').first();
     const label = await first.evaluate((td) => getComputedStyle(td, '::before').content);
-    expect(label).toBe('"Variable floating"');
+    expect(label).toBe(`"${EXPLORER[TERMED.slug].headers[1]}"`);
     await page.screenshot({ path: join(SCREENSHOTS, 'phone-mortgages-table.png') });
     expect(errors).toEqual([]);
     await close();
   }, 60_000);
 
-  it.each(['/rates/personal-loans', '/rates/car-loans', '/rates/credit-cards', '/rates/mortgages/anz'])(
+  it.each([...DATASETS.filter((d) => d !== TERMED).map(ratesPage), ...DATASETS.map(entityPage)])(
     '%s shows every value of its table within the screen’s width',
     async (path) => {
       const { page, errors, close } = await open(browser(), `${site.url}${path}`, PHONE);
@@ -191,7 +200,7 @@ describe('a phone (390×844)', () => {
   }, 30_000);
 
   it('a docs page opens on its heading, with the menu one tap away', async () => {
-    for (const path of ['/docs/quickstart', '/docs/reference/mortgage-rates', '/docs']) {
+    for (const path of ['/docs/quickstart', ...DATASETS.map((d) => `/docs/reference/${d.slug}`), '/docs']) {
       const { page, errors, close } = await open(browser(), `${site.url}${path}`, PHONE);
       const top = await page.locator('article h1').evaluate((h) => h.getBoundingClientRect().top);
       expect(top, path).toBeLessThan(PHONE.height / 2);
@@ -235,13 +244,20 @@ describe('a phone (390×844)', () => {
   }, 30_000);
 
   it('the site header does not stay over the page, so a table’s header or an anchor is never under it', async () => {
-    const { page, errors, close } = await open(
-      browser(),
-      `${site.url}/docs/quickstart#personal-loan-and-car-loan-rates`,
-      PHONE,
-    );
+    // A heading of the quickstart far enough down for the jump to bring it to the top.
+    const first = await open(browser(), `${site.url}/docs/quickstart`, PHONE);
+    const id = await first.page.evaluate(() => {
+      const room = document.scrollingElement!.scrollHeight - window.innerHeight;
+      return [...document.querySelectorAll('article h2[id], article h3[id]')].find((h) => {
+        const y = h.getBoundingClientRect().top + window.scrollY;
+        return y > window.innerHeight && y < room;
+      })?.id;
+    });
+    await first.close();
+    expect(id).toBeTruthy();
+    const { page, errors, close } = await open(browser(), `${site.url}/docs/quickstart#${id}`, PHONE);
     const [target, header] = await Promise.all([
-      page.locator('#personal-loan-and-car-loan-rates').evaluate((h) => h.getBoundingClientRect().top),
+      page.locator(`[id="${id}"]`).evaluate((h) => h.getBoundingClientRect().top),
       page.locator('.site-header').evaluate((h) => h.getBoundingClientRect().bottom),
     ]);
     expect(target).toBeGreaterThanOrEqual(Math.max(0, header));
@@ -267,7 +283,7 @@ describe('a desktop (1280×900)', () => {
   }, 30_000);
 
   it('anchors land below the sticky site header', async () => {
-    for (const path of ['/docs/reference/mortgage-rates', '/docs/concepts']) {
+    for (const path of [...DATASETS.map((d) => `/docs/reference/${d.slug}`), '/docs/concepts']) {
       const { page, errors, close } = await open(browser(), `${site.url}${path}`, DESKTOP);
       // A heading far enough down the page for the jump to bring it to the top.
       const id = await page.evaluate(() => {
@@ -292,10 +308,10 @@ describe('a desktop (1280×900)', () => {
     }
   }, 30_000);
 
-  it('the mortgage table keeps its columns with their headers and the institution column beside them', async () => {
-    const { page, errors, close } = await open(browser(), `${site.url}/rates/mortgages`, DESKTOP);
+  it('the termed-rate table keeps its columns with their headers and the institution column beside them', async () => {
+    const { page, errors, close } = await open(browser(), `${site.url}${ratesPage(TERMED)}`, DESKTOP);
     const headers = await page.locator('table.rate-table thead th').allTextContents();
-    expect(headers.slice(0, 3)).toEqual(['Institution', 'Product', 'Variable floating']);
+    expect(headers.slice(0, 3)).toEqual(['Institution', ...EXPLORER[TERMED.slug].headers.slice(0, 2)]);
     expect(await page.locator('table.rate-table thead').isVisible()).toBe(true);
     const [header, cell] = await Promise.all([
       page.locator('table.rate-table thead th').nth(4).boundingBox(),
@@ -310,24 +326,29 @@ describe('a desktop (1280×900)', () => {
 
 describe('how fresh the rates are', () => {
   const browser = chromiumForTests();
-  const PAGES = ['/rates', '/rates/mortgages', '/rates/personal-loans', '/rates/changes', '/rates/mortgages/anz'];
+  /** The hub, the changes, and each dataset's page and its example institution's, with the dataset each shows. */
+  const PAGES: [string, Dataset | undefined][] = [
+    ['/rates', undefined],
+    ['/rates/changes', undefined],
+    ...DATASETS.flatMap((d): [string, Dataset][] => [
+      [ratesPage(d), d],
+      [entityPage(d), d],
+    ]),
+  ];
 
   it('with no collector here, every rates page says its data is not being collected and when it last changed, and no heading says "today"', async () => {
     for (const size of [PHONE, DESKTOP]) {
-      for (const path of PAGES) {
+      for (const [path, shown] of PAGES) {
         const { page, errors, close } = await open(browser(), `${site.url}${path}`, size);
         await filled(page);
         const said = await freshness(page);
         expect(said, path).toMatch(/not being collected here/i);
         expect(said, path).not.toMatch(/today/i);
-        const slug = path === '/rates/personal-loans' ? 'personal-loan-rates' : 'mortgage-rates';
-        expect(said, path).toContain(`last changed ${lastChanged(slug)}`);
-        if (path === '/rates' || path === '/rates/changes') {
-          for (const other of ['personal-loan-rates', 'car-loan-rates', 'credit-card-rates'])
-            expect(said, `${path} ${other}`).toContain(`last changed ${lastChanged(other)}`);
-        }
+        // A dataset's pages say when it last changed; the hub and the changes, each dataset's.
+        for (const d of shown ? [shown] : DATASETS)
+          expect(said, `${path} ${d.slug}`).toContain(`last changed ${lastChanged(d.slug)}`);
         for (const heading of await headings(page)) expect(heading, path).not.toMatch(/\btoday\b/i);
-        if (size === PHONE && (path === '/rates' || path === '/rates/mortgages'))
+        if (size === PHONE && (path === '/rates' || path === ratesPage(FRESH)))
           await page.screenshot({ path: join(SCREENSHOTS, `phone-${path.slice(1).replace(/\//g, '-')}.png`) });
         expect(errors, path).toEqual([]);
         await close();
@@ -336,7 +357,7 @@ describe('how fresh the rates are', () => {
   }, 120_000);
 
   it('with JavaScript off, no heading says "today" and each page says as of when its data last changed', async () => {
-    for (const path of PAGES) {
+    for (const [path] of PAGES) {
       const { page, close } = await open(browser(), `${site.url}${path}`, PHONE, { javaScriptEnabled: false });
       for (const heading of await headings(page)) expect(heading, path).not.toMatch(/\btoday\b/i);
       const said = await freshness(page);
@@ -355,32 +376,32 @@ describe('how fresh the rates are', () => {
       hub.page
         .locator(`.freshness [data-dataset="${slug}"]`)
         .evaluate((li) => [li.getAttribute('data-state'), li.textContent]);
-    const [mortgages, personal, cards] = await Promise.all([
-      item('mortgage-rates'),
-      item('personal-loan-rates'),
-      item('credit-card-rates'),
-    ]);
-    expect(mortgages[0]).toBe('fresh');
-    expect(mortgages[1]).toMatch(/up to date today: checked 1\d minutes ago · last changed/);
-    expect(personal[0]).toBe('stale');
-    expect(personal[1]).toMatch(/stale since \d{1,2} \w{3} 20\d\d, .* \(not checked for 2 days\) · last changed/);
-    expect(personal[1]).not.toMatch(/today/);
-    expect(cards[0]).toBe('uncollected');
-    expect(cards[1]).toContain(`not being collected here · last changed ${lastChanged('credit-card-rates')}`);
+    const fresh = await item(FRESH.slug);
+    expect(fresh[0]).toBe('fresh');
+    expect(fresh[1]).toMatch(/up to date today: checked 1\d minutes ago · last changed/);
+    const stale = await item(STALE.slug);
+    expect(stale[0]).toBe('stale');
+    expect(stale[1]).toMatch(/stale since \d{1,2} \w{3} 20\d\d, .* \(not checked for 2 days\) · last changed/);
+    expect(stale[1]).not.toMatch(/today/);
+    if (UNCOLLECTED) {
+      const never = await item(UNCOLLECTED.slug);
+      expect(never[0]).toBe('uncollected');
+      expect(never[1]).toContain(`not being collected here · last changed ${lastChanged(UNCOLLECTED.slug)}`);
+    }
     expect(hub.errors).toEqual([]);
     await hub.close();
 
-    const fresh = await open(browser(), `${collected.url}/rates/mortgages`, PHONE);
-    await filled(fresh.page);
-    expect(await fresh.page.locator('.freshness').textContent()).toMatch(/^\s*Up to date today: checked/);
-    await fresh.page.screenshot({ path: join(SCREENSHOTS, 'phone-mortgages-fresh.png') });
-    await fresh.close();
-    const stale = await open(browser(), `${collected.url}/rates/personal-loans`, PHONE);
-    await filled(stale.page);
-    const said = await freshness(stale.page);
+    const freshPage = await open(browser(), `${collected.url}${ratesPage(FRESH)}`, PHONE);
+    await filled(freshPage.page);
+    expect(await freshPage.page.locator('.freshness').textContent()).toMatch(/^\s*Up to date today: checked/);
+    await freshPage.page.screenshot({ path: join(SCREENSHOTS, 'phone-rates-fresh.png') });
+    await freshPage.close();
+    const stalePage = await open(browser(), `${collected.url}${ratesPage(STALE)}`, PHONE);
+    await filled(stalePage.page);
+    const said = await freshness(stalePage.page);
     expect(said).toMatch(/Stale since/);
     expect(said).not.toMatch(/today/i);
-    expect(stale.errors).toEqual([]);
-    await stale.close();
+    expect(stalePage.errors).toEqual([]);
+    await stalePage.close();
   }, 60_000);
 });

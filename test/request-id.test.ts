@@ -13,11 +13,20 @@ import middleware, { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.
 import { siteUrl } from '../src/site.ts';
 import { apiOver, coreOver, get, rawServiceOver, serviceOver } from './support/core.ts';
 import { ORIGIN, SITE } from './support/constants.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
+import { toolNamesOf } from './support/datasets.ts';
+import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { nodeRequest, serveService } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH, toolCall } from './support/mcp.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const list = (d: Dataset) => endpointsOf(d).list.path;
+const series = (d: Dataset) => endpointsOf(d).timeSeries.path;
+/** Each filter given a value that is not of its format, and given twice. */
+const badFilters = (d: Dataset) =>
+  d.filters.flatMap((f) => [`${list(d)}?${f.name}=abc`, `${list(d)}?${f.name}=${f.example}&${f.name}=${f.example}`]);
+const A = DATASETS[0];
 let core: Handler;
 let api: Handler;
 beforeAll(async () => {
@@ -27,12 +36,15 @@ beforeAll(async () => {
 
 describe('the bare core: one answer per method and URL, for any caller', () => {
   const cacheable = [
-    '/api/v1/mortgage-rates',
-    '/api/v1/credit-card-rates/issuer:amex',
-    '/api/v1/car-loan-rates/time-series?date=2025-02-24',
-    '/api/v1/mortgage-rates/institution:nobody',
-    '/api/v1/mortgage-rates?colour=blue',
-    '/api/v1/mortgage-rates?termInMonths=abc',
+    ...DATASETS.flatMap((d) => [
+      list(d),
+      `${list(d)}/${d.exampleEntityId}`,
+      `${series(d)}?date=${newestDates()[d.slug]}`,
+      `${list(d)}/${d.entity.prefix}:nobody`,
+      `${list(d)}?colour=blue`,
+      `${series(d)}?date=5-5-5`,
+      ...badFilters(d),
+    ]),
     '/api/v1/nothing-here',
   ];
 
@@ -49,8 +61,8 @@ describe('the bare core: one answer per method and URL, for any caller', () => {
   );
 
   it('a 304 carries no id either, and the caching headers of the 200', async () => {
-    const etag = (await get(core, '/api/v1/mortgage-rates')).headers.get('etag')!;
-    const again = await get(core, '/api/v1/mortgage-rates', {
+    const etag = (await get(core, list(A))).headers.get('etag')!;
+    const again = await get(core, list(A), {
       headers: { 'if-none-match': etag, 'x-request-id': 'r' },
     });
     expect(again.status).toBe(304);
@@ -62,8 +74,8 @@ describe('the bare core: one answer per method and URL, for any caller', () => {
     const broken = await coreOver(await tempDir());
     for (const response of [
       await get(core, '/api/v1/health'),
-      await get(core, '/api/v1/mortgage-rates', { method: 'POST' }),
-      await get(broken, '/api/v1/mortgage-rates'),
+      ...(await Promise.all(DATASETS.map((d) => get(core, list(d), { method: 'POST' })))),
+      ...(await Promise.all(DATASETS.map((d) => get(broken, list(d))))),
     ]) {
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(response.headers.get('vercel-cdn-cache-control')).toBeNull();
@@ -73,30 +85,33 @@ describe('the bare core: one answer per method and URL, for any caller', () => {
 });
 
 describe('the stamp, by the contract', () => {
-  const carries = [
-    ['GET', '/api/v1/mortgage-rates', 200],
-    ['HEAD', '/api/v1/mortgage-rates/institution:anz', 200],
-    ['GET', '/api/v1/mortgage-rates/', 200],
+  const carries: [string, string, number][] = [
+    ...DATASETS.flatMap((d): [string, string, number][] => [
+      ['GET', list(d), 200],
+      ['HEAD', `${list(d)}/${d.exampleEntityId}`, 200],
+      ['GET', `${list(d)}/`, 200],
+      ['GET', `${list(d)}?colour=blue`, 400],
+      ['GET', `${series(d)}?startDate=2025-01-01`, 400],
+      ['GET', `${list(d)}/${d.entity.prefix}:nobody`, 404],
+      ['GET', `${series(d)}?date=2001-01-01`, 404],
+      ['POST', list(d), 405],
+    ]),
     ['GET', '/api/v1/health', 200],
     ['GET', '/api/v1/health?verbose=1', 400],
-    ['GET', '/api/v1/mortgage-rates?colour=blue', 400],
-    ['GET', '/api/v1/mortgage-rates/time-series?startDate=2025-01-01', 400],
-    ['GET', '/api/v1/mortgage-rates/institution:nobody', 404],
-    ['GET', '/api/v1/mortgage-rates/time-series?date=2001-01-01', 404],
-    ['POST', '/api/v1/mortgage-rates', 405],
     ['DELETE', '/api/v1/health', 405],
-  ] as const;
-  const carriesNone = [
+  ];
+  const carriesNone: [string, string, number][] = [
     ['GET', '/api/v1/nothing-here', 404],
     ['GET', '/api/v1', 404],
-    ['GET', '/api/v1/mortgage-rates/a/b', 404],
     ['POST', '/api/v1/nothing-here', 404],
-    ['GET', '/api/v1/mortgage-rates?termInMonths=abc', 400],
-    ['GET', '/api/v1/mortgage-rates?termInMonths=12&termInMonths=24', 400],
     ['GET', '/api/v1/health?a=1&a=2', 400],
-    ['GET', '/api/v1/car-loan-rates/time-series?date=5-5-5', 400],
-    ['OPTIONS', '/api/v1/mortgage-rates', 204],
-  ] as const;
+    ...DATASETS.flatMap((d): [string, string, number][] => [
+      ['GET', `${list(d)}/a/b`, 404],
+      ['GET', `${series(d)}?date=5-5-5`, 400],
+      ...badFilters(d).map((path): [string, string, number] => ['GET', path, 400]),
+      ['OPTIONS', list(d), 204],
+    ]),
+  ];
 
   it.each(carries)('%s %s (%i) carries the sent id, or a new one', async (method, path, status) => {
     const echoed = await get(api, path, { method, headers: { 'x-request-id': 'trace-7' } });
@@ -134,11 +149,11 @@ describe('the Vercel routing middleware', () => {
 
   it('runs on every /api/v1 request and lets it continue, adding only the id', () => {
     expect(MIDDLEWARE_MATCHER).toEqual(['/api/v1/:path*']);
-    const response = run('/api/v1/mortgage-rates?termInMonths=12');
+    const response = run(exampleListRequest(A));
     expect(response.headers.get('x-middleware-next')).toBe('1');
     expect([...response.headers.keys()].sort()).toEqual(['x-middleware-next', 'x-request-id']);
     expect(response.headers.get('x-request-id')).toMatch(UUID);
-    expect(run('/api/v1/mortgage-rates').headers.get('x-request-id')).not.toBe(response.headers.get('x-request-id'));
+    expect(run(list(A)).headers.get('x-request-id')).not.toBe(response.headers.get('x-request-id'));
   });
 
   it('echoes a safe sent id, replaces an unsafe one, and adds none where the contract says so', () => {
@@ -146,16 +161,19 @@ describe('the Vercel routing middleware', () => {
       'abc:1/2',
     );
     expect(run('/api/v1/health', { headers: { 'x-request-id': 'a b' } }).headers.get('x-request-id')).toMatch(UUID);
-    expect(run('/api/v1/mortgage-rates', { method: 'POST' }).headers.get('x-request-id')).toMatch(UUID);
+    for (const d of DATASETS) expect(run(list(d), { method: 'POST' }).headers.get('x-request-id')).toMatch(UUID);
     expect(run('/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'r' } }).headers.get('x-request-id')).toBe(
       'r',
     );
-    for (const path of ['/api/v1/nothing-here', '/api/v1/mortgage-rates?termInMonths=abc']) {
+    for (const path of [
+      '/api/v1/nothing-here',
+      ...DATASETS.flatMap((d) => [`${series(d)}?date=5-5-5`, ...badFilters(d)]),
+    ]) {
       const response = run(path, { headers: { 'x-request-id': 'r' } });
       expect(response.headers.get('x-middleware-next'), path).toBe('1');
       expect(response.headers.get('x-request-id'), path).toBeNull();
     }
-    expect(run('/api/v1/mortgage-rates', { method: 'OPTIONS' }).headers.get('x-request-id')).toBeNull();
+    for (const d of DATASETS) expect(run(list(d), { method: 'OPTIONS' }).headers.get('x-request-id')).toBeNull();
   });
 });
 
@@ -197,11 +215,11 @@ describe('one site URL', () => {
     try {
       const answers = [
         await send(service.url, 'GET', '/api/v1/nothing-here'),
-        await send(service.url, 'GET', '/api/v1/mortgage-rates/institution:nobody'),
-        await send(service.url, 'GET', '/api/v1/mortgage-rates?termInMonths=abc'),
-        await send(service.url, 'POST', '/api/v1/mortgage-rates', 'x'),
-        await mcp('list_mortgage_rates', { termInMonths: 'twelve' }),
-        await mcp('get_mortgage_rates_by_institution', { institutionId: 'institution:nobody' }),
+        await send(service.url, 'GET', `${list(A)}/${A.entity.prefix}:nobody`),
+        await send(service.url, 'GET', `${series(A)}?date=5-5-5`),
+        await send(service.url, 'POST', list(A), 'x'),
+        await mcp(toolNamesOf(A).list, { colour: 'twelve' }),
+        await mcp(toolNamesOf(A).detail, { [A.entity.param]: `${A.entity.prefix}:nobody` }),
         await send(search.url, 'GET', '/api/search?query='),
       ];
       for (const { status, text, head } of answers) {

@@ -6,11 +6,22 @@ import { execFile } from 'node:child_process';
 import { cp } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASETS } from '../src/datasets.ts';
+import { healthTime } from '../src/api/health.ts';
+import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
+import { toolsFor } from '../src/mcp/tools.ts';
 import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
 import { ROOT } from './support/constants.ts';
 import { freePort } from './support/free-port.ts';
-import { historyDir, newestSnapshots, tempDir, withAnzSpecial } from './support/history.ts';
+import {
+  firstRate,
+  historyDir,
+  newestDates,
+  newestSnapshots,
+  type SnapshotFile,
+  tempDir,
+  withFirstRateMoved,
+} from './support/history.ts';
 import { nodeRequest } from './support/http.ts';
 import { MCP_PATH, modern } from './support/mcp.ts';
 import { answers, type ServerProcess, startServer } from './support/server-process.ts';
@@ -20,14 +31,19 @@ let source: SourceServer;
 let base: string;
 let today: string;
 let collectOutput: string;
+let newest: Record<DatasetSlug, SnapshotFile>;
+/** The dataset whose first rate the collection moves, and another one. */
+const A = DATASETS[0];
+const B = DATASETS.at(-1)!;
+const NEWEST = newestDates();
+let cut: ReturnType<typeof withFirstRateMoved>;
 
-/** Pages rendered from each dataset's newest real snapshot, with ANZ's Special 1-year mortgage rate cut to 4.69. */
+/** Pages rendered from each dataset's newest real snapshot, A's first rate cut by 0.6 points. */
 async function serveCutPages() {
   source = await startSourceServer();
-  const newest = await newestSnapshots();
-  serveSourcePages(source, (slug) =>
-    slug === 'mortgage-rates' ? withAnzSpecial(newest[slug].data, 4.69) : newest[slug].data,
-  );
+  newest = await newestSnapshots();
+  cut = withFirstRateMoved(newest[A.slug].data, -0.6);
+  serveSourcePages(source, (slug) => (slug === A.slug ? cut.data : newest[slug].data));
 }
 
 beforeAll(async () => {
@@ -42,7 +58,7 @@ beforeAll(async () => {
   });
   collectOutput = collected.stdout;
   // The UTC date the collector stamped (the run may straddle midnight).
-  today = /mortgage-rates\/(\d{4}-\d{2}-\d{2})\.json/.exec(collectOutput)?.[1] ?? 'none';
+  today = new RegExp(`${A.slug}/(\\d{4}-\\d{2}-\\d{2})\\.json`).exec(collectOutput)?.[1] ?? 'none';
   expect([before, new Date().toISOString().slice(0, 10)]).toContain(today);
 
   const port = await freePort();
@@ -71,19 +87,18 @@ afterAll(async () => {
 
 describe('a collection, then npm start', () => {
   it('the collector wrote only the dataset whose rates moved', () => {
-    expect(collectOutput).toMatch(new RegExp(`mortgage-rates: changed, wrote mortgage-rates/${today}\\.json`));
-    expect(collectOutput).toContain('collect: 1 changed, 3 unchanged, 0 failed');
+    expect(collectOutput).toMatch(new RegExp(`${A.slug}: changed, wrote ${A.slug}/${today}\\.json`));
+    expect(collectOutput).toContain(`collect: 1 changed, ${DATASETS.length - 1} unchanged, 0 failed`);
   });
 
   it('the API serves the newly collected rate, and the history before it', async () => {
-    const response = await fetch(`${base}/api/v1/mortgage-rates/institution:anz?termInMonths=12`);
+    const { list, timeSeries } = endpointsOf(A);
+    const response = await fetch(`${base}${list.path}/${cut.first.entity.id}`);
     const body = await response.json();
     expect(body.lastUpdated.slice(0, 10)).toBe(today);
-    expect(body.data[0].products.find((p: any) => p.name === 'Special').rates).toEqual([
-      { id: 'rate:anz:special:1-year', rate: 4.69, term: '1 year', termInMonths: 12 },
-    ]);
-    const series = await (await fetch(`${base}/api/v1/mortgage-rates/time-series`)).json();
-    expect(series.availableDates.at(-2)).toBe('2025-03-05');
+    expect(firstRate(body.data)).toMatchObject({ id: cut.first.id, key: cut.first.key, value: cut.value });
+    const series = await (await fetch(`${base}${timeSeries.path}`)).json();
+    expect(series.availableDates.at(-2)).toBe(NEWEST[A.slug]);
     expect(series.availableDates.at(-1)).toBe(today);
   });
 
@@ -95,18 +110,16 @@ describe('a collection, then npm start', () => {
       expect(lastChecked.slice(0, 10)).toBe(today);
       expect(stale).toBe(false);
     }
-    expect(health.datasets['mortgage-rates'].lastUpdated.slice(0, 10)).toBe(today);
-    expect(health.datasets['car-loan-rates'].lastUpdated).toBe('2025-02-24 22:04:32');
+    expect(health.datasets[A.slug].lastUpdated.slice(0, 10)).toBe(today);
+    for (const dataset of DATASETS.filter((d) => d !== A))
+      expect(health.datasets[dataset.slug].lastUpdated).toBe(healthTime(newest[dataset.slug].lastUpdated));
   });
 });
 
 describe('the production server from npm start', () => {
-  it('serves the lists of all four datasets from the built history', async () => {
-    for (const [slug, type, lastUpdated] of [
-      ['personal-loan-rates', 'PersonalLoanRates', '2025-02-04T20:04:55.942Z'],
-      ['car-loan-rates', 'CarLoanRates', '2025-02-24T22:04:32.157Z'],
-      ['credit-card-rates', 'CreditCardRates', '2025-01-07T08:06:01.522Z'],
-    ]) {
+  it('serves the list of every dataset the collection left alone from the built history', async () => {
+    for (const { slug, type } of DATASETS.filter((d) => d !== A)) {
+      const { lastUpdated } = newest[slug];
       const response = await fetch(`${base}/api/v1/${slug}`, { headers: { origin: 'https://example.org' } });
       expect(response.status, slug).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -118,42 +131,46 @@ describe('the production server from npm start', () => {
   });
 
   it('answers detail, time series and health', async () => {
-    const detail = await fetch(`${base}/api/v1/mortgage-rates/INSTITUTION:ANZ?termInMonths=12`);
+    const [path, query] = exampleListRequest(A).split('?');
+    const detail = await fetch(`${base}${path}/${A.exampleEntityId.toUpperCase()}${query ? `?${query}` : ''}`);
     expect(detail.status).toBe(200);
-    expect((await detail.json()).data[0].id).toBe('institution:anz');
+    expect((await detail.json()).data[0].id).toBe(A.exampleEntityId);
     const series = await (
-      await fetch(`${base}/api/v1/credit-card-rates/time-series?date=2025-01-07&issuerId=issuer:amex`)
+      await fetch(
+        `${base}${endpointsOf(B).timeSeries.path}?date=${NEWEST[B.slug]}&${B.entity.param}=${B.exampleEntityId}`,
+      )
     ).json();
-    expect(series.timeSeries['2025-01-07'].data[0].id).toBe('issuer:amex');
+    expect(series.timeSeries[NEWEST[B.slug]].data[0].id).toBe(B.exampleEntityId);
+    const bare = A.exampleEntityId.slice(A.exampleEntityId.indexOf(':') + 1);
     const previous = await (
-      await fetch(`${base}/api/v1/mortgage-rates/time-series?date=2025-03-05&institutionId=anz`)
+      await fetch(`${base}${endpointsOf(A).timeSeries.path}?date=${NEWEST[A.slug]}&${A.entity.param}=${bare}`)
     ).json();
-    expect(previous.timeSeries['2025-03-05'].lastUpdated).toBe('2025-03-05T01:32:05.919Z');
+    expect(previous.timeSeries[NEWEST[A.slug]].lastUpdated).toBe(newest[A.slug].lastUpdated);
   });
 
   it('answers HEAD, preflight, POST and mistakes through the framework exactly as the core does', async () => {
-    const head = await fetch(`${base}/api/v1/car-loan-rates`, { method: 'HEAD' });
+    const head = await fetch(`${base}${endpointsOf(B).list.path}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    const preflight = await fetch(`${base}/api/v1/car-loan-rates`, {
+    const preflight = await fetch(`${base}${endpointsOf(B).list.path}`, {
       method: 'OPTIONS',
       headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-max-age')).toBe('600');
-    const post = await fetch(`${base}/api/v1/car-loan-rates`, {
+    const post = await fetch(`${base}${endpointsOf(B).list.path}`, {
       method: 'POST',
       body: 'x',
       headers: { 'content-type': 'text/plain', origin: 'https://example.org' },
     });
     expect(post.status).toBe(405);
     expect((await post.json()).error).toBe('method_not_allowed');
-    const wrongFormat = await fetch(`${base}/api/v1/mortgage-rates?termInMonths=abc`, {
+    const wrongFormat = await fetch(`${base}${endpointsOf(A).timeSeries.path}?date=5-5-5`, {
       headers: { 'x-request-id': 'abc' },
     });
     expect(wrongFormat.status).toBe(400);
     expect(wrongFormat.headers.get('x-request-id')).toBeNull();
-    const unknown = await fetch(`${base}/api/v1/savings-rates`);
+    const unknown = await fetch(`${base}/api/v1/no-such-rates`);
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toBe('not_found');
   });
@@ -163,14 +180,14 @@ describe('the production server from npm start', () => {
       `${base}${MCP_PATH}`,
       modern(
         'tools/call',
-        { name: 'get_credit_card_rates_by_issuer', arguments: { issuerId: 'issuer:amex' } },
+        { name: toolsFor(B)[1]!.name, arguments: { [B.entity.param]: B.exampleEntityId } },
         { headers: { origin: 'https://agent.example' } },
       ),
     );
     expect(response.status).toBe(200);
     expect(response.headers.get('mcp-session-id')).toBeNull();
     const { result } = await response.json();
-    const rest = await (await fetch(`${base}/api/v1/credit-card-rates/issuer:amex`)).json();
+    const rest = await (await fetch(`${base}${endpointsOf(B).list.path}/${B.exampleEntityId}`)).json();
     expect({ ...result.structuredContent, timestamp: null }).toEqual({ ...rest, timestamp: null });
     expect((await fetch(`${base}${MCP_PATH}`)).status).toBe(405);
   });
@@ -182,9 +199,9 @@ describe('the production server from npm start', () => {
       });
       return { status, headers, length: body.length };
     };
-    const plain = await raw('/api/v1/mortgage-rates');
-    const brotli = await raw('/api/v1/mortgage-rates', 'br, gzip');
-    const gzip = await raw('/api/v1/mortgage-rates', 'gzip');
+    const plain = await raw(endpointsOf(A).list.path);
+    const brotli = await raw(endpointsOf(A).list.path, 'br, gzip');
+    const gzip = await raw(endpointsOf(A).list.path, 'gzip');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(gzip.headers['content-encoding']).toBe('gzip');

@@ -12,14 +12,18 @@ import { dereference, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
 import type { DocPage } from '../src/docs/pages.ts';
+import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
+import { TOOLS } from '../src/mcp/tools.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
 import { chromiumForTests, SCREENSHOTS, visit as open } from './support/chromium.ts';
 import { freePort } from './support/free-port.ts';
 import { MCP_PATH, modern } from './support/mcp.ts';
 import { ROOT } from './support/constants.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { FILTERED, toolNamesOf } from './support/datasets.ts';
+import { historyDir, newestDates, newestSnapshots, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 import { answers, startServer } from './support/server-process.ts';
 
@@ -44,6 +48,9 @@ beforeAll(async () => {
 afterAll(() => site?.stop());
 
 const get = (path: string, init?: RequestInit) => fetch(`${site.url}${path}`, init);
+const list = (d: Dataset) => endpointsOf(d).list.path;
+const series = (d: Dataset) => endpointsOf(d).timeSeries.path;
+const [A, B] = [DATASETS[0], DATASETS.at(-1)!];
 
 describe('docs pages', () => {
   it('has every page the docs promise', () => {
@@ -62,10 +69,7 @@ describe('docs pages', () => {
       '/docs/self-hosting',
       '/docs/caching',
       '/docs/deploying',
-      '/docs/reference/mortgage-rates',
-      '/docs/reference/personal-loan-rates',
-      '/docs/reference/car-loan-rates',
-      '/docs/reference/credit-card-rates',
+      ...DATASETS.map((d) => `/docs/reference/${d.slug}`),
     ]);
   });
 
@@ -84,27 +88,31 @@ describe('docs pages', () => {
     expect((await get('/docs/no-such-page')).status).toBe(404);
   });
 
-  it('reference pages carry real examples from the data the site was built with', async () => {
-    const markdown = await (await get('/docs/reference/mortgage-rates.md')).text();
-    expect(markdown).toContain('"lastUpdated": "2025-03-05T01:32:05.919Z"');
-    expect(markdown).toContain(`curl '${site.url}/api/v1/mortgage-rates?termInMonths=12`);
-    for (const param of ['termInMonths', 'date', 'startDate', 'endDate', 'institutionId'])
-      expect(markdown).toContain(`| \`${param}\` |`);
-    const cards = await (await get('/docs/reference/credit-card-rates.md')).text();
-    expect(cards).toContain('`issuerId`');
-    expect(cards).toContain('`interestFreeDays`');
+  it('reference pages carry real examples from the data the site was built with, and every parameter and field', async () => {
+    const newest = await newestSnapshots();
+    for (const d of DATASETS) {
+      const markdown = await (await get(`/docs/reference/${d.slug}.md`)).text();
+      expect(markdown, d.slug).toContain(`"lastUpdated": "${newest[d.slug].lastUpdated}"`);
+      expect(markdown, d.slug).toContain(`curl '${site.url}${exampleListRequest(d)}`);
+      for (const param of Object.keys(endpointsOf(d).timeSeries.query.shape))
+        expect(markdown, d.slug).toContain(`| \`${param}\` |`);
+      for (const field of Object.keys(itemsOf(newest[d.slug].data[0])[0]!))
+        expect(markdown, `${d.slug} ${field}`).toContain(`\`${field}\``);
+    }
   });
 
   it('the errors page has an anchor for every error code, where every documentationUrl points', async () => {
     const html = await (await get('/docs/errors')).text();
     for (const code of ERROR_CODES) expect(html, code).toContain(`id="${code}"`);
-    const body = await (await get('/api/v1/mortgage-rates/institution:nobody')).json();
-    expect(body.documentationUrl).toBe(`${site.url}/docs/errors#institution_not_found`);
+    for (const d of DATASETS) {
+      const body = await (await get(`${list(d)}/${d.entity.prefix}:nobody`)).json();
+      expect(body.documentationUrl).toBe(`${site.url}/docs/errors#${d.entity.notFound}`);
+    }
   });
 
   it('the AI page lists the MCP tools and says how the contract describes the MCP route', async () => {
     const markdown = await (await get('/docs/ai.md')).text();
-    expect(markdown).toContain('`get_credit_card_rates_by_issuer`');
+    for (const tool of TOOLS) expect(markdown).toContain(`\`${tool.name}\``);
     expect(markdown).toContain('sendMcpMessage');
   });
 });
@@ -161,39 +169,33 @@ describe('the OpenAPI document', () => {
     const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
       Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
     );
+    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, changes.
+    const camel = (words: string) => words.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
     expect(operations.map((o) => o.op.operationId).sort()).toEqual(
       [
-        'listMortgageRates',
-        'getMortgageRatesByInstitution',
-        'getMortgageRatesTimeSeries',
-        'listPersonalLoanRates',
-        'getPersonalLoanRatesByInstitution',
-        'getPersonalLoanRatesTimeSeries',
-        'listCarLoanRates',
-        'getCarLoanRatesByInstitution',
-        'getCarLoanRatesTimeSeries',
-        'listCreditCardRates',
-        'getCreditCardRatesByIssuer',
-        'getCreditCardRatesTimeSeries',
-        'getMortgageRatesChanges',
-        'getPersonalLoanRatesChanges',
-        'getCarLoanRatesChanges',
-        'getCreditCardRatesChanges',
+        ...DATASETS.flatMap((d) => [
+          camel(`list-${d.slug}`),
+          camel(`get-${d.slug}-by-${d.entity.kind}`),
+          camel(`get-${d.slug}-time-series`),
+          camel(`get-${d.slug}-changes`),
+        ]),
         'getHealth',
         'searchDocs',
         'sendMcpMessage',
       ].sort(),
     );
-    const series = openapi.paths['/api/v1/mortgage-rates/time-series'].get;
-    expect(series.tags).toEqual(['Mortgage rates']);
-    const param = (name: string) => series.parameters.find((p: any) => p.name === name);
-    expect(param('date').schema.pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');
-    expect(param('termInMonths').schema.pattern).toBe('^\\d+$');
-    for (const status of ['200', '400', '404', '500']) {
-      const content = series.responses[status].content['application/json'];
-      expect(Object.keys(content.examples ?? {}).length, status).toBeGreaterThan(0);
+    for (const d of DATASETS) {
+      const op = openapi.paths[series(d)].get;
+      expect(op.tags).toEqual([d.title]);
+      const param = (name: string) => op.parameters.find((p: any) => p.name === name);
+      expect(param('date').schema.pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');
+      for (const f of d.filters.filter((f) => f.wholeNumber)) expect(param(f.name).schema.pattern).toBe('^\\d+$');
+      for (const status of ['200', '400', '404', '500']) {
+        const content = op.responses[status].content['application/json'];
+        expect(Object.keys(content.examples ?? {}).length, `${d.slug} ${status}`).toBeGreaterThan(0);
+      }
+      expect(op.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     }
-    expect(series.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     const mcp = openapi.paths['/api/v1/mcp'].post;
     expect(mcp).toMatchObject({ operationId: 'sendMcpMessage', tags: ['MCP'] });
     expect(openapi.paths['/api/search'].get.parameters.map((p: any) => p.name)).toEqual(['query', 'limit']);
@@ -203,23 +205,22 @@ describe('the OpenAPI document', () => {
     const doc: any = await dereference(structuredClone(openapi));
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
+    const minusDays = (date: string, days: number) =>
+      new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
+    // Each dataset's list (plain and as its example request), one entity, and its time series three ways.
     const real: [string, string][] = [
-      ['/api/v1/mortgage-rates', '/api/v1/mortgage-rates?termInMonths=24'],
-      ['/api/v1/mortgage-rates/{institutionId}', '/api/v1/mortgage-rates/institution:anz'],
-      [
-        '/api/v1/mortgage-rates/time-series',
-        '/api/v1/mortgage-rates/time-series?startDate=2025-03-01&endDate=2025-03-05',
-      ],
-      ['/api/v1/mortgage-rates/time-series', '/api/v1/mortgage-rates/time-series'],
-      ['/api/v1/personal-loan-rates', '/api/v1/personal-loan-rates'],
-      ['/api/v1/personal-loan-rates/{institutionId}', '/api/v1/personal-loan-rates/institution:anz'],
-      ['/api/v1/personal-loan-rates/time-series', '/api/v1/personal-loan-rates/time-series?date=2025-02-04'],
-      ['/api/v1/car-loan-rates', '/api/v1/car-loan-rates'],
-      ['/api/v1/car-loan-rates/{institutionId}', '/api/v1/car-loan-rates/institution:asb'],
-      ['/api/v1/car-loan-rates/time-series', '/api/v1/car-loan-rates/time-series?date=2025-02-24'],
-      ['/api/v1/credit-card-rates', '/api/v1/credit-card-rates'],
-      ['/api/v1/credit-card-rates/{issuerId}', '/api/v1/credit-card-rates/issuer:amex'],
-      ['/api/v1/credit-card-rates/time-series', '/api/v1/credit-card-rates/time-series?date=2025-01-07'],
+      ...DATASETS.flatMap((d): [string, string][] => {
+        const { list: all, detail, timeSeries } = endpointsOf(d);
+        const newest = newestDates()[d.slug];
+        return [
+          [all.path, all.path],
+          [all.path, exampleListRequest(d)],
+          [detail.path, `${all.path}/${d.exampleEntityId}`],
+          [timeSeries.path, `${timeSeries.path}?startDate=${minusDays(newest, 4)}&endDate=${newest}`],
+          [timeSeries.path, timeSeries.path],
+          [timeSeries.path, `${timeSeries.path}?date=${newest}`],
+        ];
+      }),
       ['/api/v1/health', '/api/v1/health'],
       ['/api/search', '/api/search?query=termInMonths'],
     ];
@@ -234,7 +235,7 @@ describe('the OpenAPI document', () => {
         nested.data?.[0] ??
         (nested.results ?? [])[0] ??
         (Object.values(nested.timeSeries ?? {})[0] as any)?.data?.[0] ??
-        nested.datasets?.['mortgage-rates'];
+        nested.datasets?.[A.slug];
       if (first) {
         first.extra = 1;
         expect(check(nested), `${request} with an extra nested field`).toBe(false);
@@ -281,13 +282,21 @@ export async function getJson<P extends keyof paths>(base: string, path: string)
   return (await response.json()) as Get<P>;
 }
 
-export const mortgages: Get<'/api/v1/mortgage-rates'> = ${await sample('/api/v1/mortgage-rates?termInMonths=12')};
-export const anz: Get<'/api/v1/mortgage-rates/{institutionId}'> = ${await sample('/api/v1/mortgage-rates/institution:anz')};
-export const series: Get<'/api/v1/car-loan-rates/time-series'> = ${await sample('/api/v1/car-loan-rates/time-series?date=2025-02-24')};
-export const cards: Get<'/api/v1/credit-card-rates/{issuerId}'> = ${await sample('/api/v1/credit-card-rates/issuer:amex')};
+${(
+  await Promise.all(
+    DATASETS.map(async (d, i) => {
+      const { list: all, detail, timeSeries } = endpointsOf(d);
+      return [
+        `export const list${i}: Get<'${all.path}'> = ${await sample(exampleListRequest(d))};`,
+        `export const detail${i}: Get<'${detail.path}'> = ${await sample(`${all.path}/${d.exampleEntityId}`)};`,
+        `export const series${i}: Get<'${timeSeries.path}'> = ${await sample(`${timeSeries.path}?date=${newestDates()[d.slug]}`)};`,
+      ].join('\n');
+    }),
+  )
+).join('\n')}
 export const health: Get<'/api/v1/health'> = ${await sample('/api/v1/health')};
 export const search: Get<'/api/search'> = ${await sample('/api/search?query=termInMonths&limit=2')};
-export const firstRate: number | undefined = mortgages.data[0]?.products[0]?.rates[0]?.rate;
+export const firstId: string | undefined = list0.data[0]?.id;
 `;
     const tsc = (file: string) =>
       run(
@@ -315,27 +324,31 @@ export const firstRate: number | undefined = mortgages.data[0]?.products[0]?.rat
     expect(await tsc(join(dir, 'client.ts'))).toBe('');
     await writeFile(
       join(dir, 'client-wrong.ts'),
-      client.replace('"type":"MortgageRates",', '"type":"MortgageRates","colour":"blue",'),
+      client.replace(`"type":"${A.type}",`, `"type":"${A.type}","colour":"blue",`),
     );
     expect(await tsc(join(dir, 'client-wrong.ts'))).toMatch(/'"?colour"?' does not exist/);
   }, 60_000);
 });
 
 describe('docs search', () => {
-  it('finds the mortgage time-series section for termInMonths', async () => {
-    const response = await get('/api/search?query=termInMonths');
-    expect(response.status).toBe(200);
-    const body = await response.json();
-    expect(body.query).toBe('termInMonths');
-    expect(body.results.map((r: any) => r.url)).toContain('/docs/reference/mortgage-rates#time-series');
-    for (const result of body.results) {
-      expect(Object.keys(result)).toEqual(['title', 'url', 'section', 'snippet', 'score']);
-      expect((await get(result.url.split('#')[0])).status).toBe(200);
-    }
-    const top = await (await get('/api/search?query=mortgage%20time%20series%20termInMonths&limit=1')).json();
-    expect(top.results).toHaveLength(1);
-    expect(top.results[0].url).toBe('/docs/reference/mortgage-rates#time-series');
-  });
+  it.each(FILTERED.map(({ dataset, filter }) => [filter.name, dataset, filter.name] as const))(
+    'finds the time-series section of the dataset that takes %s',
+    async (_, dataset, name) => {
+      const response = await get(`/api/search?query=${name}`);
+      expect(response.status).toBe(200);
+      const body = await response.json();
+      expect(body.query).toBe(name);
+      expect(body.results.map((r: any) => r.url)).toContain(`/docs/reference/${dataset.slug}#time-series`);
+      for (const result of body.results) {
+        expect(Object.keys(result)).toEqual(['title', 'url', 'section', 'snippet', 'score']);
+        expect((await get(result.url.split('#')[0])).status).toBe(200);
+      }
+      const query = encodeURIComponent(`${dataset.label} time series ${name}`);
+      const top = await (await get(`/api/search?query=${query}&limit=1`)).json();
+      expect(top.results).toHaveLength(1);
+      expect(top.results[0].url).toBe(`/docs/reference/${dataset.slug}#time-series`);
+    },
+  );
 
   it.each([
     '/api/search?query=',
@@ -360,7 +373,7 @@ describe('security', () => {
       '/openapi',
       '/openapi/json',
       '/llms.txt',
-      '/api/v1/mortgage-rates',
+      ...DATASETS.map(list),
       '/api/v1/nothing',
       '/api/search?query=x',
       '/api/v1/mcp',
@@ -372,7 +385,7 @@ describe('security', () => {
     }
     // An MCP answer, plain and brotli-coded, is written whole by the MCP endpoint's own listener.
     for (const coding of ['identity', 'br']) {
-      const init = modern('tools/call', { name: 'list_car_loan_rates', arguments: {} });
+      const init = modern('tools/call', { name: toolNamesOf(B).list, arguments: {} });
       const response = await fetch(`${site.url}${MCP_PATH}`, {
         ...init,
         headers: { ...init.headers, 'accept-encoding': coding },
@@ -469,7 +482,7 @@ describe('the Node server start', () => {
     const server = await startServer(process.execPath, ['scripts/serve.mjs'], {
       port,
       env: { ...process.env, BUILD_DIR: site.buildDir, PORT: String(port), NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
-      ready: answers('/api/v1/mortgage-rates', 200),
+      ready: answers(endpointsOf(A).list.path, 200),
       pollMs: 20,
     });
     try {
@@ -576,7 +589,7 @@ describe('in headless Chromium', () => {
     const top = await page.locator('#sendMcpMessage h3').evaluate((h) => h.getBoundingClientRect().top);
     expect(top).toBeGreaterThan(53); // below the sticky site header
     expect(top).toBeLessThan(900);
-    const example = page.locator('#listMortgageRates details.example').first();
+    const example = page.locator(`[id="${openapi.paths[list(A)].get.operationId}"] details.example`).first();
     expect(await example.locator('pre').isVisible()).toBe(false);
     await example.locator('summary').click();
     expect(await example.locator('pre').isVisible()).toBe(true);
@@ -602,32 +615,27 @@ describe('in headless Chromium', () => {
 
   it('/openapi/interactive loads the interactive reference (Scalar), whose "try it" calls this origin, with no console errors', async () => {
     const { page, errors, shot } = await visit('/openapi/interactive', 'openapi-interactive.png');
-    await page.getByText('List mortgage rates').first().waitFor({ timeout: 20_000 });
-    for (const title of ['Get mortgage rates by institution', 'Get mortgage rates time series']) {
+    const summary = (path: string) => openapi.paths[path].get.summary as string;
+    const { list: all, detail, timeSeries } = endpointsOf(A);
+    await page.getByText(summary(all.path)).first().waitFor({ timeout: 20_000 });
+    for (const title of [summary(detail.path), summary(timeSeries.path)]) {
       expect(await page.getByText(title).count(), title).toBeGreaterThan(0);
     }
     // The other tags start collapsed: each is in the sidebar, and opening one shows its operations.
     const reference = page.locator('#api-reference');
-    for (const tag of [
-      'Personal loan rates',
-      'Car loan rates',
-      'Credit card rates',
-      'Service',
-      'MCP',
-      'Documentation',
-    ]) {
+    for (const tag of [...DATASETS.slice(1).map((d) => d.title), 'Service', 'MCP', 'Documentation']) {
       expect(await reference.getByText(tag, { exact: true }).count(), tag).toBeGreaterThan(0);
     }
     await reference.getByText('MCP', { exact: true }).first().click();
     await page.getByText('Send a Model Context Protocol message').first().waitFor({ timeout: 10_000 });
     // "Try it": the bundled client sends the request to this same origin and gets the data.
-    await reference.getByText('List mortgage rates').first().click();
+    await reference.getByText(summary(all.path)).first().click();
     await page
       .getByRole('button', { name: /Test Request/ })
       .first()
       .click();
     const answered = page.waitForResponse(
-      (r) => r.url() === `${site.url}/api/v1/mortgage-rates` && r.request().method() === 'GET',
+      (r) => r.url() === `${site.url}${all.path}` && r.request().method() === 'GET',
     );
     await page.getByRole('button', { name: /^Send/ }).first().click();
     expect((await answered).status()).toBe(200);
@@ -637,11 +645,9 @@ describe('in headless Chromium', () => {
   }, 60_000);
 
   it('a docs page renders with its navigation and live search', async () => {
-    const { page, errors, shot } = await visit('/docs/reference/mortgage-rates', 'docs.png');
-    expect(await page.locator('h1').textContent()).toContain('Mortgage rates');
-    expect(await page.locator('nav[aria-label="Documentation"] a[aria-current="page"]').textContent()).toBe(
-      'Mortgage rates',
-    );
+    const { page, errors, shot } = await visit(`/docs/reference/${A.slug}`, 'docs.png');
+    expect(await page.locator('h1').textContent()).toContain(A.title);
+    expect(await page.locator('nav[aria-label="Documentation"] a[aria-current="page"]').textContent()).toBe(A.title);
     await page.fill('#search', 'stale');
     await page.locator('#search-results li a').first().waitFor({ timeout: 10_000 });
     await shot();
@@ -655,7 +661,7 @@ describe('in headless Chromium', () => {
     ] as const) {
       const { page, errors, shot } = await visit('/', file, width);
       expect(await page.locator('h1').textContent()).toBe('New Zealand lending rates, as an API');
-      expect(await page.locator('pre code').first().textContent()).toContain('/api/v1/mortgage-rates');
+      expect(await page.locator('pre code').first().textContent()).toContain(exampleListRequest(A));
       for (const href of ['/docs/quickstart', '/openapi', '/docs/ai'])
         expect(await page.locator(`a[href="${href}"]`).count(), href).toBeGreaterThan(0);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

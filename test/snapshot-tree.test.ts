@@ -1,14 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { datasetBySlug, type Dataset } from '../src/datasets.ts';
-import type { MortgageRate } from '../src/schemas/rates.ts';
+import { DATASETS, entityOf } from '../src/datasets.ts';
+import { MortgageInstitution, type MortgageRate } from '../src/schemas/rates.ts';
 import { normalizeDataset } from '../src/snapshots/normalize.ts';
 import { serializeSnapshot } from '../src/snapshots/tree.ts';
 import { CompileError, compileSnapshotTree } from '../src/store/compile.ts';
+import { datasetOfSchema, EACH } from './support/datasets.ts';
 import { tempDir } from './support/history.ts';
 
-const mortgage = datasetBySlug('mortgage-rates') as Dataset;
+/** The data these tests write has the schema of institutions with products of termed rates. */
+const mortgage = datasetOfSchema(MortgageInstitution);
 const rate = (id: string, value: number, months: number | null): MortgageRate => ({
   id,
   rate: value,
@@ -58,7 +60,7 @@ describe('normalizing duplicate sections', () => {
     expect(result[0].products[1].rates[0].rate).toBe(4.89);
     expect(normalizeDataset(mortgage, data)).toEqual(result); // deterministic
     expect(() =>
-      mortgage.schemas.snapshot.parse({ type: 'MortgageRates', data: result, lastUpdated: '2025-01-01T00:00:00.000Z' }),
+      mortgage.schemas.snapshot.parse({ type: mortgage.type, data: result, lastUpdated: '2025-01-01T00:00:00.000Z' }),
     ).not.toThrow();
   });
 });
@@ -80,10 +82,10 @@ describe('snapshot files', () => {
           id: 'institution:a',
         },
       ],
-      type: 'MortgageRates',
+      type: mortgage.type,
     } as any);
     expect(text).toBe(
-      `{\n  "type": "MortgageRates",\n  "data": [\n    {\n      "id": "institution:a",\n      "name": "A",\n      "products": [\n        {\n          "id": "product:a:b",\n          "name": "B",\n          "rates": [\n            {\n              "id": "rate:a:b:1-year",\n              "rate": 5,\n              "term": "1 year",\n              "termInMonths": 12\n            }\n          ]\n        }\n      ]\n    }\n  ],\n  "lastUpdated": "2025-01-01T00:00:00.000Z"\n}\n`,
+      `{\n  "type": "${mortgage.type}",\n  "data": [\n    {\n      "id": "institution:a",\n      "name": "A",\n      "products": [\n        {\n          "id": "product:a:b",\n          "name": "B",\n          "rates": [\n            {\n              "id": "rate:a:b:1-year",\n              "rate": 5,\n              "term": "1 year",\n              "termInMonths": 12\n            }\n          ]\n        }\n      ]\n    }\n  ],\n  "lastUpdated": "2025-01-01T00:00:00.000Z"\n}\n`,
     );
   });
 });
@@ -93,18 +95,17 @@ describe('the build command', () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
     const dir = await tempDir();
-    await mkdir(join(dir, 'car-loan-rates'), { recursive: true });
-    await writeFile(
-      join(dir, 'car-loan-rates', '2025-02-24.json'),
-      '{"type": "CarLoanRates", "data": [{"id": "institution:asb", "name": "ASB", "products": [{"id": "product:',
-    );
+    const dataset = DATASETS.at(-1)!;
+    const file = join(dir, dataset.slug, '2025-02-24.json');
+    await mkdir(join(dir, dataset.slug), { recursive: true });
+    await writeFile(file, `{"type": "${dataset.type}", "data": [{"id": "${dataset.exampleEntityId}", "name": "A", "`);
     const generated = join(await tempDir(), 'generated');
     const failed = await promisify(execFile)('npm', ['run', '--silent', 'build:data'], {
       cwd: join(import.meta.dirname, '..'),
       env: { ...process.env, SNAPSHOTS_DIR: dir, GENERATED_DIR: generated },
     }).catch((e) => e);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain(join(dir, 'car-loan-rates', '2025-02-24.json'));
+    expect(failed.stderr).toContain(file);
     expect(failed.stderr).toContain('not readable JSON');
     const { existsSync } = await import('node:fs');
     expect(existsSync(generated)).toBe(false);
@@ -120,60 +121,63 @@ describe('compiling the tree at build time', () => {
     }
     return dir;
   }
-  const good = JSON.stringify({ type: 'CarLoanRates', data: [], lastUpdated: '2025-01-02T03:04:05.000Z' });
 
-  it('compiles an empty tree to four empty datasets', async () => {
+  it('compiles an empty tree to an empty history of each dataset', async () => {
     const compiled = await compileSnapshotTree(await tempDir());
-    expect(Object.values(compiled.datasets).map((d) => d.dates.length)).toEqual([0, 0, 0, 0]);
+    expect(Object.keys(compiled.datasets)).toEqual(DATASETS.map((d) => d.slug));
+    expect(Object.values(compiled.datasets).map((d) => d.dates.length)).toEqual(DATASETS.map(() => 0));
   });
 
-  it('ignores files that are not dated snapshots', async () => {
-    const dir = await treeWith({
-      'car-loan-rates/2025-01-02.json': good,
-      'car-loan-rates/README.md': '#',
-      'car-loan-rates/notes.json': '{}',
-    });
-    expect((await compileSnapshotTree(dir)).datasets['car-loan-rates']!.dates).toEqual(['2025-01-02']);
-  });
+  describe.each(EACH)('%s', (slug, dataset) => {
+    const good = JSON.stringify({ type: dataset.type, data: [], lastUpdated: '2025-01-02T03:04:05.000Z' });
+    const other = DATASETS.find((d) => d.type !== dataset.type);
+    const entity = entityOf(dataset, `${dataset.entity.prefix}:a`, 'A', []);
 
-  it.each([
-    ['corrupt JSON', '{"type": "CarLoanRates", "da', 'not readable JSON'],
-    [
-      'an extra field',
-      JSON.stringify({ type: 'CarLoanRates', data: [], lastUpdated: '2025-01-02T03:04:05.000Z', source: 'x' }),
-      'Unrecognized key',
-    ],
-    [
-      'the wrong type',
-      JSON.stringify({ type: 'MortgageRates', data: [], lastUpdated: '2025-01-02T03:04:05.000Z' }),
-      'type:',
-    ],
-    [
-      'a date that is not the file date',
-      JSON.stringify({ type: 'CarLoanRates', data: [], lastUpdated: '2025-01-03T03:04:05.000Z' }),
-      "file's UTC date",
-    ],
-    [
-      'a duplicate id',
-      JSON.stringify({
-        type: 'CarLoanRates',
-        lastUpdated: '2025-01-02T03:04:05.000Z',
-        data: [
-          { id: 'institution:a', name: 'A', products: [] },
-          { id: 'institution:a', name: 'A', products: [] },
-        ],
-      }),
-      'duplicate id "institution:a"',
-    ],
-  ])('refuses a file with %s, naming it', async (_, content, problem) => {
-    const dir = await treeWith({
-      'car-loan-rates/2025-01-01.json': good.replace('01-02', '01-01'),
-      'car-loan-rates/2025-01-02.json': content,
+    it('ignores files that are not dated snapshots', async () => {
+      const dir = await treeWith({
+        [`${slug}/2025-01-02.json`]: good,
+        [`${slug}/README.md`]: '#',
+        [`${slug}/notes.json`]: '{}',
+      });
+      expect((await compileSnapshotTree(dir)).datasets[slug]!.dates).toEqual(['2025-01-02']);
     });
-    const error = await compileSnapshotTree(dir).catch((e) => e);
-    expect(error).toBeInstanceOf(CompileError);
-    expect(error.message).toContain(join(dir, 'car-loan-rates', '2025-01-02.json'));
-    expect(error.message).toContain(problem);
-    expect(error.message).not.toContain('2025-01-01.json');
+
+    it.each([
+      ['corrupt JSON', `{"type": "${dataset.type}", "da`, 'not readable JSON'],
+      [
+        'an extra field',
+        JSON.stringify({ type: dataset.type, data: [], lastUpdated: '2025-01-02T03:04:05.000Z', source: 'x' }),
+        'Unrecognized key',
+      ],
+      ...(other
+        ? [
+            [
+              'the wrong type',
+              JSON.stringify({ type: other.type, data: [], lastUpdated: '2025-01-02T03:04:05.000Z' }),
+              'type:',
+            ],
+          ]
+        : []),
+      [
+        'a date that is not the file date',
+        JSON.stringify({ type: dataset.type, data: [], lastUpdated: '2025-01-03T03:04:05.000Z' }),
+        "file's UTC date",
+      ],
+      [
+        'a duplicate id',
+        JSON.stringify({ type: dataset.type, lastUpdated: '2025-01-02T03:04:05.000Z', data: [entity, entity] }),
+        `duplicate id "${entity.id}"`,
+      ],
+    ])('refuses a file with %s, naming it', async (_, content, problem) => {
+      const dir = await treeWith({
+        [`${slug}/2025-01-01.json`]: good.replace('01-02', '01-01'),
+        [`${slug}/2025-01-02.json`]: content!,
+      });
+      const error = await compileSnapshotTree(dir).catch((e) => e);
+      expect(error).toBeInstanceOf(CompileError);
+      expect(error.message).toContain(join(dir, slug, '2025-01-02.json'));
+      expect(error.message).toContain(problem);
+      expect(error.message).not.toContain('2025-01-01.json');
+    });
   });
 });

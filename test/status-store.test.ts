@@ -4,7 +4,9 @@ import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { apiOver, getJson } from './support/core.ts';
 import { NOW } from './support/constants.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { healthTime } from '../src/api/health.ts';
+import { DATASETS } from '../src/datasets.ts';
+import { historyDir, newestSnapshots, tempDir } from './support/history.ts';
 
 const STATUS = {
   lastChecked: '2025-03-05T11:30:00.000Z',
@@ -22,26 +24,34 @@ function memoryBlob(): BlobClient & { objects: Map<string, string> } {
 describe('status stores', () => {
   it('the file store round-trips a status and answers null before anything was recorded', async () => {
     const store = new FileStatusStore(await tempDir());
-    expect(await store.read('mortgage-rates')).toBeNull();
-    await store.write('mortgage-rates', STATUS);
-    expect(await store.read('mortgage-rates')).toEqual(STATUS);
+    for (const { slug } of DATASETS) {
+      expect(await store.read(slug)).toBeNull();
+      await store.write(slug, { ...STATUS, lastError: slug });
+    }
+    for (const { slug } of DATASETS) expect(await store.read(slug)).toEqual({ ...STATUS, lastError: slug });
   });
 
   it('the Blob store keeps one JSON object per dataset under status/', async () => {
     const blob = memoryBlob();
     const store = new BlobStatusStore(blob);
-    expect(await store.read('car-loan-rates')).toBeNull();
-    await store.write('car-loan-rates', STATUS);
-    expect([...blob.objects.keys()]).toEqual(['status/car-loan-rates.json']);
-    expect(JSON.parse(blob.objects.get('status/car-loan-rates.json')!)).toEqual(STATUS);
-    expect(await store.read('car-loan-rates')).toEqual(STATUS);
+    for (const { slug } of DATASETS) {
+      expect(await store.read(slug)).toBeNull();
+      await store.write(slug, { ...STATUS, lastError: slug });
+    }
+    expect([...blob.objects.keys()]).toEqual(DATASETS.map((d) => `status/${d.slug}.json`));
+    for (const { slug } of DATASETS) {
+      expect(JSON.parse(blob.objects.get(`status/${slug}.json`)!)).toEqual({ ...STATUS, lastError: slug });
+      expect(await store.read(slug)).toEqual({ ...STATUS, lastError: slug });
+    }
   });
 
   it('health reads the Blob store: lastChecked and stale come from it', async () => {
     const store = new BlobStatusStore(memoryBlob());
-    await store.write('mortgage-rates', STATUS);
+    const [checked, ...unchecked] = DATASETS;
+    await store.write(checked!.slug, STATUS);
     const { body } = await getJson(await apiOver(historyDir(), { status: store, now: () => NOW }), '/api/v1/health');
-    expect(body.datasets['mortgage-rates']).toMatchObject({ lastChecked: '2025-03-05 11:30:00', stale: false });
+    expect(body.datasets[checked!.slug]).toMatchObject({ lastChecked: '2025-03-05 11:30:00', stale: false });
+    for (const { slug } of unchecked) expect(body.datasets[slug]).toMatchObject({ lastChecked: null });
   });
 
   it('a Blob store that cannot be reached: health still answers (degraded), with lastChecked null', async () => {
@@ -56,9 +66,14 @@ describe('status stores', () => {
     );
     expect(response.status).toBe(200);
     expect(body).toMatchObject({ status: 'degraded', collection: { status: 'unavailable', store: 'vercel-blob' } });
-    for (const slug of Object.keys(body.datasets))
-      expect(body.datasets[slug]).toMatchObject({ lastChecked: null, stale: null });
-    expect(body.datasets['mortgage-rates'].lastUpdated).toBe('2025-03-05 01:32:05');
+    expect(Object.keys(body.datasets)).toEqual(DATASETS.map((d) => d.slug));
+    const newest = await newestSnapshots();
+    for (const { slug } of DATASETS)
+      expect(body.datasets[slug]).toMatchObject({
+        lastChecked: null,
+        stale: null,
+        lastUpdated: healthTime(newest[slug].lastUpdated),
+      });
     logged.mockRestore();
   });
 
@@ -85,7 +100,9 @@ describe('status stores', () => {
 
   it('the unconfigured store reads nothing and refuses writes, naming the missing token', async () => {
     const store = statusStoreFromEnv({ VERCEL: '1' });
-    expect(await store.read('mortgage-rates')).toBeNull();
-    await expect(store.write('mortgage-rates', STATUS)).rejects.toThrow('BLOB_READ_WRITE_TOKEN');
+    for (const { slug } of DATASETS) {
+      expect(await store.read(slug)).toBeNull();
+      await expect(store.write(slug, STATUS)).rejects.toThrow('BLOB_READ_WRITE_TOKEN');
+    }
   });
 });

@@ -10,10 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { endpointsOf, exampleEntityId, HEALTH_PATH } from '../src/endpoints.ts';
 import { Health } from '../src/schemas/health.ts';
+import { toolsFor } from '../src/mcp/tools.ts';
 import { API_FUNCTION, API_ROUTE_SOURCE } from '../src/build/on-vercel.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
-import { NEWEST, ROOT, SITE } from './support/constants.ts';
-import { historyDir, tempDir } from './support/history.ts';
+import { ROOT, SITE } from './support/constants.ts';
+import { largestDataset } from './support/datasets.ts';
+import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { JSON_HEADERS, MCP_PATH, modern } from './support/mcp.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 import {
@@ -119,7 +121,7 @@ function expectSame({ vercel: v, local: l }: Pair, what: string, except: string[
 /** Every dataset's list, one detail, and its time series with no date, one date and a range. */
 const DATA_PATHS = DATASETS.flatMap((dataset) => {
   const { list, detail, timeSeries } = endpointsOf(dataset);
-  const newest = NEWEST[dataset.slug];
+  const newest = newestDates()[dataset.slug];
   return [
     list.path,
     detail.path.replace(`{${detail.pathParam}}`, exampleEntityId(dataset)),
@@ -153,7 +155,12 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     const NOT_COMPARED =
       /^(date|connection|keep-alive|transfer-encoding|content-length|content-encoding|vary|x-vercel-.*|x-request-id)$/;
     const names = (headers: Headers) => [...headers.keys()].filter((name) => !NOT_COMPARED.test(name)).sort();
-    for (const path of ['/api/v1/mortgage-rates', '/api/v1/nope', '/api/v1/health', '/api/search?query=rates']) {
+    for (const path of [
+      endpointsOf(DATASETS[0]).list.path,
+      '/api/v1/nope',
+      '/api/v1/health',
+      '/api/search?query=rates',
+    ]) {
       const pair = await both(path);
       expect(names(pair.vercel.headers), path).toEqual(names(pair.local.headers));
       expect(vercel.invocations.findLast((i) => i.url === path)?.function, path).toBe(API_FUNCTION);
@@ -168,8 +175,9 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(names(mcp.vercel.headers)).toEqual(names(mcp.local.headers));
   });
 
-  it('the whole mortgage history: 200, complete, streamed through the function past the 4.5 MB buffered limit', async () => {
-    const path = '/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2099-12-31';
+  it('the largest dataset’s whole history: 200, complete, streamed through the function past the 4.5 MB buffered limit', async () => {
+    const largest = await largestDataset(historyDir());
+    const path = `${endpointsOf(largest).timeSeries.path}?startDate=2000-01-01&endDate=2099-12-31`;
     const pair = await both(path);
     expect(pair.local.status).toBe(200);
     expectSame(pair, path);
@@ -216,27 +224,28 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
-      params: { name: 'list_car_loan_rates', arguments: {} },
+      params: { name: toolsFor(DATASETS.at(-1)!)[0]!.name, arguments: {} },
     };
     const headers = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' };
     const pair = await both(MCP_PATH, { method: 'POST', headers, body: JSON.stringify(call) });
     expect(pair.local.status).toBe(200);
-    expect(JSON.parse(pair.local.text).result.structuredContent.type).toBe('CarLoanRates');
+    expect(JSON.parse(pair.local.text).result.structuredContent.type).toBe(DATASETS.at(-1)!.type);
     expectSame(pair, 'tools/call 2025-06-18');
   });
 
   it('MCP 2026-07-28: tools/call with its headers and _meta', async () => {
-    const pair = await both(MCP_PATH, modern('tools/call', { name: 'get_mortgage_rates_time_series', arguments: {} }));
+    const pair = await both(MCP_PATH, modern('tools/call', { name: toolsFor(DATASETS[0])[2]!.name, arguments: {} }));
     expect(pair.local.status).toBe(200);
     expect(JSON.parse(pair.local.text).result.resultType).toBe('complete');
     expectSame(pair, 'tools/call 2026-07-28');
   });
 
   it('a parameter of the wrong format: 400, without x-request-id', async () => {
-    const pair = await both('/api/v1/mortgage-rates?termInMonths=abc');
+    const path = `${endpointsOf(DATASETS[0]).timeSeries.path}?date=5-5-5`;
+    const pair = await both(path);
     expect(pair.local.status).toBe(400);
     expect(pair.vercel.headers.has('x-request-id')).toBe(false);
-    expectSame(pair, 'termInMonths=abc');
+    expectSame(pair, path);
   });
 
   it('an unknown path: 404, without x-request-id', async () => {
@@ -248,7 +257,7 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
 
   it('a CORS preflight: its status and max-age, without x-request-id', async () => {
     const headers = { origin: 'https://agent.example', 'access-control-request-method': 'GET' };
-    const pair = await both('/api/v1/mortgage-rates', { method: 'OPTIONS', headers });
+    const pair = await both(endpointsOf(DATASETS[0]).list.path, { method: 'OPTIONS', headers });
     expect(pair.local.status).toBe(204);
     expect(pair.vercel.headers.get('access-control-max-age')).toBe('600');
     expect(pair.vercel.headers.has('x-request-id')).toBe(false);
@@ -268,7 +277,7 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
   });
 
   it('x-request-id: a safe id sent is echoed; two calls without one get two different ids', async () => {
-    const path = '/api/v1/mortgage-rates';
+    const path = endpointsOf(DATASETS[0]).list.path;
     const sent = await both(path, { headers: { 'x-request-id': 'trace-42' } });
     expect(sent.vercel.headers.get('x-request-id')).toBe('trace-42');
     expect(sent.local.headers.get('x-request-id')).toBe('trace-42');

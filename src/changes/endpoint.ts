@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/<dataset>/changes`: the change log endpoint of each dataset, declared from the
  * dataset table beside the three endpoints of src/endpoints.ts. It is a REST endpoint only: the
- * MCP server keeps its twelve tools (src/mcp/tools.ts lists list, detail and time series).
+ * MCP server keeps three tools per dataset (src/mcp/tools.ts: list, detail and time series).
  *
  * `changes` (like `time-series`) is a path segment the router reserves before the detail route:
  * ids are `institution:<slug>`, so an id never reads `changes`, but a bare slug would; the build
@@ -53,7 +53,7 @@ export function changesEndpointOf(dataset: Dataset): ChangesEndpoint {
   return endpoint;
 }
 
-/** `getMortgageRatesChanges`: the OpenAPI operationId. */
+/** `get<Slug in PascalCase>Changes` (`foo-rates` → `getFooRatesChanges`): the OpenAPI operationId. */
 export const changesOperationId = (dataset: Dataset) =>
   `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}Changes`;
 
@@ -70,8 +70,10 @@ export function changesExampleRequests(
     ...(newestDate && firstId ? [`${base}?since=${newestDate}&${param}=${firstId}`] : []),
     `${base}?since=last-week`,
     `${base}?since=2025-03-05&until=2025-03-01`,
-    // Credit cards take issuerId, not institutionId; no dataset's change log takes a filter such as termInMonths.
-    dataset.entity.param === 'issuerId' ? `${base}?institutionId=issuer:amex` : `${base}?termInMonths=12`,
+    // An issuer dataset takes issuerId, not institutionId; no dataset's change log takes a filter such as termInMonths.
+    dataset.entity.param === 'issuerId'
+      ? `${base}?institutionId=${dataset.exampleEntityId}`
+      : `${base}?termInMonths=12`,
     `${base}?${param}=${prefix}:no-such-lender`,
   ];
 }

@@ -13,7 +13,7 @@
  * title and content) in the dataset feed and the all-datasets feed.
  */
 import { generateAtomFeed } from 'feedsmith';
-import type { Dataset } from '../datasets.ts';
+import { type Dataset, datasetsInWords } from '../datasets.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { changeCount, changesOf, describeChange, dayFor, type ChangeDay, type ValueChange } from './model.ts';
 import { ALL_FEED_URL, changesApiUrl, datasetFeedUrl, datasetPageUrl, entityFeedUrl, entityPageUrl } from './urls.ts';
@@ -34,10 +34,12 @@ export type FeedScope =
   | { kind: 'dataset'; dataset: Dataset }
   | { kind: 'entity'; dataset: Dataset; entity: { id: string; name: string; listedNow: boolean } };
 
+const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** `tag:rates.example,2024:mortgage-rates/2025-03-05` (entity feeds: `…:mortgage-rates/institution:anz/2025-03-05`). */
+/** `tag:rates.example,2024:<slug>/2025-03-05` (entity feeds: `…:<slug>/institution:anz/2025-03-05`). */
 export function entryId(site: string, dataset: Dataset, date: string, entityId?: string): string {
   return `tag:${new URL(site).hostname},${TAG_YEAR}:${dataset.slug}/${entityId ? `${entityId}/` : ''}${date}`;
 }
@@ -120,8 +122,7 @@ function describeScope(scope: FeedScope): { title: string; subtitle: string; pag
     case 'all':
       return {
         title: 'NZ lending rates: every change',
-        subtitle:
-          'Mortgage, personal loan, car loan and credit card rates in New Zealand: each snapshot that moved a rate, with every change.',
+        subtitle: `${capital(datasetsInWords())} in New Zealand: each snapshot that moved a rate, with every change.`,
         page: '/rates/changes',
         self: ALL_FEED_URL,
         id: 'rates/changes',

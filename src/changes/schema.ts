@@ -72,7 +72,7 @@ function rowSchema(dataset: Dataset, kind: ChangeKind) {
   });
 }
 
-/** The change-log response of one dataset: `MortgageRatesChanges` … */
+/** The change-log response of one dataset: `<Type>Changes` (the dataset's type). */
 export function changesResponseSchema(dataset: Dataset) {
   const day = z.strictObject({
     date: SnapshotDate.describe('The snapshot date (UTC) on which these values changed.'),

@@ -3,9 +3,9 @@
  * the explorer's paths: written once for the pages, the feeds, the docs and llms.txt.
  *
  *   /rates/changes.atom                         every dataset
- *   /rates/<path>/changes.atom                  one dataset (path: mortgages, personal-loans …)
+ *   /rates/<path>/changes.atom                  one dataset (path: its explorer path)
  *   /rates/<path>/<slug>/changes.atom           one institution or issuer
- *   /rates/<path>/<dataset>.csv                 the newest snapshot (mortgage-rates.csv …)
+ *   /rates/<path>/<dataset>.csv                 the newest snapshot (<slug>.csv)
  *   /rates/<path>/<dataset>-history.csv         the snapshots of the newest two years that have any
  *   /rates/<path>/<dataset>-history-<year>.csv  the snapshots of one calendar year, one file per year
  *   /api/v1/<dataset>/changes?since=…           the change log as JSON
@@ -38,7 +38,7 @@ export const HISTORY_YEARS = 2;
 
 const nameOf = (dataset: Dataset, file: CsvFile | '<year>') =>
   file === 'latest' ? dataset.slug : `${dataset.slug}-history${file === 'history' ? '' : `-${file}`}`;
-/** The file name (also the name a download is saved under): `mortgage-rates.csv`, `mortgage-rates-history.csv`, `mortgage-rates-history-2024.csv`. */
+/** The file name (also the name a download is saved under): `<slug>.csv`, `<slug>-history.csv`, `<slug>-history-2024.csv`. */
 export const csvName = (dataset: Dataset, file: CsvFile) => nameOf(dataset, file);
 export const csvUrl = (dataset: Dataset, file: CsvFile) => `${pathOf(dataset)}/${csvName(dataset, file)}.csv`;
 /** The address of a year's file with the year left as `<year>` (for the docs). */

@@ -1,5 +1,5 @@
 /**
- * The markup all four pages share: several sections, each with its own rate table (the same id
+ * The markup every source page shares: several sections, each with its own rate table (the same id
  * repeats), a header row that says what each column is, then rows: one whose first cell names an
  * institution starts it, following rows with an empty first cell continue it.
  *
@@ -53,7 +53,7 @@ export interface SourceTables<K extends string = string> {
   rows: SourceRow<K>[];
 }
 
-/** Title words fold like headers, with `-` and `|` as spaces ("car-loan-rates" reads as "car loan rates"). */
+/** Title words fold like headers, with `-` and `|` as spaces ("home-loans | rates" reads as "home loans rates"). */
 const foldTitle = (text: string) => foldHeader(text.replace(/[-_|–—]/g, ' '));
 
 /** Refuses a page that is not the one asked for, or that a block or challenge stands in for. */

@@ -1,5 +1,6 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
 import { DATASETS } from '../datasets.ts';
+import { TOOLS } from '../mcp/tools.ts';
 import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
 import { changesLlmsLines } from '../changes/docs.ts';
@@ -45,7 +46,7 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     link(
       'MCP endpoint',
       '/docs/ai.md',
-      `Model Context Protocol server at POST ${site}${MCP_PATH} (Streamable HTTP, stateless), twelve read-only tools`,
+      `Model Context Protocol server at POST ${site}${MCP_PATH} (Streamable HTTP, stateless), ${TOOLS.length} read-only tools`,
     ),
     '',
     '## Changes, feeds and downloads',

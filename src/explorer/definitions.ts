@@ -1,13 +1,13 @@
 /**
- * What the rates explorer shows of each dataset: the values worth comparing (mortgage terms,
- * loan plans, card rates), the table of an institution's offers, and its address on the site.
- * One declaration per dataset; every page is made from these. The Record type makes a dataset
- * without one a type error.
+ * The explorer facts of each dataset, part of its table entry: the values worth comparing (terms,
+ * plans, card rates), which end of them is best, which restricted-offer rules apply, the table of
+ * an institution's offers, and its address on the site. One declaration per dataset; every page
+ * is made from these. The Record type makes a dataset without one a type error.
  */
-import type { DatasetSlug, Entity, EntityOf, Item, ItemOf } from '../datasets.ts';
+import { type DatasetSlug, datasetBySlug, type Entity, type EntityOf, type Item, type ItemOf } from '../datasets.ts';
 import type { CreditCardPlan, LoanInstitution, LoanProduct } from '../schemas/rates.ts';
 import { MORTGAGE_TERM_TABLE } from '../schemas/terms.ts';
-import { restrictionOf } from './restrictions.ts';
+import { type RestrictionKey, restrictionOf } from './restrictions.ts';
 
 export interface Measure {
   key: string;
@@ -36,7 +36,17 @@ export interface Cell {
   restricted?: string;
 }
 
-/** The offers that count for "lowest", trends and comparisons: those open to anyone. */
+/** Whether value `a` is better than `b` by the definition's direction. */
+export const isBetter = (definition: { best: ExplorerDefinition['best'] }, a: number, b: number): boolean =>
+  definition.best === 'lowest' ? a < b : a > b;
+
+/** A sort comparator putting the best value first. */
+export const bestFirst =
+  (definition: { best: ExplorerDefinition['best'] }) =>
+  (a: number, b: number): number =>
+    definition.best === 'lowest' ? a - b : b - a;
+
+/** The offers that count for "best", trends and comparisons: those open to anyone. */
 export function openOffers(definition: ExplorerDefinition, entity: Entity, item: Item): Offer[] {
   return definition.offers(item, entity).filter((o) => !o.restricted);
 }
@@ -48,7 +58,15 @@ export function openOffers(definition: ExplorerDefinition, entity: Entity, item:
 export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = Item> {
   /** /rates/<path> */
   path: string;
+  /** The dataset's title (from the dataset table). */
   title: string;
+  /**
+   * Which end of every measure is best for whoever takes the offer: `lowest` for what a borrower
+   * pays, `highest` for what a saver earns. "Best" marks, cards, trend lines and comparison order follow it.
+   */
+  best: 'lowest' | 'highest';
+  /** The restricted-offer rules that apply to its offers (src/explorer/restrictions.ts). */
+  restrictions: readonly RestrictionKey[];
   /** What one value is, in words ("1-year fixed mortgage rate"). */
   valueNoun(measure: Measure): string;
   measures: Measure[];
@@ -62,8 +80,22 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   offers(item: I, entity: E): Offer[];
   headers: string[];
   rows(entity: E): Cell[][];
+  /** The API query that keeps only one measure's offers, when the API has a filter for it (`termInMonths=12`). */
+  measureQuery?(measure: Measure): string | undefined;
   /** A second chart for datasets where a trade-off matters (cards: rate against fee). */
-  scatter?: { x(item: I): number | null; y(item: I): number | null; xLabel: string; yLabel: string; title: string };
+  scatter?: {
+    x(item: I): number | null;
+    y(item: I): number | null;
+    xLabel: string;
+    yLabel: string;
+    title: string;
+    /** What one point is, as its table column names it ("Card"). */
+    itemLabel: string;
+    /** One point's values in words, after its entity and item. */
+    pointText(x: number, y: number): string;
+    /** The chart's text alternative: the points (labelled) on the date given in words. */
+    description(points: readonly { x: number; y: number; label: string }[], date: string): string;
+  };
 }
 
 const percent = (n: number | null | undefined) => (n === null || n === undefined ? '' : n.toFixed(2));
@@ -88,17 +120,29 @@ const LOAN_MEASURES: Measure[] = [
   { key: 'other', label: 'Other', slug: 'other' },
 ];
 
-const loans = (
-  slug: 'personal-loan-rates' | 'car-loan-rates',
-  path: string,
-  title: string,
-  noun: string,
-): ExplorerDefinition<LoanInstitution, LoanProduct> => {
+/** The restricted-offer rules every lending dataset applies (src/explorer/restrictions.ts). */
+const LENDING_RESTRICTIONS: readonly RestrictionKey[] = ['first-home', 'construction', 'disability', 'members'];
+
+const titleOf = (slug: DatasetSlug) => datasetBySlug(slug)!.title;
+
+const loans = (slug: DatasetSlug, path: string, noun: string): ExplorerDefinition<LoanInstitution, LoanProduct> => {
+  const restrictions: readonly RestrictionKey[] = [
+    ...LENDING_RESTRICTIONS,
+    'electric-vehicle',
+    'students',
+    'existing-customers',
+    'homeowners',
+    'best-credit-grade',
+    'one-make',
+    'from-condition',
+  ];
   const restricted = (entity: LoanInstitution, product: LoanProduct, condition: string | null) =>
-    restrictionOf(slug, { entity: entity.name, product: product.name, condition });
+    restrictionOf(restrictions, { entity: entity.name, product: product.name, condition });
   return {
     path,
-    title,
+    title: titleOf(slug),
+    best: 'lowest',
+    restrictions,
     valueNoun: (m) => `${m.label.toLowerCase()} ${noun} rate`,
     measures: LOAN_MEASURES,
     measureName: 'Plan',
@@ -136,27 +180,38 @@ const CARD_RATES: [CardRateField, Measure][] = [
   ['cashAdvanceRate', { key: 'cash', label: 'Cash advance', slug: 'cash-advance' }],
   ['balanceTransferRate', { key: 'transfer', label: 'Balance transfer', slug: 'balance-transfer' }],
 ];
+const CARD_RESTRICTIONS: readonly RestrictionKey[] = ['professional-body'];
 const cardRestriction = (entity: { name: string }, plan: CreditCardPlan) =>
-  restrictionOf('credit-card-rates', { entity: entity.name, product: plan.name });
+  restrictionOf(CARD_RESTRICTIONS, { entity: entity.name, product: plan.name });
+const MORTGAGE_RESTRICTIONS: readonly RestrictionKey[] = [
+  ...LENDING_RESTRICTIONS,
+  'green-top-up',
+  'reverse-mortgage',
+  'shared-ownership',
+  'from-product',
+];
 
 /** One definition per dataset, each typed with that dataset's entities and items. */
 export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, ItemOf<S>> } = {
   'mortgage-rates': {
     path: 'mortgages',
-    title: 'Mortgage rates',
+    title: titleOf('mortgage-rates'),
+    best: 'lowest',
+    restrictions: MORTGAGE_RESTRICTIONS,
     valueNoun: (m) => (m.key === 'floating' ? 'variable floating mortgage rate' : `${m.label} fixed mortgage rate`),
     measures: MORTGAGE_MEASURES,
     measureName: 'Term',
     compared: MORTGAGE_MEASURES.map((m) => m.key),
     chartFirst: '12',
+    measureQuery: (m) => (m.key === 'floating' ? undefined : `termInMonths=${m.key}`),
     offers: (item, entity) => {
-      const restricted = restrictionOf('mortgage-rates', { entity: entity.name, product: item.name });
+      const restricted = restrictionOf(MORTGAGE_RESTRICTIONS, { entity: entity.name, product: item.name });
       return item.rates.map((r) => ({ key: termKey(r.termInMonths), value: r.rate, id: r.id, restricted }));
     },
     headers: ['Product', ...MORTGAGE_MEASURES.map((m) => m.label)],
     rows: (entity) =>
       entity.products.map((product) => {
-        const restricted = restrictionOf('mortgage-rates', { entity: entity.name, product: product.name });
+        const restricted = restrictionOf(MORTGAGE_RESTRICTIONS, { entity: entity.name, product: product.name });
         return [
           { text: product.name || '(unnamed)' },
           ...MORTGAGE_MEASURES.map((m): Cell => {
@@ -168,11 +223,13 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
         ];
       }),
   },
-  'personal-loan-rates': loans('personal-loan-rates', 'personal-loans', 'Personal loan rates', 'personal loan'),
-  'car-loan-rates': loans('car-loan-rates', 'car-loans', 'Car loan rates', 'car loan'),
+  'personal-loan-rates': loans('personal-loan-rates', 'personal-loans', 'personal loan'),
+  'car-loan-rates': loans('car-loan-rates', 'car-loans', 'car loan'),
   'credit-card-rates': {
     path: 'credit-cards',
-    title: 'Credit card rates',
+    title: titleOf('credit-card-rates'),
+    best: 'lowest',
+    restrictions: CARD_RESTRICTIONS,
     valueNoun: (m) => `${m.label.toLowerCase()} credit card rate`,
     measures: CARD_RATES.map(([, m]) => m),
     measureName: 'Rate',
@@ -219,6 +276,17 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
       xLabel: 'Annual fee (NZD)',
       yLabel: 'Purchase rate %',
       title: 'Purchase rate against annual fee',
+      itemLabel: 'Card',
+      pointText: (fee, rate) => `${percent(rate)} %, $${fee} a year`,
+      description: (points, date) => {
+        const cheapest = [...points].sort((a, b) => a.x - b.x || a.y - b.y)[0];
+        const rates = points.map((p) => p.y);
+        return (
+          `${points.length} cards with a purchase rate and an annual fee on ${date}. ` +
+          (cheapest ? `Lowest fee: ${cheapest.label}. ` : '') +
+          `Purchase rates range from ${percent(Math.min(...rates))} % to ${percent(Math.max(...rates))} %.`
+        );
+      },
     },
   },
 };

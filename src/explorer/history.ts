@@ -1,13 +1,14 @@
 /**
  * The explorer's figures, computed at build time from the compiled history: each snapshot as
- * objects (shared between snapshots, as in the store), the lowest open offer per measure and who
- * makes it (restricted offers apart), lowest and median over time, one institution's rates over
- * time, each institution's standing for one measure, and the latest moves.
+ * objects (shared between snapshots, as in the store), the best open offer per measure and who
+ * makes it (restricted offers apart), best and median over time, one institution's rates over
+ * time, each institution's standing for one measure, and the latest moves. "Best" is the lowest or
+ * the highest value, as the dataset's explorer facts say (`best` in src/explorer/definitions.ts).
  */
 import { type Dataset, type Entity, entityOf, type Item, itemsOf } from '../datasets.ts';
 import { diffSnapshots, type Value } from '../snapshots/diff.ts';
 import type { CompiledDataset } from '../store/compile.ts';
-import { type ExplorerDefinition, type Offer, openOffers } from './definitions.ts';
+import { bestFirst, type ExplorerDefinition, isBetter, type Offer, openOffers } from './definitions.ts';
 
 export interface SnapshotObjects {
   date: string;
@@ -46,19 +47,22 @@ function* everyOffer(definition: ExplorerDefinition, data: readonly Entity[]): G
       for (const offer of definition.offers(item, entity)) yield { entity, item, offer };
 }
 
-export interface Lowest {
-  /** The lowest value open to anyone, and every offer that makes it. */
+export interface Best {
+  /** The best value open to anyone, and every offer that makes it. */
   value: number;
   who: Who[];
-  /** Restricted offers below it, lowest first: shown apart, with whom they are for. */
+  /** Restricted offers better than it, best first: shown apart, with whom they are for. */
   restricted: Who[];
 }
 
-const byValue = (a: Who, b: Who) => a.offer.value - b.offer.value;
+const byValue = (definition: ExplorerDefinition) => {
+  const order = bestFirst(definition);
+  return (a: Who, b: Who) => order(a.offer.value, b.offer.value);
+};
 
-/** Per measure: the lowest open offer of a snapshot, who makes it, and the restricted offers under it. */
-export function lowestByMeasure(definition: ExplorerDefinition, data: readonly Entity[]): Map<string, Lowest> {
-  const lowest = new Map<string, Lowest>();
+/** Per measure: the best open offer of a snapshot, who makes it, and the restricted offers better than it. */
+export function bestByMeasure(definition: ExplorerDefinition, data: readonly Entity[]): Map<string, Best> {
+  const best = new Map<string, Best>();
   const restricted: Who[] = [];
   for (const who of everyOffer(definition, data)) {
     const { offer } = who;
@@ -66,15 +70,16 @@ export function lowestByMeasure(definition: ExplorerDefinition, data: readonly E
       restricted.push(who);
       continue;
     }
-    const best = lowest.get(offer.key);
-    if (!best || offer.value < best.value) lowest.set(offer.key, { value: offer.value, who: [who], restricted: [] });
-    else if (offer.value === best.value) best.who.push(who);
+    const found = best.get(offer.key);
+    if (!found || isBetter(definition, offer.value, found.value))
+      best.set(offer.key, { value: offer.value, who: [who], restricted: [] });
+    else if (offer.value === found.value) found.who.push(who);
   }
-  for (const who of restricted.sort(byValue)) {
-    const best = lowest.get(who.offer.key);
-    if (best && who.offer.value < best.value) best.restricted.push(who);
+  for (const who of restricted.sort(byValue(definition))) {
+    const found = best.get(who.offer.key);
+    if (found && isBetter(definition, who.offer.value, found.value)) found.restricted.push(who);
   }
-  return lowest;
+  return best;
 }
 
 export function median(values: number[]): number | null {
@@ -86,11 +91,15 @@ export function median(values: number[]): number | null {
 
 export interface TrendPoint {
   date: string;
-  lowest: number | null;
+  best: number | null;
   median: number | null;
 }
 
-/** Per measure: the lowest and the median of the open offers, on each snapshot date. */
+/** The best of some values by the definition's direction, or null when there are none. */
+const bestOf = (definition: ExplorerDefinition, values: number[]): number | null =>
+  values.length ? (definition.best === 'lowest' ? Math.min(...values) : Math.max(...values)) : null;
+
+/** Per measure: the best and the median of the open offers, on each snapshot date. */
 export function trends(definition: ExplorerDefinition, snapshots: SnapshotObjects[]): Map<string, TrendPoint[]> {
   const result = new Map(definition.measures.map((m) => [m.key, [] as TrendPoint[]]));
   for (const snapshot of snapshots) {
@@ -105,13 +114,13 @@ export function trends(definition: ExplorerDefinition, snapshots: SnapshotObject
     }
     for (const [key, points] of result) {
       const list = values.get(key) ?? [];
-      points.push({ date: snapshot.date, lowest: list.length ? Math.min(...list) : null, median: median(list) });
+      points.push({ date: snapshot.date, best: bestOf(definition, list), median: median(list) });
     }
   }
   return result;
 }
 
-/** One entity's lowest open offer per measure on every snapshot date (null where it had none or was not listed). */
+/** One entity's best open offer per measure on every snapshot date (null where it had none or was not listed). */
 export function entityTrend(
   definition: ExplorerDefinition,
   snapshots: SnapshotObjects[],
@@ -123,8 +132,10 @@ export function entityTrend(
     const best = new Map<string, number>();
     if (entity) {
       for (const item of itemsOf(entity)) {
-        for (const offer of openOffers(definition, entity, item))
-          best.set(offer.key, Math.min(best.get(offer.key) ?? Infinity, offer.value));
+        for (const offer of openOffers(definition, entity, item)) {
+          const found = best.get(offer.key);
+          if (found === undefined || isBetter(definition, offer.value, found)) best.set(offer.key, offer.value);
+        }
       }
     }
     for (const [key, points] of result) points.push({ date: snapshot.date, value: best.get(key) ?? null });
@@ -134,9 +145,9 @@ export function entityTrend(
 
 export interface Standing {
   entity: Entity;
-  /** The entity's lowest open offer of the measure and the items that make it; absent when it has none. */
+  /** The entity's best open offer of the measure and the items that make it; absent when it has none. */
   best?: { value: number; who: Who[] };
-  /** Its restricted offers of the measure, lowest first. */
+  /** Its restricted offers of the measure, best first. */
   restricted: Who[];
 }
 
@@ -150,12 +161,12 @@ export function standings(definition: ExplorerDefinition, data: readonly Entity[
         if (offer.key !== key) continue;
         const who = { entity, item, offer };
         if (offer.restricted) standing.restricted.push(who);
-        else if (!standing.best || offer.value < standing.best.value)
+        else if (!standing.best || isBetter(definition, offer.value, standing.best.value))
           standing.best = { value: offer.value, who: [who] };
         else if (offer.value === standing.best.value) standing.best.who.push(who);
       }
     }
-    standing.restricted.sort(byValue);
+    standing.restricted.sort(byValue(definition));
     if (standing.best || standing.restricted.length) result.push(standing);
   }
   return result;

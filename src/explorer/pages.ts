@@ -1,18 +1,19 @@
 /**
  * What each explorer page shows, as plain data for the Astro templates: computed at build time
- * from the compiled history, with the charts already drawn. "Lowest", the trend lines and the
- * comparisons count offers open to anyone; restricted offers (src/explorer/restrictions.ts) are
- * shown apart, with whom they are for.
+ * from the compiled history, with the charts already drawn. "Best" (the lowest, or the highest
+ * where the dataset's explorer facts say so), the trend lines and the comparisons count offers
+ * open to anyone; restricted offers (src/explorer/restrictions.ts) are shown apart, with whom
+ * they are for.
  */
 import { DATASETS, type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { lineChart, SERIES_STYLES, scatterChart } from './chart.ts';
-import { EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
+import { bestFirst, EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
 import {
+  type Best,
+  bestByMeasure,
   entityTrend,
-  type Lowest,
-  lowestByMeasure,
   recentMoves,
   snapshotsOf,
   standings,
@@ -26,7 +27,7 @@ import { type LenderType, lenderType } from './lender-types.ts';
 
 export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 export const entityUrl = (definition: ExplorerDefinition, id: string) => `/rates/${definition.path}/${slugOf(id)}`;
-/** Where the rule "lowest means open to anyone" is written out. */
+/** Where the rule "best means open to anyone" is written out. */
 export const RESTRICTIONS_DOC = '/docs/concepts#lowest-rates-and-restricted-offers';
 const rate = (n: number) => `${n.toFixed(2)} %`;
 export const longDate = (date: string) =>
@@ -59,13 +60,13 @@ export interface OfferRef {
   restricted?: string;
 }
 
-export interface LowestCard {
+export interface BestCard {
   measure: Measure;
   noun: string;
-  /** The lowest value open to anyone. */
+  /** The best value open to anyone. */
   value: number;
   who: OfferRef[];
-  /** Restricted offers under it, lowest first (the first few), and how many more there are. */
+  /** Restricted offers better than it, best first (the first few), and how many more there are. */
   restricted: OfferRef[];
   moreRestricted: number;
   /** The page comparing every institution on this measure, when the dataset has one. */
@@ -117,7 +118,7 @@ function once<T>(make: (view: DatasetView) => T): (view: DatasetView) => T {
   };
 }
 const trendsOf = once((view): Map<string, TrendPoint[]> => trends(view.definition, view.snapshots));
-const lowestOf = once((view): Map<string, Lowest> => lowestByMeasure(view.definition, view.latest.data));
+const bestOf = once((view): Map<string, Best> => bestByMeasure(view.definition, view.latest.data));
 
 const refOf = (definition: ExplorerDefinition, w: Who): OfferRef => ({
   entity: w.entity.name,
@@ -137,14 +138,14 @@ function trendSummary(points: { date: string; value: number | null }[]): string 
   return `${rate(first.value!)} on ${longDate(first.date)}, ${rate(last.value!)} on ${longDate(last.date)} (between ${rate(Math.min(...values))} and ${rate(Math.max(...values))})`;
 }
 
-const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
+export const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 
-/** The lowest open value of each measure in the newest snapshot, with the restricted offers under it. */
-export function lowestCards(view: DatasetView, restrictedShown = 2): LowestCard[] {
+/** The best open value of each measure in the newest snapshot, with the restricted offers better than it. */
+export function bestCards(view: DatasetView, restrictedShown = 2): BestCard[] {
   const { definition } = view;
-  const lowest = lowestOf(view);
+  const found = bestOf(view);
   return definition.measures.flatMap((measure) => {
-    const best = lowest.get(measure.key);
+    const best = found.get(measure.key);
     if (!best) return [];
     return [
       {
@@ -164,7 +165,7 @@ export function lowestCards(view: DatasetView, restrictedShown = 2): LowestCard[
 
 export function overview(view: DatasetView) {
   const { dataset, definition, snapshots, latest } = view;
-  const cards = lowestCards(view);
+  const cards = bestCards(view);
   const groups: TableGroup[] = latest.data.map((entity) => ({
     entity,
     url: entityUrl(definition, entity.id),
@@ -175,13 +176,13 @@ export function overview(view: DatasetView) {
   const byMeasure = trendsOf(view);
   const charts: Chart[] = definition.measures.flatMap((measure) => {
     const points = byMeasure.get(measure.key)!;
-    if (points.every((p) => p.lowest === null)) return [];
+    if (points.every((p) => p.best === null)) return [];
     const noun = definition.valueNoun(measure);
-    const lowestLine = points.map((p) => ({ date: p.date, value: p.lowest }));
+    const bestLine = points.map((p) => ({ date: p.date, value: p.best }));
     const medianLine = points.map((p) => ({ date: p.date, value: p.median }));
     const id = `trend-${dataset.slug}-${measure.key}`;
-    const title = `${capital(noun)}: lowest and median open to anyone, ${longDate(first)} to ${longDate(latest.date)}`;
-    const description = `Lowest ${noun} open to anyone: ${trendSummary(lowestLine)}. Median: ${trendSummary(medianLine)}. ${points.length} snapshots.`;
+    const title = `${capital(noun)}: ${definition.best} and median open to anyone, ${longDate(first)} to ${longDate(latest.date)}`;
+    const description = `${capital(definition.best)} ${noun} open to anyone: ${trendSummary(bestLine)}. Median: ${trendSummary(medianLine)}. ${points.length} snapshots.`;
     return [
       {
         id,
@@ -192,12 +193,12 @@ export function overview(view: DatasetView) {
           description,
           yLabel: '% a year',
           series: [
-            { label: 'Lowest', ...SERIES_STYLES[0]!, points: lowestLine },
+            { label: capital(definition.best), ...SERIES_STYLES[0]!, points: bestLine },
             { label: 'Median', ...SERIES_STYLES[2]!, points: medianLine },
           ],
         }),
-        columns: ['Date', 'Lowest %', 'Median %'],
-        rows: points.map((p) => [p.date, p.lowest, p.median]),
+        columns: ['Date', `${capital(definition.best)} %`, 'Median %'],
+        rows: points.map((p) => [p.date, p.best, p.median]),
         apiUrl: range,
       },
     ];
@@ -208,22 +209,16 @@ export function overview(view: DatasetView) {
     const points = latest.data.flatMap((entity) =>
       itemsOf(entity).flatMap((item) => {
         const [x, y] = [s.x(item), s.y(item)];
-        return x === null || y === null
-          ? []
-          : [{ x, y, label: `${entity.name} · ${item.name}: ${rate(y)}, $${x} a year` }];
+        return x === null || y === null ? [] : [{ x, y, label: `${entity.name} · ${item.name}: ${s.pointText(x, y)}` }];
       }),
     );
     const id = `scatter-${dataset.slug}`;
-    const cheapest = [...points].sort((a, b) => a.x - b.x || a.y - b.y)[0];
-    const description =
-      `${points.length} cards with a purchase rate and an annual fee on ${longDate(latest.date)}. ` +
-      (cheapest ? `Lowest fee: ${cheapest.label}. ` : '') +
-      `Purchase rates range from ${rate(Math.min(...points.map((p) => p.y)))} to ${rate(Math.max(...points.map((p) => p.y)))}.`;
+    const description = s.description(points, longDate(latest.date));
     scatter = {
       id,
       title: s.title,
       svg: scatterChart({ id, title: s.title, description, points, xLabel: s.xLabel, yLabel: s.yLabel }),
-      columns: ['Card', s.xLabel, s.yLabel],
+      columns: [s.itemLabel, s.xLabel, s.yLabel],
       rows: points.map((p) => [p.label.split(':')[0]!, p.x, p.y]),
       apiUrl: endpointsOf(dataset).list.path,
     };
@@ -231,11 +226,11 @@ export function overview(view: DatasetView) {
   const compare = definition.measures
     .filter((m) => definition.compared.includes(m.key))
     .map((m) => ({ label: m.label, url: comparisonUrl(definition, m, { type: 'all', restricted: false }) }));
-  return { ...view, cards, groups, charts, scatter, compare, lowestValues: lowestValues(view) };
+  return { ...view, cards, groups, charts, scatter, compare, bestValues: bestValues(view) };
 }
 
-/** The lowest open value of each measure: the table marks the open cells that have it. */
-const lowestValues = (view: DatasetView) => new Map([...lowestOf(view)].map(([key, best]) => [key, best.value]));
+/** The best open value of each measure: the table marks the open cells that have it. */
+const bestValues = (view: DatasetView) => new Map([...bestOf(view)].map(([key, best]) => [key, best.value]));
 
 /** The measures an institution's chart can show (it had an open offer of them), the first one shown first. */
 function chartMeasures(view: DatasetView, series: Map<string, { value: number | null }[]>): Measure[] {
@@ -259,8 +254,8 @@ export function entityMeasurePaths(view: DatasetView): { entity: Entity; measure
 }
 
 /**
- * One institution: its table, and a chart of one measure at a time (its lowest open offer against
- * the lowest and the median open to anyone), with links to the other measures' pages.
+ * One institution: its table, and a chart of one measure at a time (its best open offer against
+ * the best and the median open to anyone), with links to the other measures' pages.
  */
 export function entityPage(view: DatasetView, entity: Entity, measureKey?: string) {
   const { dataset, definition, snapshots, latest } = view;
@@ -280,9 +275,10 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
     const market = trendsOf(view).get(measure.key)!;
     const noun = definition.valueNoun(measure);
     const id = `entity-${dataset.slug}-${slugOf(entity.id)}-${measure.slug}`;
-    const title = `${entity.name}: its lowest ${noun} against the lowest and the median open to anyone, ${longDate(snapshots[0]!.date)} to ${longDate(latest.date)}`;
+    const best = definition.best;
+    const title = `${entity.name}: its ${best} ${noun} against the ${best} and the median open to anyone, ${longDate(snapshots[0]!.date)} to ${longDate(latest.date)}`;
     const listed = own.filter((p) => p.value !== null).length;
-    const description = `${entity.name}: ${trendSummary(own)}. Lowest open to anyone: ${trendSummary(market.map((p) => ({ date: p.date, value: p.lowest })))}. With an open ${noun} on ${listed} of ${snapshots.length} snapshots.`;
+    const description = `${entity.name}: ${trendSummary(own)}. ${capital(best)} open to anyone: ${trendSummary(market.map((p) => ({ date: p.date, value: p.best })))}. With an open ${noun} on ${listed} of ${snapshots.length} snapshots.`;
     chart = {
       id,
       title,
@@ -294,9 +290,9 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
         series: [
           { label: entity.name, ...SERIES_STYLES[0]!, points: own },
           {
-            label: 'Market lowest',
+            label: `Market ${best}`,
             ...SERIES_STYLES[1]!,
-            points: market.map((p) => ({ date: p.date, value: p.lowest })),
+            points: market.map((p) => ({ date: p.date, value: p.best })),
           },
           {
             label: 'Market median',
@@ -305,8 +301,8 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
           },
         ],
       }),
-      columns: ['Date', `${entity.name} %`, 'Market lowest %', 'Market median %'],
-      rows: own.map((p, r) => [p.date, p.value, market[r]!.lowest, market[r]!.median]),
+      columns: ['Date', `${entity.name} %`, `Market ${best} %`, 'Market median %'],
+      rows: own.map((p, r) => [p.date, p.value, market[r]!.best, market[r]!.median]),
       apiUrl: `${endpointsOf(dataset).timeSeries.path}?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
     };
   }
@@ -320,11 +316,11 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
     rows: definition.rows(entity),
     chart,
     apiUrl: `${endpointsOf(dataset).list.path}/${entity.id}`,
-    lowestValues: lowestValues(view),
+    bestValues: bestValues(view),
   };
 }
 
-/* ---- Comparison pages: every institution on one measure, lowest open offer first ---- */
+/* ---- Comparison pages: every institution on one measure, best open offer first ---- */
 
 export type TypeFilter = 'all' | LenderType;
 export interface ComparisonFilter {
@@ -372,11 +368,11 @@ export interface ComparisonRow {
   entityId: string;
   url: string;
   type: LenderType;
-  /** The lowest open offer and the products that make it. */
+  /** The best open offer and the products that make it. */
   value?: number;
   products: string[];
   ids: string[];
-  /** Its lowest open offer in the previous snapshot: a number, null when it had none, absent with no previous snapshot. */
+  /** Its best open offer in the previous snapshot: a number, null when it had none, absent with no previous snapshot. */
   previous?: number | null;
   restricted: OfferRef[];
 }
@@ -391,10 +387,13 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
   const wanted = standings(definition, latest.data, measure.key).filter(
     (s) => (filter.type === 'all' || lenderType(s.entity.id) === filter.type) && (s.best || filter.restricted),
   );
+  // Best first; an entity with no open offer (or no restricted one) after every entity that has one.
+  const order = bestFirst(definition);
+  const worst = definition.best === 'lowest' ? Infinity : -Infinity;
   wanted.sort(
     (a, b) =>
-      (a.best?.value ?? Infinity) - (b.best?.value ?? Infinity) ||
-      (a.restricted[0]?.offer.value ?? Infinity) - (b.restricted[0]?.offer.value ?? Infinity) ||
+      order(a.best?.value ?? worst, b.best?.value ?? worst) ||
+      order(a.restricted[0]?.offer.value ?? worst, b.restricted[0]?.offer.value ?? worst) ||
       a.entity.name.localeCompare(b.entity.name, 'en'),
   );
   let rank = 0;
@@ -415,7 +414,7 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
     };
   });
   const compared = definition.measures.filter((m) => definition.compared.includes(m.key));
-  const months = dataset.slug === 'mortgage-rates' && /^\d+$/.test(measure.key) ? `?termInMonths=${measure.key}` : '';
+  const query = definition.measureQuery?.(measure);
   return {
     ...view,
     measure,
@@ -438,7 +437,7 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
       url: comparisonUrl(definition, measure, { ...filter, restricted: shown }),
       current: shown === filter.restricted,
     })),
-    apiUrl: `${endpointsOf(dataset).list.path}${months}`,
+    apiUrl: `${endpointsOf(dataset).list.path}${query ? `?${query}` : ''}`,
   };
 }
 

@@ -1,15 +1,20 @@
 /**
  * Which offers are not open to anyone, and whom they are for: one table of rules matched on the
  * names the source prints (a product or card name, a loan rate's condition, for cards the
- * issuer). The explorer's "lowest" rates, trend lines and comparisons count open offers only and
- * show restricted ones apart, labelled with these words (/docs/concepts#lowest-rates-and-restricted-offers).
+ * issuer). The explorer's best ("lowest") rates, trend lines and comparisons count open offers
+ * only and show restricted ones apart, labelled with these words
+ * (/docs/concepts#lowest-rates-and-restricted-offers). Each dataset's explorer facts say which
+ * rules apply to it (`restrictions` in src/explorer/definitions.ts).
  *
  * Every rule lists the exact texts it catches in the history (`catches`) and real names that look
  * alike but are open (`spares`); test/explorer-restrictions.test.ts reads the whole history and
  * fails when a rule catches anything else, misses one of these, or names a text the history lacks.
  * The API does not carry this judgement: its rate objects stay as the source lists them.
  */
-import type { DatasetSlug } from '../datasets.ts';
+import { DATASETS, type DatasetSlug } from '../datasets.ts';
+// A cycle, safe because neither module reads the other's values while it loads: the definitions
+// call restrictionOf only when asked for offers, and restrictionsMarkdown reads EXPLORER when called.
+import { EXPLORER } from './definitions.ts';
 
 /** The names of one offer as the snapshot has them. */
 export interface OfferNames {
@@ -21,13 +26,12 @@ export interface OfferNames {
   condition?: string | null;
 }
 
-export interface RestrictionRule {
-  key: string;
+export interface RestrictionRule<K extends string = string> {
+  key: K;
   /** Whom the offer is for, as the pages print it after the offer ("first-home buyers"). */
   label: string;
   /** Why the rule exists, in a sentence for the docs. */
   why: string;
-  datasets: readonly DatasetSlug[];
   /** The one name the rule reads. */
   field: keyof OfferNames;
   pattern: RegExp;
@@ -37,39 +41,35 @@ export interface RestrictionRule {
   spares: readonly string[];
 }
 
-const MORTGAGES: readonly DatasetSlug[] = ['mortgage-rates'];
-const LOANS: readonly DatasetSlug[] = ['personal-loan-rates', 'car-loan-rates'];
-const LENDING: readonly DatasetSlug[] = ['mortgage-rates', 'personal-loan-rates', 'car-loan-rates'];
 const FROM_LABEL = 'the best-rated borrowers (a “from” rate)';
 
+const rule = <const K extends string>(r: RestrictionRule<K>) => r;
+
 /** In the order their labels are printed when several rules catch one offer. */
-export const RESTRICTIONS: readonly RestrictionRule[] = [
-  {
+export const RESTRICTIONS = [
+  rule({
     key: 'first-home',
     label: 'first-home buyers',
     why: 'Only people buying their first home qualify.',
-    datasets: LENDING,
     field: 'product',
     pattern: /\bfirst[ -]home\b|\bFHB\b/i,
     catches: ['Construction lending for FHB', 'First Home Buyer Special', 'First Home Combo'],
     spares: ['Special', 'Standard', 'Residential', 'Owner Occupied', 'Home Loans'],
-  },
-  {
+  }),
+  rule({
     key: 'construction',
     label: 'people building a home',
     why: 'Construction lending is drawn down while a house is built, not for buying an existing one.',
-    datasets: LENDING,
     field: 'product',
     pattern: /\bconstruction\b/i,
     catches: ['Construction lending for FHB'],
     // The institution China Construction Bank is not a product: its "Standard" is open.
     spares: ['Standard', 'Non Standard'],
-  },
-  {
+  }),
+  rule({
     key: 'disability',
     label: 'people with physical disabilities',
     why: 'Lent only to people with physical disabilities.',
-    datasets: LENDING,
     field: 'product',
     pattern: /\bdisabilit(y|ies)\b/i,
     catches: [
@@ -79,123 +79,111 @@ export const RESTRICTIONS: readonly RestrictionRule[] = [
       'for people with physical disabilities....from',
     ],
     spares: ['Personal Loan', 'Residential'],
-  },
-  {
+  }),
+  rule({
     key: 'green-top-up',
     label: 'green or energy-saving home upgrades',
     why: 'Top-ups at 0–1 % for insulation, heating, solar and the like, on part of an existing home loan.',
-    datasets: MORTGAGES,
     field: 'product',
     // Westpac's green top-up is called Greater Choices; its other Choices loans are ordinary.
     pattern: /\b(green|energy|eco|solar|EVs?|better homes|greater choices)\b/i,
     catches: ['Better Homes Top Up', 'Good Energy - Up to $80K', 'Greater Choices', 'Green Home Loan top-ups'],
     spares: ['Choices Offset', 'Choices Everyday', 'TotalMoney', 'Offset Mortgage', 'Std & Flybuys'],
-  },
-  {
+  }),
+  rule({
     key: 'electric-vehicle',
     label: 'buyers of electric vehicles and e-bikes',
     why: 'A green loan for one kind of purchase.',
-    datasets: LOANS,
     field: 'product',
     pattern: /\b(EVs?|electric|e-bikes?)\b/i,
     catches: ['EVs and e-Bikes'],
     spares: ['Personal Loan', 'Vehicle Loan', 'Car Loans'],
-  },
-  {
+  }),
+  rule({
     key: 'reverse-mortgage',
     label: 'older homeowners (reverse mortgage)',
     why: 'Reverse mortgages lend against the home of older owners and are repaid when it is sold.',
-    datasets: MORTGAGES,
     field: 'product',
     pattern: /\breverse\b/i,
     catches: ['Reverse Mortgage', 'Unwind reverse equity'],
     spares: ['Residential'],
-  },
-  {
+  }),
+  rule({
     key: 'shared-ownership',
     label: 'buyers in a shared-ownership scheme',
     why: 'For households buying part of a home through a shared-ownership scheme.',
-    datasets: MORTGAGES,
     field: 'product',
     pattern: /\bshared ownership\b/i,
     catches: ['Shared Ownership'],
     spares: ['Standard'],
-  },
-  {
+  }),
+  rule({
     key: 'members',
     label: 'members only',
     why: 'The product name says it is for the lender’s members, or that membership criteria apply.',
-    datasets: LENDING,
     field: 'product',
     pattern: /\bmember(ship)?\b/i,
     catches: ['Member home loan', 'Personal Loan (Membership criteria apply)'],
     spares: ['Personal Loan', 'Standard'],
-  },
-  {
+  }),
+  rule({
     key: 'students',
     label: 'students and graduates',
     why: 'Student and graduate packages.',
-    datasets: LOANS,
     field: 'product',
     pattern: /\b(campus|graduate|student)s?\b/i,
     catches: ['Campus Pack Advanced', 'Graduate Loan', 'Graduate Pack Advanced', 'Personal Loan - Graduate pack'],
     spares: ['Advanced', 'Personal Loan'],
-  },
-  {
+  }),
+  rule({
     key: 'existing-customers',
     label: 'existing home-loan customers',
     why: 'A personal loan rate for people who already have the bank’s home loan.',
-    datasets: LOANS,
     field: 'product',
     pattern: /\bhome loan customers?\b/i,
     catches: ['Home Loan Customers'],
     spares: ['Personal Loan'],
-  },
-  {
+  }),
+  rule({
     key: 'homeowners',
     label: 'homeowners',
     why: 'A personal loan for people who own their home.',
-    datasets: LOANS,
     field: 'product',
     pattern: /\bhomeowner/i,
     catches: ["Homeowner's loan; 1 Year", "Homeowner's loan; 2 - 3 Years", "Homeowner's loan; 5 - 7 Years"],
     spares: ['Credit Grade B', 'Personal Loan'],
-  },
-  {
+  }),
+  rule({
     key: 'best-credit-grade',
     label: 'borrowers with the best credit grade',
     why: 'The top grade of a graded range, the loan equivalent of a “from” rate.',
-    datasets: LOANS,
     field: 'product',
     pattern: /^credit grade a$/i,
     catches: ['Credit Grade A'],
     spares: ['Credit Grade B', 'Credit Grade C', 'Credit Grade D'],
-  },
-  {
+  }),
+  rule({
     key: 'one-make',
     label: 'buyers of one maker’s vehicles',
     why: 'Dealer finance for one make’s machines or certified cars.',
-    datasets: LOANS,
     field: 'product',
     pattern: /\btractors?\b|\bsignature class\b/i,
     catches: ['Special - Signature Class', 'Tractors'],
     spares: ['Classic / Choices', 'Marine Loan'],
-  },
-  {
+  }),
+  rule({
     key: 'professional-body',
     label: 'members of a professional body',
     why: 'Cards issued to members of a law society, a medical association or the chartered accountants’ institute.',
-    datasets: ['credit-card-rates'],
     field: 'entity',
     pattern: /\blaw society\b|\bmedical association\b|^NZICA$/i,
     catches: ['Auck. Dist. Law Society', 'NZ Medical Association', 'NZICA'],
     spares: ['Diners Club', 'Amex', 'HSBC'],
-  },
-  {
+  }),
+  rule({
     key: 'from-product',
     label: FROM_LABEL,
     why: 'A product whose name ends in “from” gives the bottom of a range, which only the strongest applications get.',
-    datasets: MORTGAGES,
     field: 'product',
     pattern: /\bfrom\W*$/i,
     catches: [
@@ -210,12 +198,11 @@ export const RESTRICTIONS: readonly RestrictionRule[] = [
     ],
     // A date, not a range.
     spares: ['Standard from Aug 20', 'Standard  LVR < 80%', 'Prime <60% LVR'],
-  },
-  {
+  }),
+  rule({
     key: 'from-condition',
     label: FROM_LABEL,
     why: 'A loan rate whose condition is “From” is the bottom of a range; its “To” rate is the most an approved borrower pays.',
-    datasets: LOANS,
     field: 'condition',
     pattern: /\bfrom\b/i,
     catches: [
@@ -230,22 +217,32 @@ export const RESTRICTIONS: readonly RestrictionRule[] = [
       'premium rate from',
     ],
     spares: ['To', 'to', 'Green, to', 'Orange', '$3,000 to $50,000', '$2,000-$15,000'],
-  },
-];
+  }),
+] as const;
 
-/** The rules that catch an offer of a dataset, in table order (empty: open to anyone). */
-export function restrictionRulesOf(dataset: DatasetSlug, names: OfferNames): RestrictionRule[] {
+/** The key of a rule of the table. */
+export type RestrictionKey = (typeof RESTRICTIONS)[number]['key'];
+
+/** The rules of `keys` (a dataset's, from its explorer facts) that catch an offer, in table order (empty: open to anyone). */
+export function restrictionRulesOf(keys: readonly RestrictionKey[], names: OfferNames): RestrictionRule[] {
   return RESTRICTIONS.filter((rule) => {
-    if (!rule.datasets.includes(dataset)) return false;
+    if (!keys.includes(rule.key)) return false;
     const text = names[rule.field];
     return typeof text === 'string' && rule.pattern.test(text);
   });
 }
 
 /** Whom an offer is for ("first-home buyers; people building a home"), or undefined when it is open to anyone. */
-export function restrictionOf(dataset: DatasetSlug, names: OfferNames): string | undefined {
-  const labels = [...new Set(restrictionRulesOf(dataset, names).map((r) => r.label))];
+export function restrictionOf(keys: readonly RestrictionKey[], names: OfferNames): string | undefined {
+  const labels = [...new Set(restrictionRulesOf(keys, names).map((r) => r.label))];
   return labels.length ? labels.join('; ') : undefined;
+}
+
+/** The datasets whose explorer facts apply the rule, in table order. */
+export function datasetsOfRule(rule: RestrictionRule): DatasetSlug[] {
+  return DATASETS.filter((d) => (EXPLORER[d.slug].restrictions as readonly string[]).includes(rule.key)).map(
+    (d) => d.slug,
+  );
 }
 
 /** The rules as a Markdown table, for the docs (`{{restrictionRules}}`). */
@@ -256,9 +253,9 @@ export function restrictionsMarkdown(titles: Record<DatasetSlug, string>): strin
     '| --- | --- | --- | --- | --- |',
     ...RESTRICTIONS.map(
       (r) =>
-        `| ${r.label} | ${field[r.field]} | ${r.datasets.map((d) => titles[d].toLowerCase()).join(', ')} | ${r.catches
-          .map((c) => `“${c.replace(/\|/g, '\\|')}”`)
-          .join(', ')} | ${r.why} |`,
+        `| ${r.label} | ${field[r.field]} | ${datasetsOfRule(r)
+          .map((d) => titles[d].toLowerCase())
+          .join(', ')} | ${r.catches.map((c) => `“${c.replace(/\|/g, '\\|')}”`).join(', ')} | ${r.why} |`,
     ),
   ].join('\n');
 }

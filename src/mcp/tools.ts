@@ -1,5 +1,5 @@
 /**
- * The twelve MCP tools, derived from the dataset table and the REST endpoints: each tool is one
+ * The MCP tools, three per dataset, derived from the dataset table and the REST endpoints: each tool is one
  * REST endpoint, its arguments are that endpoint's parameters (strings, validated by the same zod
  * schemas), its result is the REST response, and its outputSchema is the zod schema the OpenAPI
  * document gives that response. Everything here is built once per process.
@@ -231,7 +231,7 @@ const TOOL_FOR_PATH = new Map(TOOLS.filter((t) => t.kind !== 'detail').map((t) =
 
 /**
  * A REST error text as an agent should read it: where REST points to a request
- * (`GET /api/v1/car-loan-rates`, `Request …/time-series without date parameters`), the tool to call.
+ * (`GET /api/v1/<slug>`, `Request …/time-series without date parameters`), the tool to call.
  */
 export function forAgents(text: string): string {
   return text

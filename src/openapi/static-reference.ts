@@ -70,7 +70,7 @@ export interface ReferenceParameter {
 }
 
 export interface ReferenceExample {
-  /** What the example answers, e.g. `GET /api/v1/mortgage-rates?termInMonths=12`. */
+  /** What the example answers, e.g. `GET /api/v1/<slug>?termInMonths=12`. */
   title: string;
   json: string;
 }
@@ -98,7 +98,7 @@ export interface ReferenceOperation {
   summary: string;
   description: string;
   parameters: ReferenceParameter[];
-  /** The request of the first 200 example (`/api/v1/mortgage-rates?termInMonths=12`), for a curl line. */
+  /** The request of the first 200 example (`/api/v1/<slug>?termInMonths=12`), for a curl line. */
   exampleRequest?: string;
   requestBody?: ReferenceBody & { required: boolean };
   responses: ReferenceResponse[];
@@ -152,7 +152,7 @@ export const tagAnchor = (name: string) =>
 
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
-/** A short type expression: `string`, `integer | null`, `array of MortgageRates`, `string (date-time)`. */
+/** A short type expression: `string`, `integer | null`, `array of <Type>`, `string (date-time)`. */
 export function typeOf(schema: Schema | undefined): string {
   if (!schema) return 'any';
   if (schema.$ref) return refName(schema.$ref);

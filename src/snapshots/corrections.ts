@@ -1,7 +1,8 @@
 /**
  * Known defects of the history brought in by `npm run snapshots:import`, each with its evidence,
- * fixed as the import converts a file so a re-import never undoes a fix in `snapshots/`: a fix
- * made to the committed history by hand belongs here too, or the import no longer writes what
+ * declared by its dataset's table entry (`corrections` in src/datasets.ts) and fixed as the import
+ * converts a file so a re-import never undoes a fix in `snapshots/`: a fix made to the committed
+ * history by hand belongs there too, or the import no longer writes what
  * `snapshots/` holds (test/snapshots-import.test.ts checks that it does).
  *
  * The earlier deployment's collector read numbers with `parseFloat(text) || null`: a figure with a
@@ -10,18 +11,18 @@
  * a null in that history may be a 0 or a real "not offered", and nothing tells them apart, so the
  * change log treats null ↔ 0 as no change instead (sameValue in src/snapshots/diff.ts).
  */
-import { type DatasetSlug, type Entity, itemsOf } from '../datasets.ts';
+import { DATASETS, type DatasetSlug, type Entity, itemsOf } from '../datasets.ts';
 import type { Value } from './diff.ts';
 
-export interface Correction {
-  dataset: DatasetSlug;
+/** A known wrong value, as a dataset's table entry declares it (src/datasets.ts, `corrections`). */
+export interface HistoryCorrection {
   /** The institution or issuer id (`issuer:amex`). */
   entityId: string;
   /** The product or plan id (`plan:amex:platinum-charge-card`); absent for a field of the institution or issuer itself. */
   itemId?: string;
   /**
-   * A plan's field (credit cards: `annualFeeNZD`), the id of the rate whose `rate` is wrong (other
-   * datasets), or without itemId a field of the institution or issuer (`name`).
+   * A plan's field (`annualFeeNZD`), the id of the rate whose `rate` is wrong (items with rates),
+   * or without itemId a field of the institution or issuer (`name`).
    */
   field: string;
   /** The value the history holds; a file with any other value there is left alone. */
@@ -31,29 +32,17 @@ export interface Correction {
   evidence: string;
 }
 
-export const CORRECTIONS: readonly Correction[] = [
-  {
-    dataset: 'credit-card-rates',
-    entityId: 'issuer:amex',
-    itemId: 'plan:amex:platinum-charge-card',
-    field: 'annualFeeNZD',
-    wrong: 1,
-    right: 1250,
-    evidence:
-      'interest.co.nz lists the annual fee as $1,250 (public scrapers of the page, 2024–2026); the earlier collector read "1,250" with parseFloat, as 1',
-  },
-  {
-    dataset: 'personal-loan-rates',
-    entityId: 'institution:sbs-bank',
-    field: 'name',
-    wrong: 'SBS Bank.',
-    right: 'SBS Bank',
-    evidence:
-      'the page writes the name with a stray full stop (test/fixtures/real-pages); the history drops it (commit bdf2d2b), as the collector cleans names',
-  },
-];
+/** A correction with the dataset it belongs to. */
+export interface Correction extends HistoryCorrection {
+  dataset: DatasetSlug;
+}
 
-/** `credit-card-rates · issuer:amex · plan:amex:platinum-charge-card · annualFeeNZD: 1 → 1250`. */
+/** Every dataset's corrections, in table order. */
+export const CORRECTIONS: readonly Correction[] = DATASETS.flatMap((d) =>
+  d.corrections.map((c) => ({ dataset: d.slug, ...c })),
+);
+
+/** `<slug> · issuer:amex · plan:amex:platinum-charge-card · annualFeeNZD: 1 → 1250`. */
 export const describeCorrection = (c: Correction): string =>
   `${[c.dataset, c.entityId, c.itemId, c.field].filter(Boolean).join(' · ')}: ${JSON.stringify(c.wrong)} → ${JSON.stringify(c.right)}`;
 

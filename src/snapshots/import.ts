@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DATASETS, type Dataset, type Entity, type Snapshot } from '../datasets.ts';
 import { IsoDateTime } from '../schemas/common.ts';
+import { CreditCardIssuer } from '../schemas/rates.ts';
 import { idWithPrefix } from '../schemas/common.ts';
 import { normalizeDataset } from './normalize.ts';
 import { applyCorrections, CORRECTIONS, type Correction } from './corrections.ts';
@@ -52,10 +53,10 @@ const LegacyCreditCardIssuer = z.strictObject({
   plans: z.array(LegacyCreditCardPlan),
 });
 
-/** The shape to read a source file with: the old one where it differs, else the served one. */
+/** The shape to read a source file with: the old one where it differs (issuers of cards), else the served one. */
 function sourceSchema(dataset: Dataset, value: unknown) {
   const legacy =
-    dataset.slug === 'credit-card-rates' &&
+    dataset.entitySchema === CreditCardIssuer &&
     JSON.stringify((value as { data?: unknown })?.data ?? null).includes('"interestFreePeriodInMonths"');
   const entity: z.ZodType = legacy ? LegacyCreditCardIssuer : dataset.entitySchema;
   // Duplicates are allowed here: merging and de-duplicating them is part of the import.

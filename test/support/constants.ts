@@ -1,24 +1,17 @@
-/** Values the tests share: where the repository is, the fixed clock and addresses, the test history's newest dates. */
+/** Values the tests share: where the repository is, the test history's last date, the fixed clock and addresses. */
 import { resolve } from 'node:path';
-import type { DatasetSlug } from '../../src/datasets.ts';
 
 /** The repository root (the cwd of every script a test runs). */
 export const ROOT = resolve(import.meta.dirname, '../..');
 
+/** The last date of the test history (global-setup.ts): the repository's snapshots up to it, the imported 2024–2025 history. */
+export const HISTORY_UNTIL = '2025-03-05';
 /** The fixed clock of the in-process service: noon on the test history's last day. */
-export const NOW = new Date('2025-03-05T12:00:00.000Z');
+export const NOW = new Date(`${HISTORY_UNTIL}T12:00:00.000Z`);
 /** Where test requests are sent: a host the answers must never repeat. */
 export const ORIGIN = 'http://rates.test';
 /** The configured site URL the answers' absolute URLs come from. */
 export const SITE = 'https://rates.example';
-
-/** The date of each dataset's newest snapshot in the test history (see global-setup.ts). */
-export const NEWEST: Record<DatasetSlug, string> = {
-  'mortgage-rates': '2025-03-05',
-  'personal-loan-rates': '2025-02-04',
-  'car-loan-rates': '2025-02-24',
-  'credit-card-rates': '2025-01-07',
-};
 
 /** The values of a credit card plan, in the order the API gives them. */
 export const PLAN_VALUES = [

@@ -1,17 +1,31 @@
 /**
- * The history the tests read (the repository's snapshots up to a fixed date, copied once per run
- * by global-setup.ts), its newest snapshot of each dataset, and temporary folders to write in.
+ * The history the tests read (each dataset's snapshots up to HISTORY_UNTIL, copied once per run by
+ * global-setup.ts), the least of it every per-dataset test needs, each dataset's newest snapshot,
+ * and temporary folders to write in.
  */
 import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import type { DatasetSlug } from '../../src/datasets.ts';
-import { NEWEST } from './constants.ts';
+import type { DatasetSlug, Entity } from '../../src/datasets.ts';
+
+/**
+ * The least history of each dataset the per-dataset tests need, the one such requirement: this
+ * many snapshots on different dates up to HISTORY_UNTIL, in which some rate moves between
+ * consecutive snapshots (the change log, its feeds and the explorer's "change since the previous
+ * snapshot"), and a first and a last around a snapshot in between (time-series ranges). A
+ * dataset whose collected history starts later takes them from test/fixtures/history/<slug>/.
+ */
+export const LEAST_HISTORY = 3;
 
 /** The folder holding the test history (one folder per dataset, one file per day). */
 export function historyDir(): string {
   return inject('historyDir');
+}
+
+/** The date of each dataset's newest snapshot in the test history. */
+export function newestDates(): Record<DatasetSlug, string> {
+  return inject('newestDates');
 }
 
 export async function tempDir(prefix = 'rates-test-'): Promise<string> {
@@ -27,7 +41,7 @@ export interface SnapshotFile {
 /** The text of each dataset's newest snapshot file in the test history, as on disk. */
 export async function newestTexts(): Promise<Record<DatasetSlug, string>> {
   const texts = {} as Record<DatasetSlug, string>;
-  for (const [slug, date] of Object.entries(NEWEST) as [DatasetSlug, string][])
+  for (const [slug, date] of Object.entries(newestDates()) as [DatasetSlug, string][])
     texts[slug] = await readFile(join(historyDir(), slug, `${date}.json`), 'utf8');
   return texts;
 }
@@ -44,24 +58,87 @@ export async function newestSnapshots(): Promise<Record<DatasetSlug, SnapshotFil
 /** A new snapshot tree (a temporary folder) holding each dataset's newest snapshot, as the repository would. */
 export async function treeOfNewest(prefix = 'rates-snapshots-'): Promise<string> {
   const dir = await tempDir(prefix);
-  for (const [slug, date] of Object.entries(NEWEST)) {
+  for (const [slug, date] of Object.entries(newestDates())) {
     await mkdir(join(dir, slug), { recursive: true });
     await copyFile(join(historyDir(), slug, `${date}.json`), join(dir, slug, `${date}.json`));
   }
   return dir;
 }
 
-/** ANZ's Special 1-year rate in mortgage data (ANZ is the first institution). */
-function anzSpecialRate(data: any[]): { rate: number } {
-  return data[0].products.find((p: any) => p.name === 'Special').rates.find((r: any) => r.termInMonths === 12);
+/** One rate value of a snapshot's data: where it is (its entity, item and the object holding it) and a way to set it. */
+export interface RateAt {
+  entity: any;
+  item: any;
+  holder: Record<string, number>;
+  key: string;
+  id: string;
+  value: number;
 }
 
-/** ANZ's Special 1-year rate of a mortgage snapshot. */
-export const anzSpecial = (snapshot: { data: any[] }) => anzSpecialRate(snapshot.data).rate;
+/**
+ * Every rate value of a snapshot's data, whatever the dataset, in order: each `rate` (or `…Rate`)
+ * number of each item or of its rates. The tests move one to make a collection that changes a rate.
+ */
+export function allRates(data: readonly Entity[] | any[]): RateAt[] {
+  const found: RateAt[] = [];
+  for (const entity of data as any[])
+    for (const item of entity.products ?? entity.plans ?? [])
+      for (const holder of [...(item.rates ?? []), item])
+        for (const key of Object.keys(holder))
+          if ((key === 'rate' || key.endsWith('Rate')) && typeof holder[key] === 'number')
+            found.push({ entity, item, holder, key, id: holder.id, value: holder[key] });
+  return found;
+}
 
-/** A copy of mortgage data with ANZ's Special 1-year rate set to `value`. */
-export function withAnzSpecial(data: any[], value: number): any[] {
-  const copy = structuredClone(data);
-  anzSpecialRate(copy).rate = value;
+/** The first rate value of a snapshot's data (allRates). */
+export function firstRate(data: readonly Entity[] | any[]): RateAt {
+  const [first] = allRates(data);
+  if (!first) throw new Error('no rate in the data');
+  return first;
+}
+
+/** A copy of `data` with its first rate (firstRate) set to `value`. */
+export function withFirstRate(data: readonly Entity[] | any[], value: number): any[] {
+  const copy = structuredClone(data) as any[];
+  const rate = firstRate(copy);
+  rate.holder[rate.key] = value;
   return copy;
 }
+
+/** A copy of `data` with every rate value (each `rate` or `…Rate` number) of the entities `which` picks set by `move`. */
+export function withRates(
+  data: readonly Entity[] | any[],
+  move: (value: number) => number,
+  which: (entity: any, index: number) => boolean = () => true,
+): any[] {
+  const copy = structuredClone(data) as any[];
+  copy.forEach((entity, index) => {
+    if (!which(entity, index)) return;
+    for (const item of entity.products ?? entity.plans ?? [])
+      for (const holder of [...(item.rates ?? []), item])
+        for (const key of Object.keys(holder))
+          if ((key === 'rate' || key.endsWith('Rate')) && typeof holder[key] === 'number')
+            holder[key] = move(holder[key]);
+  });
+  return copy;
+}
+
+/**
+ * A copy of `data` with its first rate (firstRate) moved by `delta` points, down where up would
+ * leave the rates' bounds: the copy, the rate's new value, and the rate as it was.
+ */
+export function withFirstRateMoved(data: readonly Entity[] | any[], delta: number) {
+  const first = firstRate(data);
+  const value = Math.round((first.value + (first.value > 30 ? -delta : delta)) * 100) / 100;
+  return { data: withFirstRate(data, value), value, first };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The collector's summary line of a rate's move (`- ANZ · Special · 1 year: 5.29 → 4.69`), as a pattern's source. */
+export const moveLineSource = (rate: Pick<RateAt, 'entity' | 'item'>, from: number, to: number) =>
+  `- ${escapeRegExp(rate.entity.name)} · ${escapeRegExp(rate.item.name)} · [^\\n]+: ${from} → ${to}`;
+
+/** That line alone, as a pattern. */
+export const moveLine = (rate: Pick<RateAt, 'entity' | 'item'>, from: number, to: number) =>
+  new RegExp(`^${moveLineSource(rate, from, to)}$`);

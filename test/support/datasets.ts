@@ -1,0 +1,105 @@
+/**
+ * Datasets picked by what a test needs of them, never by name (test/dataset-mentions.test.ts):
+ * by the schema of the data a test writes, or by a property of the table entry.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { DATASETS, type Dataset, filtersOf } from '../../src/datasets.ts';
+import { endpointsOf } from '../../src/endpoints.ts';
+import { toolsFor } from '../../src/mcp/tools.ts';
+
+/** The first dataset whose entities have `schema`: for a test that writes data of that shape. */
+export function datasetOfSchema(schema: z.ZodType): Dataset {
+  const found = DATASETS.find((d) => d.entitySchema === schema);
+  if (!found) throw new Error('no dataset has this entity schema');
+  return found;
+}
+
+/** Every dataset whose entities have `schema`. */
+export const datasetsOfSchema = (schema: z.ZodType): Dataset[] => DATASETS.filter((d) => d.entitySchema === schema);
+
+/** The datasets whose list endpoint takes a filter, each with its first such filter. */
+export const FILTERED = DATASETS.flatMap((dataset) => {
+  const filter = filtersOf(dataset, 'list')[0];
+  return filter ? [{ dataset, filter }] : [];
+});
+
+/** The datasets whose time series accepts and ignores a parameter. */
+export const IGNORING = DATASETS.filter((d) => d.ignoredTimeSeriesParams.length > 0);
+
+/** The first dataset of each entity kind (institutions, issuers). */
+export const ONE_OF_EACH_KIND: Dataset[] = [...new Map(DATASETS.map((d) => [d.entity.kind, d])).values()];
+
+/** `[slug, dataset]` rows for `it.each` and `describe.each`. */
+export const EACH = DATASETS.map((d) => [d.slug, d] as const);
+
+/** A dataset's three MCP tools' names: its list, its detail and its time series. */
+export function toolNamesOf(dataset: Dataset): { list: string; detail: string; series: string } {
+  const [list, detail, series] = toolsFor(dataset).map((t) => t.name) as [string, string, string];
+  return { list, detail, series };
+}
+
+/** The dataset whose test history is largest on disk: for limits that only a long history reaches. */
+export async function largestDataset(dir: string): Promise<Dataset> {
+  const bytes = async (slug: string) => {
+    const names = await readdir(join(dir, slug));
+    const sizes = await Promise.all(names.map(async (name) => (await stat(join(dir, slug, name))).size));
+    return sizes.reduce((a, b) => a + b, 0);
+  };
+  const sized = await Promise.all(DATASETS.map(async (d) => ({ d, size: await bytes(d.slug) })));
+  return sized.sort((a, b) => b.size - a.size)[0]!.d;
+}
+
+/** One call of a tool with the REST request that must answer the same JSON. */
+export interface ToolCallCase {
+  tool: string;
+  args: Record<string, string>;
+  rest: string;
+}
+
+/**
+ * A call of every tool, each with its REST request: each dataset's list (filtered where it can be),
+ * its example entity (the prefix kept, the slug in capitals: ids match case-insensitively), its time
+ * series three ways in turn (a range for the entity by its bare slug, one date, no date), and each
+ * parameter its time series ignores. `newest` gives each dataset's newest snapshot date.
+ */
+export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
+  const query = (values: Record<string, string>) => {
+    const q = new URLSearchParams(values).toString();
+    return q ? `?${q}` : '';
+  };
+  const minusDays = (date: string, days: number) =>
+    new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
+  return DATASETS.flatMap((d, n) => {
+    const names = toolNamesOf(d);
+    const { list, detail, timeSeries } = endpointsOf(d);
+    const { param, prefix } = d.entity;
+    const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
+    const date = newest[d.slug]!;
+    const [filter] = filtersOf(d, 'list');
+    const [detailFilter] = filtersOf(d, 'detail');
+    const filtered = filter ? { [filter.name]: filter.example } : {};
+    const detailFiltered = detailFilter ? { [detailFilter.name]: detailFilter.example } : {};
+    const series: Record<string, string> = [
+      { startDate: minusDays(date, 4), endDate: date, [param]: bare },
+      { date },
+      {},
+    ][n % 3]!;
+    const shouted = `${prefix}:${bare.toUpperCase()}`;
+    const other = prefix === 'issuer' ? 'institution' : 'issuer';
+    return [
+      { tool: names.list, args: filtered, rest: `${list.path}${query(filtered)}` },
+      {
+        tool: names.detail,
+        args: { [param]: shouted, ...detailFiltered },
+        rest: `${detail.path.replace(`{${param}}`, encodeURIComponent(shouted))}${query(detailFiltered)}`,
+      },
+      { tool: names.series, args: series, rest: `${timeSeries.path}${query(series)}` },
+      ...d.ignoredTimeSeriesParams.map((ignored) => {
+        const args = { date, [ignored]: `${other}:anz` };
+        return { tool: names.series, args, rest: `${timeSeries.path}${query(args)}` };
+      }),
+    ];
+  });
+}
