@@ -12,7 +12,7 @@
  * and bench/RESULTS.md.
  */
 import { cpus, totalmem, tmpdir } from 'node:os';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -32,6 +32,9 @@ import {
 } from '../bench/lib/harness.ts';
 import { generateHistory } from '../bench/lib/synthetic-history.ts';
 import { vercelFunctionSection } from '../bench/lib/vercel-function.ts';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
+import { listToolName } from '../src/mcp/tools.ts';
 import { MCP_PATH, modern } from '../test/support/mcp.ts';
 
 const { values: args } = parseArgs({
@@ -64,8 +67,20 @@ async function coldStarts(buildDir: string): Promise<string> {
 const startStaticServer = (dir: string) =>
   spawnServer((port) => ['scripts/static-server.mjs', dir, String(port)], {}, '/0.json');
 
-/** MCP tools/call of list_mortgage_rates: the same data as the REST list row, so the two compare (floor, issue 27: MCP ≥ 0.35 × REST). */
-const MCP_LIST = modern('tools/call', { name: 'list_mortgage_rates', arguments: {} });
+/** MCP tools/call of the dataset's list tool: the same data as the REST list row, so the two compare (floor, issue 27: MCP ≥ 0.35 × REST). */
+const mcpList = (dataset: Dataset) => modern('tools/call', { name: listToolName(dataset), arguments: {} });
+
+/** Each dataset's snapshot count in a tree, and the dataset with the most (the benchmarked one: its answers are the largest). */
+async function snapshotCounts(tree: string): Promise<{ counts: Map<Dataset, number>; longest: Dataset }> {
+  const counts = new Map<Dataset, number>();
+  for (const dataset of DATASETS)
+    counts.set(
+      dataset,
+      (await readdir(join(tree, dataset.slug)).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).length,
+    );
+  const longest = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  return { counts, longest };
+}
 
 interface Scenario {
   name: string;
@@ -146,22 +161,17 @@ async function main() {
     const real = await buildSite('bench-real', realTree);
     const server = await startProductionServer(real.buildDir);
 
-    const dates: string[] = (await (await fetch(`${server.url}/api/v1/mortgage-rates/time-series`)).json())
-      .availableDates;
+    const { counts: realCounts, longest: benched } = await snapshotCounts(realTree);
+    const { list, timeSeries } = endpointsOf(benched);
+    const dates: string[] = (await (await fetch(`${server.url}${timeSeries.path}`)).json()).availableDates;
+    const mcpName = `MCP tools/call ${listToolName(benched)}`;
     // MCP right after the list it is compared with, before the full-range row churns the heap.
     const scenarios: Scenario[] = [
-      { name: 'list', path: '/api/v1/mortgage-rates' },
-      {
-        name: 'MCP tools/call list_mortgage_rates',
-        path: MCP_PATH,
-        ...MCP_LIST,
-      },
-      { name: 'detail', path: '/api/v1/mortgage-rates/institution:anz' },
-      { name: 'time series, one date', path: `/api/v1/mortgage-rates/time-series?date=${dates.at(-1)}` },
-      {
-        name: 'time series, full range',
-        path: `/api/v1/mortgage-rates/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}`,
-      },
+      { name: 'list', path: list.path },
+      { name: mcpName, path: MCP_PATH, ...mcpList(benched) },
+      { name: 'detail', path: `${list.path}/${benched.exampleEntityId}` },
+      { name: 'time series, one date', path: `${timeSeries.path}?date=${dates.at(-1)}` },
+      { name: 'time series, full range', path: `${timeSeries.path}?startDate=${dates[0]}&endDate=${dates.at(-1)}` },
     ];
 
     // The static server's files: the exact bytes our server sends for each scenario.
@@ -210,7 +220,7 @@ async function main() {
     );
     say();
     say(
-      'Throughput, real history (mortgage rates; ours = the production server from `npm start`, static = sirv sending the identical bytes from disk; each server in its own process):',
+      `Throughput, real history (${benched.label}, the longest; ours = the production server from \`npm start\`, static = sirv sending the identical bytes from disk; each server in its own process):`,
     );
     say();
     say(
@@ -219,10 +229,10 @@ async function main() {
     say('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const row of rows) say(row);
     say();
-    const mcpRatio = oursRps.get('MCP tools/call list_mortgage_rates')! / oursRps.get('list')!;
+    const mcpRatio = oursRps.get(mcpName)! / oursRps.get('list')!;
     say(
-      `MCP tools/call of list_mortgage_rates ÷ REST list (the same data): **${fmt(mcpRatio, 2)}** in the rows above; ` +
-        `**${fmt(paired.ratio, 2)}** as the median of ${paired.rounds} back-to-back pairs of ${PAIR_SECONDS} s runs ` +
+      `MCP tools/call of ${listToolName(benched)} ÷ REST list (the same data): **${fmt(mcpRatio, 2)}** in the rows above; ` +
+        `**$fmt(paired.ratio, 2)** as the median of $paired.roundsback-to-back pairs of $PAIR_SECONDSs runs ` +
         `(REST ${fmt(paired.rest)} req/s, MCP ${fmt(paired.mcp)} req/s, medians), which a busy machine skews less. Floor (issue 27) ≥ 0.35.`,
     );
     say();
@@ -237,7 +247,7 @@ async function main() {
     );
     say('| --- | ---: | ---: | ---: | ---: | ---: |');
     say(
-      `| real (2024–2025) | ${dates.length} mortgage, 224 in all | ${fmt(real.seconds, 1)} s | ${mb(real.historyBytes)} | ${await coldStarts(real.buildDir)} | ${fmt(realRss)} MB after the load above (static server: ${fmt(staticRss)} MB) |`,
+      `| real (2024–2025) | ${dates.length} ${benched.label}, ${[...realCounts.values()].reduce((a, b) => a + b, 0)} in all | ${fmt(real.seconds, 1)} s | ${mb(real.historyBytes)} | ${await coldStarts(real.buildDir)} | ${fmt(realRss)} MB after the load above (static server: ${fmt(staticRss)} MB) |`,
     );
 
     if (args.years) {
@@ -250,24 +260,20 @@ async function main() {
       const synthetic = await buildSite('bench-synthetic', syntheticTree);
       // A fresh server's first request: the longest range one answer may hold, the newest snapshots.
       const big = await startProductionServer(synthetic.buildDir);
-      const all: string[] = (await (await fetch(`${big.url}/api/v1/mortgage-rates/time-series`)).json()).availableDates;
+      const all: string[] = (await (await fetch(`${big.url}${timeSeries.path}`)).json()).availableDates;
       big.stop();
       const fresh = await startProductionServer(synthetic.buildDir);
       const longest = all.slice(-MAX_TIME_SERIES_SNAPSHOTS);
-      const first = await timedGet(
-        `${fresh.url}/api/v1/mortgage-rates/time-series?startDate=${longest[0]}&endDate=${longest.at(-1)}`,
-      );
-      const tooLong = await timedGet(
-        `${fresh.url}/api/v1/mortgage-rates/time-series?startDate=2000-01-01&endDate=2100-01-01`,
-      );
+      const first = await timedGet(`${fresh.url}${timeSeries.path}?startDate=${longest[0]}&endDate=${longest.at(-1)}`);
+      const tooLong = await timedGet(`${fresh.url}${timeSeries.path}?startDate=2000-01-01&endDate=2100-01-01`);
       const rss = await fresh.peakRssMb();
       fresh.stop();
       say(
-        `| synthetic ${years} years, ${kind} | ${counts['mortgage-rates']} mortgage, ${total} in all | ${fmt(synthetic.seconds, 1)} s | ${mb(synthetic.historyBytes)} | ${await coldStarts(synthetic.buildDir)} | ${fmt(rss)} MB (after the request below) |`,
+        `| synthetic ${years} years, ${kind} | ${counts[benched.slug]} ${benched.label}, ${total} in all | ${fmt(synthetic.seconds, 1)} s | ${mb(synthetic.historyBytes)} | ${await coldStarts(synthetic.buildDir)} | ${fmt(rss)} MB (after the request below) |`,
       );
       say();
       say(
-        `Synthetic history, a fresh server's first request for the longest range one answer holds (the newest ${longest.length} mortgage snapshots, ${longest[0]} to ${longest.at(-1)}): ` +
+        `Synthetic history, a fresh server's first request for the longest range one answer holds (the newest ${longest.length} snapshots of ${benched.label}, ${longest[0]} to ${longest.at(-1)}): ` +
           `status ${first.status}, first byte after **${fmt(first.firstByteMs)} ms**, last after ${fmt(first.totalMs)} ms, ${mb(first.bytes)} streamed. ` +
           `The whole range (${all.length} snapshots) answers ${tooLong.status} in ${fmt(tooLong.totalMs)} ms. ` +
           `The Vercel function ships the history files (${mb(synthetic.historyBytes)}) beside its code (see the Vercel row for today's function size); Vercel's limit is 250 MB uncompressed.`,
