@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeChanges, summaryMarkdown } from '../src/collect/summary.ts';
+import { valuesOf } from '../src/snapshots/diff.ts';
 import { CreditCardIssuer, LoanInstitution, type LoanRate } from '../src/schemas/rates.ts';
 import { datasetOfSchema } from './support/datasets.ts';
 
@@ -72,6 +73,18 @@ describe('change summary', () => {
       '- ANZ · Personal Loan · Unsecured $3,000 to $50,000: new, 14.9',
       '- ANZ · Personal Loan · Unsecured To: 19.9, no longer listed',
     ]);
+  });
+
+  it('names a rate, whatever its dataset: its term label, else its text fields, else its term in months', () => {
+    const what = (rate: Record<string, unknown>) =>
+      [
+        ...valuesOf({ id: 'product:a:p', name: 'P', rates: [{ id: 'rate:a:p:x', rate: 5, ...rate }] } as any).values(),
+      ].map((v) => v.what);
+    expect(what({ term: '1 year', termInMonths: 12 })).toEqual(['1 year']);
+    expect(what({ plan: 'Unsecured', condition: 'From' })).toEqual(['Unsecured From']);
+    expect(what({ plan: null, condition: '$3,000 to $50,000' })).toEqual(['$3,000 to $50,000']);
+    expect(what({ termInMonths: 6 })).toEqual(['6 months']);
+    expect(what({ plan: null, condition: null })).toEqual(['rate']);
   });
 
   it('makes a commit message: subject line, blank line, a section per dataset', () => {

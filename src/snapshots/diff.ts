@@ -43,14 +43,25 @@ const humanize = (field: string) =>
     .toLowerCase()
     .trim();
 
-/** Every value of an item, keyed by a stable id: its rates, or (credit cards) its fields. */
+/**
+ * A rate in words, whatever its dataset: its term label (`1 year`), else its text fields in order
+ * (plan and condition: `Unsecured From`), else its term in months (`6 months`), else `rate`.
+ */
+function rateInWords(rate: { id: string; rate: number }): string {
+  const fields = rate as Record<string, unknown>;
+  if (typeof fields.term === 'string') return fields.term;
+  const words = Object.entries(fields)
+    .filter(([key, value]) => key !== 'id' && typeof value === 'string' && value)
+    .map(([, value]) => value as string);
+  if (words.length) return words.join(' ');
+  return typeof fields.termInMonths === 'number' ? `${fields.termInMonths} months` : 'rate';
+}
+
+/** Every value of an item, keyed by a stable id: its rates, or (items without rates) its fields. */
 export function valuesOf(item: Item): Map<string, { what: string; value: Value }> {
   const values = new Map<string, { what: string; value: Value }>();
   if ('rates' in item) {
-    for (const rate of item.rates) {
-      const what = 'term' in rate ? rate.term : [rate.plan, rate.condition].filter(Boolean).join(' ') || 'rate';
-      values.set(rate.id, { what, value: rate.rate });
-    }
+    for (const rate of item.rates) values.set(rate.id, { what: rateInWords(rate), value: rate.rate });
   } else {
     for (const [field, value] of Object.entries(item)) {
       if (field !== 'id' && field !== 'name')
