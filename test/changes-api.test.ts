@@ -103,7 +103,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug,
     expect(response.status).toBe(200);
     expect(changesSchemaOf(dataset).parse(body)).toEqual(body);
     const expected = expectedLog(slug);
-    expect(expected.length).toBeGreaterThan(3);
+    expect(expected.length).toBeGreaterThan(0);
     expect(body.changes.map((d: any) => d.date)).toEqual(expected.map((d) => d.date));
     for (const [i, day] of body.changes.entries()) {
       expect(
@@ -147,15 +147,18 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug,
   it('since and until are inclusive; since defaults to 30 days before until, until to the newest snapshot', async () => {
     const all = expectedLog(slug).map((d) => d.date);
     const newest = Object.keys(series[slug].timeSeries).at(-1)!;
-    const [a, b] = [all.at(-3)!, all.at(-2)!];
+    // Two change days in a row (LEAST_HISTORY: each snapshot moves a rate).
+    const [a, b] = [all.at(-2)!, all.at(-1)!];
     expect((await getJson(api, `${path}?since=${a}&until=${b}`)).body.changes.map((d: any) => d.date)).toEqual([a, b]);
     const plain = (await getJson(api, path)).body;
     const since = new Date(Date.parse(`${newest}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
     expect(plain).toMatchObject({ since, until: newest });
     expect(plain.changes.map((d: any) => d.date)).toEqual(all.filter((d) => d >= since));
-    const untilOnly = (await getJson(api, `${path}?until=${b}`)).body;
-    expect(untilOnly.since).toBe(new Date(Date.parse(`${b}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10));
-    expect(untilOnly.changes.map((d: any) => d.date)).toEqual(all.filter((d) => d >= untilOnly.since && d <= b));
+    // until before the newest change: the newest is left out.
+    const untilOnly = (await getJson(api, `${path}?until=${a}`)).body;
+    expect(untilOnly.since).toBe(new Date(Date.parse(`${a}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10));
+    expect(untilOnly.changes.map((d: any) => d.date)).toEqual(all.filter((d) => d >= untilOnly.since && d <= a));
+    expect(untilOnly.changes.map((d: any) => d.date)).not.toContain(b);
     const later = await getJson(api, `${path}?since=2099-01-01`);
     expect(later.response.status).toBe(200);
     expect(later.body).toMatchObject({ since: '2099-01-01', until: newest, changes: [] });

@@ -11,10 +11,11 @@ import type { DatasetSlug, Entity } from '../../src/datasets.ts';
 
 /**
  * The least history of each dataset the per-dataset tests need, the one such requirement: this
- * many snapshots on different dates up to HISTORY_UNTIL, in which some rate moves between
- * consecutive snapshots (the change log, its feeds and the explorer's "change since the previous
- * snapshot"), and a first and a last around a snapshot in between (time-series ranges). A
- * dataset whose collected history starts later takes them from test/fixtures/history/<slug>/.
+ * many snapshots on different dates up to HISTORY_UNTIL, each moving some rate from the one before
+ * (two change days in a row for the change log and its feeds, the explorer's "change since the
+ * previous snapshot"), a first and a last around one between (time-series ranges), and the
+ * dataset's example entity in each. A dataset whose collected history starts later takes them from
+ * test/fixtures/history/<slug>/.
  */
 export const LEAST_HISTORY = 3;
 
