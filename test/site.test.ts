@@ -1,11 +1,11 @@
 /**
  * The documentation site as built by Astro and served by the built server, over the real
- * history: every docs route, the raw Markdown, llms.txt, the OpenAPI contract (validated,
- * linted, turned into types and checked against real responses), search, and the pages in
+ * history: every docs route, the raw Markdown, llms.txt, the OpenAPI contract (validated, linted,
+ * its examples checked; its generated types in typed-clients.test.ts), search, and the pages in
  * headless Chromium.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { dereference, validate } from '@readme/openapi-parser';
@@ -57,6 +57,7 @@ describe('docs pages', () => {
     expect(pages.map((p) => p.url)).toEqual([
       '/docs',
       '/docs/quickstart',
+      '/docs/typescript',
       '/docs/concepts',
       '/docs/errors',
       '/docs/limits',
@@ -260,74 +261,6 @@ describe('the OpenAPI document', () => {
     }
     expect(examples).toBeGreaterThanOrEqual(60);
   });
-
-  it('openapi-typescript types accept real responses in a small client, and reject a field the API does not have', async () => {
-    const dir = resolve(ROOT, '.builds', 'openapi-client');
-    await mkdir(dir, { recursive: true });
-    const specFile = join(dir, 'openapi.json');
-    await writeFile(specFile, JSON.stringify(openapi));
-    await run(
-      process.execPath,
-      [resolve(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), specFile, '-o', join(dir, 'api.d.ts')],
-      { cwd: ROOT },
-    );
-    const sample = async (path: string) => JSON.stringify(await (await get(path)).json());
-    const client = `import type { paths } from './api';
-type Get<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
-
-/** A small typed client over this API. */
-export async function getJson<P extends keyof paths>(base: string, path: string): Promise<Get<P>> {
-  const response = await fetch(base + path);
-  if (!response.ok) throw new Error(String(response.status));
-  return (await response.json()) as Get<P>;
-}
-
-${(
-  await Promise.all(
-    DATASETS.map(async (d, i) => {
-      const { list: all, detail, timeSeries } = endpointsOf(d);
-      return [
-        `export const list${i}: Get<'${all.path}'> = ${await sample(exampleListRequest(d))};`,
-        `export const detail${i}: Get<'${detail.path}'> = ${await sample(`${all.path}/${d.exampleEntityId}`)};`,
-        `export const series${i}: Get<'${timeSeries.path}'> = ${await sample(`${timeSeries.path}?date=${newestDates()[d.slug]}`)};`,
-      ].join('\n');
-    }),
-  )
-).join('\n')}
-export const health: Get<'/api/v1/health'> = ${await sample('/api/v1/health')};
-export const search: Get<'/api/search'> = ${await sample('/api/search?query=termInMonths&limit=2')};
-export const firstId: string | undefined = list0.data[0]?.id;
-`;
-    const tsc = (file: string) =>
-      run(
-        process.execPath,
-        [
-          resolve(ROOT, 'node_modules/typescript/bin/tsc'),
-          '--noEmit',
-          '--strict',
-          '--target',
-          'es2022',
-          '--module',
-          'esnext',
-          '--moduleResolution',
-          'bundler',
-          '--lib',
-          'es2022,dom',
-          file,
-        ],
-        { cwd: ROOT },
-      ).then(
-        () => '',
-        (e) => `${e.stdout}${e.stderr}`,
-      );
-    await writeFile(join(dir, 'client.ts'), client);
-    expect(await tsc(join(dir, 'client.ts'))).toBe('');
-    await writeFile(
-      join(dir, 'client-wrong.ts'),
-      client.replace(`"type":"${A.type}",`, `"type":"${A.type}","colour":"blue",`),
-    );
-    expect(await tsc(join(dir, 'client-wrong.ts'))).toMatch(/'"?colour"?' does not exist/);
-  }, 60_000);
 });
 
 describe('docs search', () => {

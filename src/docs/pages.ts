@@ -4,7 +4,7 @@
  * llms-full.txt and the search index are all made from this list.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DATASETS, type DatasetSlug } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
@@ -96,6 +96,24 @@ function substitutions(site: string): Record<string, string> {
   };
 }
 
+/**
+ * Files the pages include whole as `{{name}}`, by path in the repository: the examples the suite
+ * type-checks and runs (test/typed-clients.test.ts), so a page shows exactly the code that works.
+ */
+export const INCLUDED_FILES = {
+  typescriptExample: 'examples/typescript/rates.ts',
+  pythonExample: 'examples/python/rates.py',
+} as const;
+
+async function includedFiles(): Promise<Record<string, string>> {
+  const root = resolve(import.meta.dirname, '../..');
+  const entries = Object.entries(INCLUDED_FILES).map(async ([name, path]) => {
+    const text = await readFile(join(root, path), 'utf8');
+    return [name, text.trimEnd()] as const;
+  });
+  return Object.fromEntries(await Promise.all(entries));
+}
+
 function page(
   slug: string,
   title: string,
@@ -120,6 +138,7 @@ export async function loadDocPages(options: {
     ...figuresSubstitutions(options.figures),
     ...changesSubstitutions(options.site, options.examples),
     ...collectionSubstitutions(),
+    ...(await includedFiles()),
   };
   const pages: DocPage[] = [];
   for (const name of (await readdir(options.contentDir)).filter((f) => f.endsWith('.md')).sort()) {
