@@ -1,11 +1,13 @@
 /**
  * npm run collect -- [--dataset <name>] [--summary-file <path>]
- * Collect the interest.co.nz pages into the snapshot tree. Exits 1 when any dataset failed.
+ * Collect the interest.co.nz pages into the snapshot tree, recording each dataset's status and the
+ * run in the status store's run log. Exits 1 when any dataset failed or the run could not be recorded.
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { collect, type DatasetResult } from '../src/collect/collect.ts';
+import { recordRun } from '../src/collect/run-record.ts';
 import { DEFAULT_FETCH } from '../src/collect/fetch-page.ts';
 import { summaryMarkdown } from '../src/collect/summary.ts';
 import { DATASET_SLUGS, type DatasetSlug } from '../src/datasets.ts';
@@ -52,10 +54,12 @@ const snapshotsDir = resolve(process.env.SNAPSHOTS_DIR ?? 'snapshots');
 const baseUrl = process.env.INTEREST_BASE_URL ?? 'https://www.interest.co.nz';
 console.log(`collect: ${baseUrl} → ${snapshotsDir}`);
 
+const status = statusStoreFromEnv();
+const startedAt = new Date();
 const results = await collect({
   baseUrl,
   snapshotsDir,
-  status: statusStoreFromEnv(),
+  status,
   datasets: datasets as DatasetSlug[] | undefined,
   minRatio: number('COLLECT_MIN_RATIO', 0.5),
   fetch: {
@@ -93,8 +97,17 @@ if (changed.length > 0) {
   console.log(`\n${summary}`);
   if (args['summary-file']) await writeFile(args['summary-file'], summary);
 }
+// The status page's strip of recent runs. Not recorded, the page would hide this run: that is a failure too.
+let runLogError: string | undefined;
+try {
+  await recordRun(status, results, startedAt);
+} catch (error) {
+  runLogError = (error as Error).message;
+  console.error(`collect: could not record the run in the run log: ${runLogError}`);
+}
+
 const failed = results.filter((r) => r.outcome === 'failed' || r.statusError);
 console.log(
   `collect: ${changed.length} changed, ${results.filter((r) => r.outcome === 'unchanged').length} unchanged, ${failed.length} failed`,
 );
-process.exit(failed.length > 0 ? 1 : 0);
+process.exit(failed.length > 0 || runLogError ? 1 : 0);

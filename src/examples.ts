@@ -109,6 +109,10 @@ export function healthyStatusStore(served?: ServedStore, now = () => new Date())
       };
     },
     async write() {},
+    async readRuns() {
+      return [];
+    },
+    async writeRuns() {},
   };
 }
 

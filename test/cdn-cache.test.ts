@@ -13,7 +13,7 @@
  * after a deployment with new data an old ETag gets the new answer while the current one gets 304.
  */
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
@@ -26,49 +26,11 @@ import { freePort } from './support/free-port.ts';
 import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { type Listening, listen, nodeRequest } from './support/http.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { NGINX, type Running, startNginx } from './support/nginx.ts';
 import { startServer } from './support/server-process.ts';
 
-const NGINX = '/usr/sbin/nginx';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ANY_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
-
-interface Running {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** nginx in the foreground with its own prefix, temp folders and cache; `http` is the inside of its http block. */
-async function startNginx(http: (port: number, dir: string) => string): Promise<Running> {
-  const dir = await tempDir('rates-nginx-');
-  const port = await freePort();
-  const config = `daemon off;
-master_process off;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 256; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy_temp;
-  fastcgi_temp_path ${dir}/fastcgi_temp;
-  uwsgi_temp_path ${dir}/uwsgi_temp;
-  scgi_temp_path ${dir}/scgi_temp;
-${http(port, dir)}
-}
-`;
-  await writeFile(join(dir, 'nginx.conf'), config);
-  const running = await startServer(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
-    port,
-    env: process.env,
-  });
-  return {
-    url: running.url,
-    stop: async () => {
-      await running.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The routing middleware as Vercel runs it: the request in, the headers it adds out (nginx's auth_request asks here). */
 function startMiddleware(): Promise<Listening> {

@@ -345,6 +345,39 @@ describe('npm run collect', () => {
     expect(server.requests.every((r) => r.path === PATHS[B.slug])).toBe(true);
   });
 
+  it("adds each run to the status store's run log: every dataset's outcome, why one was refused or failed, the worst as the run's", async () => {
+    const change = moved(A.slug, 0.6);
+    servePages({}, { [A.slug]: change.data });
+    server.serve(PATHS[B.slug], { status: 500 });
+    // With three datasets or more, one between A and B gets a page it must refuse.
+    const refused = DATASETS.length > 2 ? DATASETS[1]! : undefined;
+    if (refused)
+      server.serve(PATHS[refused.slug], { page: `<html><body><h1>${refused.slug}</h1><p>5.99</p></body></html>` });
+    const before = Date.now();
+    expect((await cli([])).code).toBe(1);
+    const [first, ...rest] = await status.readRuns();
+    expect(rest).toEqual([]);
+    expect(Date.parse(first!.at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(first!.outcome).toBe('failed');
+    expect(Object.keys(first!.datasets)).toEqual(DATASETS.map((d) => d.slug));
+    expect(first!.datasets[A.slug]).toEqual({ outcome: 'ok' });
+    expect(first!.datasets[B.slug]).toEqual({ outcome: 'failed', reason: expect.stringMatching(/^HTTP 500 /) });
+    if (refused)
+      expect(first!.datasets[refused.slug]).toEqual({
+        outcome: 'refused',
+        reason: expect.stringMatching(/no rate table/),
+      });
+    for (const d of DATASETS.filter((d) => d !== A && d !== B && d !== refused))
+      expect(first!.datasets[d.slug]).toEqual({ outcome: 'unchanged' });
+
+    // The next hour: every page as now collected, so nothing moves.
+    servePages({}, { [A.slug]: change.data });
+    expect((await cli([])).code).toBe(0);
+    const runs = await status.readRuns();
+    expect(runs.map((r) => r.outcome)).toEqual(['failed', 'unchanged']);
+    expect(Object.values(runs[1]!.datasets)).toEqual(DATASETS.map(() => ({ outcome: 'unchanged' })));
+  });
+
   it('an unknown dataset is a usage error', async () => {
     const { code, stderr } = await cli(['--dataset', 'no-such-rates']);
     expect(code).toBe(2);

@@ -95,6 +95,8 @@ describe('health', () => {
       required: false,
       read: () => Promise.reject(new Error('EACCES: permission denied')),
       write: () => Promise.reject(new Error('EACCES: permission denied')),
+      readRuns: () => Promise.reject(new Error('EACCES: permission denied')),
+      writeRuns: () => Promise.reject(new Error('EACCES: permission denied')),
     };
     const { response, body } = await getJson(await apiOver(historyDir(), { status: broken }), '/api/v1/health');
     expect(response.status).toBe(200);

@@ -1,7 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-store.ts';
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
+import { appendRun, type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
+import { datasetFailures } from '../scripts/hourly/collector.ts';
 import { apiOver, getJson } from './support/core.ts';
 import { NOW } from './support/constants.ts';
 import { healthTime } from '../src/api/health.ts';
@@ -104,5 +108,65 @@ describe('status stores', () => {
       expect(await store.read(slug)).toBeNull();
       await expect(store.write(slug, STATUS)).rejects.toThrow('BLOB_READ_WRITE_TOKEN');
     }
+    expect(await store.readRuns()).toEqual([]);
+    await expect(appendRun(store, runAt(0))).rejects.toThrow('BLOB_READ_WRITE_TOKEN');
+  });
+});
+
+/** The nth hourly run after 2026-11-01 00:00 UTC: every dataset unchanged, but the first failed on odd hours. */
+function runAt(n: number): CollectionRun {
+  const [first, ...rest] = DATASETS;
+  const failed = n % 2 === 1;
+  return {
+    at: new Date(Date.UTC(2026, 10, 1, n)).toISOString(),
+    outcome: failed ? 'failed' : 'unchanged',
+    datasets: {
+      [first!.slug]: failed ? { outcome: 'failed', reason: `HTTP 503 in run ${n}` } : { outcome: 'unchanged' },
+      ...Object.fromEntries(rest.map((d) => [d.slug, { outcome: 'unchanged' }])),
+    },
+  };
+}
+
+describe('the run log', () => {
+  const RUNS = Array.from({ length: RUN_LOG_LENGTH + 5 }, (_, n) => runAt(n));
+
+  it('the file store keeps the last RUN_LOG_LENGTH runs, oldest first, in run-log.json beside the datasets', async () => {
+    const dir = await tempDir();
+    const store = new FileStatusStore(dir);
+    expect(await store.readRuns()).toEqual([]);
+    for (const run of RUNS) await appendRun(store, run);
+    expect(await store.readRuns()).toEqual(RUNS.slice(-RUN_LOG_LENGTH));
+    const text = await readFile(join(dir, 'run-log.json'), 'utf8');
+    expect(text).toBe(`${JSON.stringify(RUNS.slice(-RUN_LOG_LENGTH), null, 2)}\n`);
+    // The datasets' records are untouched by the log, and no dataset's file can be the log's.
+    for (const { slug } of DATASETS) expect(await store.read(slug)).toBeNull();
+    expect(DATASETS.map((d) => `${d.slug}.json`)).not.toContain('run-log.json');
+  });
+
+  it('the Blob store keeps the same bounded log as one object, status/run-log.json', async () => {
+    const blob = memoryBlob();
+    const store = new BlobStatusStore(blob);
+    expect(await store.readRuns()).toEqual([]);
+    for (const run of RUNS) await appendRun(store, run);
+    expect([...blob.objects.keys()]).toEqual(['status/run-log.json']);
+    expect(JSON.parse(blob.objects.get('status/run-log.json')!)).toEqual(RUNS.slice(-RUN_LOG_LENGTH));
+    expect(await store.readRuns()).toEqual(RUNS.slice(-RUN_LOG_LENGTH));
+  });
+
+  it('a stored log longer than the limit (written by another build) is read as its newest runs; a malformed one is an error, not an empty log', async () => {
+    const blob = memoryBlob();
+    const store = new BlobStatusStore(blob);
+    blob.objects.set('status/run-log.json', JSON.stringify(RUNS));
+    expect(await store.readRuns()).toEqual(RUNS.slice(-RUN_LOG_LENGTH));
+    blob.objects.set('status/run-log.json', JSON.stringify([{ at: 'yesterday' }]));
+    await expect(store.readRuns()).rejects.toThrow();
+  });
+
+  it("the hourly chain names a run log the collector could not write among the run's failures", () => {
+    const output =
+      `collect: 0 changed, ${DATASETS.length} unchanged, 0 failed\ncollect: could not record the run in the run log: EACCES\n`;
+    expect(datasetFailures(output)).toEqual([
+      { dataset: 'run log', reason: 'could not record the run in the run log: EACCES' },
+    ]);
   });
 });

@@ -424,6 +424,8 @@ describe('health keeps its status store reads for a stated window', () => {
           return null;
         },
         write: async () => {},
+        readRuns: async () => [],
+        writeRuns: async () => {},
       },
       now: () => NOW,
       siteUrl: SITE,

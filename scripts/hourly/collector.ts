@@ -39,8 +39,14 @@ const FAILURE_LINE = new RegExp(
   'gm',
 );
 
+/** The collector's line when the run itself could not be added to the status store's run log. */
+const RUN_LOG_LINE = /^collect: (could not record the run in the run log: .*)$/gm;
+
 export function datasetFailures(output: string): DatasetFailure[] {
-  return [...output.matchAll(FAILURE_LINE)].map((m) => ({ dataset: m[1]!, reason: m[2]!.trimEnd() }));
+  return [
+    ...[...output.matchAll(FAILURE_LINE)].map((m) => ({ dataset: m[1]!, reason: m[2]!.trimEnd() })),
+    ...[...output.matchAll(RUN_LOG_LINE)].map((m) => ({ dataset: 'run log', reason: m[1]!.trimEnd() })),
+  ];
 }
 
 /** Pass a stream through to `out` unchanged as it comes, keeping a copy to read afterwards. */

@@ -127,12 +127,13 @@ function datasetHealth(
   return { health, problems };
 }
 
-export async function getHealth(
+/** What health says, as data: the body of GET /api/v1/health, which the status page shows to people. */
+export async function healthReport(
   loadStore: () => Promise<ServedStore>,
   status: StatusStore,
   now: Date,
   log: Log,
-): Promise<Answer> {
+): Promise<Health> {
   let store: ServedStore | undefined;
   let database: Health['database'] = { status: 'ok' };
   try {
@@ -166,9 +167,18 @@ export async function getHealth(
 
   const overall: Health['status'] = database.status === 'error' ? 'error' : problems.length > 0 ? 'degraded' : 'ok';
   const timestamp = now.toISOString();
-  const body: Health = { status: overall, database, collection, datasets, problems, timestamp };
+  return { status: overall, database, collection, datasets, problems, timestamp };
+}
+
+export async function getHealth(
+  loadStore: () => Promise<ServedStore>,
+  status: StatusStore,
+  now: Date,
+  log: Log,
+): Promise<Answer> {
+  const body = await healthReport(loadStore, status, now, log);
   // Never kept by a cache: it says what is true now.
-  return json(body, overall === 'error' ? 503 : 200, 'never');
+  return json(body, body.status === 'error' ? 503 : 200, 'never');
 }
 
 /**
@@ -188,6 +198,9 @@ export function cachedStatusStore(
     kind: status.kind,
     required: status.required,
     write: (dataset, record) => status.write(dataset, record),
+    // Health does not read the run log; the status page reads it through its own short cache.
+    readRuns: () => status.readRuns(),
+    writeRuns: (runs) => status.writeRuns(runs),
     read(dataset) {
       const at = clock();
       const hit = kept.get(dataset);

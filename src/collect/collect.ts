@@ -35,6 +35,8 @@ export interface DatasetResult {
   outcome: CollectOutcome;
   /** Why it failed or was refused. */
   reason?: string;
+  /** The page was read but not trusted (a guard, the schema or the page reader said no), rather than not read at all. */
+  refused?: boolean;
   file?: string;
   institutions?: number;
   rates?: number;
@@ -126,6 +128,7 @@ async function collectOne(
   } catch (error) {
     result.outcome = 'failed';
     result.reason = (error as Error).message;
+    if (error instanceof Refused) result.refused = true;
   }
 
   try {

@@ -19,6 +19,7 @@ import { siteUrl } from '../site.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { ServedStore } from '../store/served-store.ts';
 import { statusStoreFromEnv } from '../status/from-env.ts';
+import { statusReport } from '../status/report.ts';
 
 /**
  * Relative to the working directory: the repository for `npm start`, the function's root on
@@ -51,6 +52,9 @@ export const log = defaultLog;
 
 /** /api/search: the docs' index, answered like the API. */
 const search = createSearchCore(async () => searchIndexText, site, log);
+
+/** What the status page (/status) shows, read now from the same data and status store as health. */
+export const statusNow = () => statusReport(loadStore, status, new Date(), log);
 
 /** Everything under /api; `coding` where the deployment codes its own answers (`npm start`, not Vercel). */
 export const serviceWith = (coding: boolean) =>

@@ -2,7 +2,8 @@
  * The status store on Vercel Blob, used when BLOB_READ_WRITE_TOKEN is set: the collector runs
  * in GitHub Actions and the API on Vercel, so the status has to live somewhere both reach.
  */
-import { CollectionStatus, type StatusStore } from './status-store.ts';
+import { type CollectionRun, parseRunLog, runLogText } from './run-log.ts';
+import { CollectionStatus, RUN_LOG_NAME, type StatusStore } from './status-store.ts';
 
 /** The two calls this store makes, so tests can stand in for the Blob service. */
 export interface BlobClient {
@@ -52,5 +53,14 @@ export class BlobStatusStore implements StatusStore {
       `${this.prefix}${dataset}.json`,
       `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`,
     );
+  }
+
+  async readRuns() {
+    const text = await this.client.read(`${this.prefix}${RUN_LOG_NAME}.json`);
+    return text === null ? [] : parseRunLog(text);
+  }
+
+  async writeRuns(runs: readonly CollectionRun[]) {
+    await this.client.write(`${this.prefix}${RUN_LOG_NAME}.json`, runLogText(runs));
   }
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.ts';
+import { type CollectionRun, parseRunLog, runLogText } from './run-log.ts';
 
 export const CollectionStatus = z.strictObject({
   /** Last successful collection, changed or not (ISO 8601 UTC). */
@@ -40,7 +41,13 @@ export interface StatusStore {
   /** The dataset's status, or null when nothing was recorded yet. */
   read(dataset: string): Promise<CollectionStatus | null>;
   write(dataset: string, status: CollectionStatus): Promise<void>;
+  /** The run log (src/status/run-log.ts), oldest first; empty before the first run. */
+  readRuns(): Promise<CollectionRun[]>;
+  writeRuns(runs: readonly CollectionRun[]): Promise<void>;
 }
+
+/** The run log's name beside the datasets' records (no dataset slug ends in `-log`). */
+export const RUN_LOG_NAME = 'run-log';
 
 export class FileStatusStore implements StatusStore {
   readonly kind = 'filesystem';
@@ -67,6 +74,19 @@ export class FileStatusStore implements StatusStore {
   async write(dataset: string, status: CollectionStatus): Promise<void> {
     await writeFileAtomic(this.file(dataset), `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`);
   }
+
+  async readRuns(): Promise<CollectionRun[]> {
+    try {
+      return parseRunLog(await readFile(this.file(RUN_LOG_NAME), 'utf8'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  async writeRuns(runs: readonly CollectionRun[]): Promise<void> {
+    await writeFileAtomic(this.file(RUN_LOG_NAME), runLogText(runs));
+  }
 }
 
 /**
@@ -82,6 +102,14 @@ export class UnconfiguredStatusStore implements StatusStore {
   }
 
   async write(): Promise<void> {
+    throw new Error('no collection status store is configured: set BLOB_READ_WRITE_TOKEN');
+  }
+
+  async readRuns(): Promise<CollectionRun[]> {
+    return [];
+  }
+
+  async writeRuns(): Promise<void> {
     throw new Error('no collection status store is configured: set BLOB_READ_WRITE_TOKEN');
   }
 }

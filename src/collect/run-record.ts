@@ -1,0 +1,21 @@
+/** A collection run as the run log keeps it (src/status/run-log.ts): each dataset's outcome, and why. */
+import { appendRun, type CollectionRun, type DatasetRun, runOutcome } from '../status/run-log.ts';
+import type { StatusStore } from '../status/status-store.ts';
+import type { DatasetResult } from './collect.ts';
+
+function datasetRun(result: DatasetResult): DatasetRun {
+  if (result.outcome === 'failed')
+    return { outcome: result.refused ? 'refused' : 'failed', reason: result.reason ?? 'unknown error' };
+  if (result.statusError)
+    return { outcome: 'failed', reason: `the status could not be recorded: ${result.statusError}` };
+  return { outcome: result.outcome === 'unchanged' ? 'unchanged' : 'ok' };
+}
+
+export function runRecord(results: readonly DatasetResult[], at: Date): CollectionRun {
+  const datasets = Object.fromEntries(results.map((r) => [r.dataset.slug, datasetRun(r)]));
+  return { at: at.toISOString(), outcome: runOutcome(Object.values(datasets)), datasets };
+}
+
+/** Add the run to the store's log. */
+export const recordRun = (store: StatusStore, results: readonly DatasetResult[], at: Date) =>
+  appendRun(store, runRecord(results, at));

@@ -1,0 +1,88 @@
+/**
+ * What the status page (/status) shows: health, as GET /api/v1/health says it to a machine, and
+ * the run log of the recent collection runs, read when the page is asked for. The words for
+ * times and outcomes live here so the page stays markup.
+ */
+import { healthReport } from '../api/health.ts';
+import type { Health } from '../schemas/health.ts';
+import type { ServedStore } from '../store/served-store.ts';
+import type { CollectionRun, RunOutcome } from './run-log.ts';
+import type { StatusStore } from './status-store.ts';
+
+export interface StatusReport {
+  health: Health;
+  /** The run log, oldest first; empty when no run was recorded or the log could not be read. */
+  runs: CollectionRun[];
+  /** Why the run log could not be read, when it could not. */
+  runsError?: string;
+  now: Date;
+}
+
+export async function statusReport(
+  loadStore: () => Promise<ServedStore>,
+  status: StatusStore,
+  now: Date,
+  log: (message: string, error: unknown) => void,
+): Promise<StatusReport> {
+  const [health, runs] = await Promise.all([
+    healthReport(loadStore, status, now, log),
+    status.readRuns().then(
+      (runs) => ({ runs }),
+      (error: unknown) => {
+        log('status: run log unreadable:', error);
+        return { runs: [], runsError: (error as Error).message };
+      },
+    ),
+  ]);
+  return { health, ...runs, now };
+}
+
+/**
+ * On Vercel's CDN and any shared cache for at most a minute, never in the browser: the page
+ * says what is true now, and a minute is far below the hourly runs it reports.
+ */
+export const STATUS_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=60';
+
+/** Health's `YYYY-MM-DD HH:MM:SS` (UTC) or ISO 8601 as a Date. */
+export const timeOf = (at: string) => new Date(at.includes('T') ? at : `${at.replace(' ', 'T')}Z`);
+
+/** "26 Nov 2026, 11:16 pm NZDT": New Zealand time, as the rates pages show it. */
+export const nzTime = (at: Date) =>
+  at.toLocaleString('en-NZ', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: 'Pacific/Auckland',
+    timeZoneName: 'short',
+  });
+
+/** "just now", "1 minute ago", "3 hours ago", "2 days ago" (whole units, rounded down). */
+export function ago(at: Date, now: Date): string {
+  const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
+  if (minutes < 1) return 'just now';
+  const [n, unit] =
+    minutes < 120
+      ? [minutes, 'minute']
+      : minutes < 48 * 60
+        ? [Math.floor(minutes / 60), 'hour']
+        : [Math.floor(minutes / 1440), 'day'];
+  return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+}
+
+/** What each outcome means, for the strip's legend and its cells' labels. */
+export const OUTCOME_WORDS: Record<RunOutcome, string> = {
+  ok: 'new rates collected',
+  unchanged: 'checked, nothing changed',
+  refused: 'page read but not trusted, nothing written',
+  failed: 'page could not be read, nothing written',
+};
+
+/** The deployment states of health, said to a person. */
+export const DEPLOYMENT_WORDS: Record<Health['datasets'][string]['deployment'], string> = {
+  current: 'serves the newest collected data',
+  pending: 'a newer collection is being deployed',
+  behind: 'behind: a newer collection is not deployed',
+  unknown: 'unknown: no collection recorded',
+};

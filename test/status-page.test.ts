@@ -1,0 +1,215 @@
+/**
+ * /status as people and caches see it, on the production build (`npm start`): rendered for each
+ * request from the status store the hourly run writes, without JavaScript; what a server with no
+ * collector says; and behind a shared cache keyed like a CDN (nginx, honouring Cache-Control).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
+import { nzTime, STATUS_PAGE_CACHE_CONTROL, timeOf } from '../src/status/report.ts';
+import { type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
+import { freePort } from './support/free-port.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { startNginx, type Running } from './support/nginx.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+import { answers, type ServerProcess, startServer } from './support/server-process.ts';
+
+/** FRESH checked minutes ago and served; STALE not checked for two days, its last error kept; BEHIND collected a change this build does not serve. */
+const [FRESH, STALE, ...REST] = DATASETS as unknown as [Dataset, Dataset, ...Dataset[]];
+const BEHIND = REST.at(-1);
+const MINUTE = 60_000;
+
+let site: ProductionSite;
+let collected: ServerProcess;
+let health: { datasets: Record<string, { lastUpdated: string }> };
+let runs: CollectionRun[];
+let cache: Running;
+
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+/** The page's text: inline tags dropped, block tags a space, spaces collapsed. */
+const textOf = (html: string) =>
+  html
+    .replace(/<style[\s\S]*?<\/style>/g, '')
+    .replace(/<\/?(a|code|span|strong|time)\b[^>]*>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ');
+/** The HTML without Astro's scoping attributes. */
+const plain = (html: string) => html.replace(/ data-astro-cid-\w+/g, '');
+
+beforeAll(async () => {
+  site = await buildAndServe({
+    name: 'status-page',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-status-'),
+  });
+  health = await (await fetch(`${site.url}/api/v1/health`)).json();
+  const served = (slug: string) => `${health.datasets[slug]!.lastUpdated.replace(' ', 'T')}.000Z`;
+
+  // A second server on the same build, reading a status folder as the hourly run leaves it.
+  const statusDir = await tempDir('rates-status-');
+  const record = (checked: string, lastChanged: string, lastError: string | null = null) => ({
+    lastChecked: checked,
+    lastChanged,
+    lastError,
+    lastErrorAt: lastError ? ago(5 * MINUTE) : null,
+  });
+  for (const d of DATASETS) {
+    const status =
+      d === STALE
+        ? record(ago(2 * 24 * 60 * MINUTE), served(d.slug), 'HTTP 503 from https://www.interest.co.nz')
+        : d === BEHIND
+          ? record(ago(12 * MINUTE), ago(2 * 60 * MINUTE))
+          : record(ago(12 * MINUTE), served(d.slug));
+    await writeFile(join(statusDir, `${d.slug}.json`), JSON.stringify(status));
+  }
+  const all = (outcome: 'ok' | 'unchanged') => Object.fromEntries(DATASETS.map((d) => [d.slug, { outcome }]));
+  runs = [
+    { at: ago(3 * 60 * MINUTE), outcome: 'unchanged', datasets: all('unchanged') },
+    { at: ago(2 * 60 * MINUTE), outcome: 'ok', datasets: all('ok') },
+    {
+      at: ago(72 * MINUTE),
+      outcome: 'refused',
+      datasets: {
+        ...all('unchanged'),
+        [FRESH.slug]: { outcome: 'refused', reason: 'refused (no rate table): 0 tables' },
+      },
+    },
+    {
+      at: ago(12 * MINUTE),
+      outcome: 'failed',
+      datasets: {
+        ...all('unchanged'),
+        [STALE.slug]: { outcome: 'failed', reason: 'HTTP 503 from https://www.interest.co.nz' },
+      },
+    },
+  ];
+  await writeFile(join(statusDir, 'run-log.json'), JSON.stringify(runs));
+  const port = await freePort();
+  collected = await startServer(process.execPath, ['scripts/serve.mjs'], {
+    port,
+    env: { ...process.env, BUILD_DIR: site.buildDir, PORT: String(port), STATUS_DIR: statusDir },
+    ready: answers('/api/v1/health', 200),
+    pollMs: 100,
+  });
+  // A shared cache in front of it, keyed on method and URL like Vercel's CDN.
+  const origin = new URL(collected.url).host;
+  cache = await startNginx(
+    (port, dir) => `
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=cdn:10m inactive=1d use_temp_path=off;
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      add_header X-Cache-Status $upstream_cache_status always;
+      proxy_pass http://${origin};
+      proxy_cache cdn;
+      proxy_cache_key $request_method$request_uri;
+    }
+  }`,
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await cache?.stop();
+  await collected?.stop();
+  await site?.stop();
+});
+
+describe('the status page of a deployment the hourly run reports to', () => {
+  let response: Response;
+  let html: string;
+  let text: string;
+  beforeAll(async () => {
+    response = await fetch(`${collected.url}/status`);
+    html = plain(await response.text());
+    text = textOf(html);
+  });
+
+  it('is HTML rendered by the server, with no script needed to read it', () => {
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    // Its words are in the HTML itself; no script of the page fetches health.
+    expect(text).toContain(FRESH.title);
+    expect(html).not.toMatch(/<script[^>]*src="[^"]*status/);
+  });
+
+  it('names each dataset, links its rates, and says when it was last checked and last changed, absolutely and "n minutes ago"', () => {
+    for (const d of DATASETS) {
+      expect(html).toContain(`<a href="/rates/${EXPLORER[d.slug].path}">${d.title}</a>`);
+    }
+    const row = (d: Dataset) => textOf(html.split(`>${d.title}</a>`)[1]!.split('</tr>')[0]!);
+    const checked = nzTime(timeOf(ago(12 * MINUTE)));
+    expect(row(FRESH)).toMatch(/1[23] minutes ago/);
+    expect(row(FRESH)).toContain(checked.slice(0, checked.indexOf(',')));
+    expect(row(FRESH)).toContain('serves the newest collected data');
+    expect(row(STALE)).toMatch(/2 days ago stale/);
+    if (BEHIND) {
+      expect(row(BEHIND)).toContain('2 hours ago');
+      expect(row(BEHIND)).toContain('behind: a newer collection is not deployed');
+    }
+  });
+
+  it('says what needs attention, in the sentences health gives machines', () => {
+    expect(text).toContain('Something needs attention');
+    expect(text).toContain(`${STALE.slug}: no successful collection since`);
+    expect(text).toContain('HTTP 503 from https://www.interest.co.nz');
+  });
+
+  it('shows the recent runs as a strip, oldest first, and why a run refused or failed a dataset', () => {
+    const strip = html.split('class="run-strip"')[1]!.split('</ol>')[0]!;
+    expect([...strip.matchAll(/class="run run-(\w+)"/g)].map((m) => m[1])).toEqual(runs.map((r) => r.outcome));
+    // Each cell says its time and outcome in words too, not by colour alone.
+    for (const run of runs) expect(textOf(strip)).toContain(`${nzTime(new Date(run.at))}: ${run.outcome}`);
+    expect(text).toContain(`The last ${runs.length} of at most ${RUN_LOG_LENGTH} runs kept`);
+    expect(text).toContain(`${STALE.title}: failed: HTTP 503 from https://www.interest.co.nz`);
+    expect(text).toContain(`${FRESH.title}: refused: refused (no rate table): 0 tables`);
+    // Newest first in the list of problems.
+    expect(text.indexOf(`${STALE.title}: failed`)).toBeLessThan(text.indexOf(`${FRESH.title}: refused`));
+  });
+
+  it('marks its link in the header as the current page', () => {
+    expect(html).toMatch(/<a href="\/status" aria-current="page"[^>]*>Status<\/a>/);
+  });
+});
+
+describe('the status page of a server with no collector', () => {
+  it('says so plainly, and still says when the data it serves was collected', async () => {
+    const response = await fetch(`${site.url}/status`);
+    const text = textOf(await response.text());
+    expect(response.status).toBe(200);
+    expect(text).toContain('Serving the committed snapshots: no collector reports here');
+    expect(text).toContain('No collection run has been recorded here');
+    expect(text).toContain('npm run collect');
+    for (const d of DATASETS) {
+      const served = nzTime(timeOf(health.datasets[d.slug]!.lastUpdated));
+      expect(text).toContain(`${d.title} never recorded here unknown data collected ${served}`);
+    }
+  });
+});
+
+describe('the status page behind a shared cache', () => {
+  it('is kept by shared caches for at most a minute and by browsers not at all, with nothing that splits or poisons the cache', async () => {
+    const first = await fetch(`${cache.url}/status`);
+    const firstBody = await first.text();
+    const second = await fetch(`${cache.url}/status`);
+    const secondBody = await second.text();
+    expect(first.headers.get('x-cache-status')).toBe('MISS');
+    expect(second.headers.get('x-cache-status')).toBe('HIT');
+    expect(secondBody).toBe(firstBody);
+    expect(second.headers.get('cache-control')).toBe(STATUS_PAGE_CACHE_CONTROL);
+    expect(STATUS_PAGE_CACHE_CONTROL).toMatch(/(^|, )max-age=0(,|$)/);
+    expect(Number(/s-maxage=(\d+)/.exec(STATUS_PAGE_CACHE_CONTROL)?.[1])).toBeLessThanOrEqual(60);
+    expect(first.headers.get('set-cookie')).toBeNull();
+    expect(first.headers.get('vary') ?? '').not.toMatch(/cookie|x-request-id|\*/i);
+    // A cached copy says when it was true.
+    expect(firstBody).toMatch(/as of <time datetime="\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('health, the machine view, is never kept: a cache asks the server each time', async () => {
+    await fetch(`${cache.url}/api/v1/health`);
+    const again = await fetch(`${cache.url}/api/v1/health`);
+    expect(again.headers.get('x-cache-status')).not.toBe('HIT');
+  });
+});
