@@ -26,11 +26,14 @@ export function renderMarkdown(markdown: string): { html: string; headings: Head
         const id = slugger.slug(text);
         headings.push({ depth: token.depth, text, id });
         const inner = this.parser.parseInline(token.tokens);
-        return `<h${token.depth} id="${id}"><a class="anchor" href="#${id}" aria-hidden="true">#</a>${inner}</h${token.depth}>\n`;
+        // The "#" beside a heading is a pointer's shortcut to its address: hidden from screen
+        // readers and out of the tab order (the heading itself is what they announce).
+        return `<h${token.depth} id="${id}"><a class="anchor" href="#${id}" aria-hidden="true" tabindex="-1">#</a>${inner}</h${token.depth}>\n`;
       },
     },
   });
-  const html = marked.parse(markdown, { async: false }) as string;
+  // A code block can scroll sideways: in the tab order, so a keyboard can scroll it.
+  const html = (marked.parse(markdown, { async: false }) as string).replaceAll('<pre>', '<pre tabindex="0">');
   return { html, headings };
 }
 

@@ -1,0 +1,159 @@
+/**
+ * Every page of the site usable by everyone, as axe-core (pinned, major 4) measures it in headless
+ * Chromium over the real build: each page of the site map (/sitemap.xml, src/site-map.ts) opens
+ * with status 200 and no console error, and axe's default run (every rule it enables: WCAG 2.0 and
+ * 2.1 A and AA, best practices) finds no violation of any impact. The interactive API reference is
+ * Scalar's rendering, not ours: there, no critical or serious one. A page added to the site map is
+ * checked the next run; the not-found page too.
+ */
+import { createRequire } from 'node:module';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/chromium.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core');
+/** The pages the site must have (more come from the tables: every docs page, dataset and institution). */
+const REQUIRED = [
+  '/',
+  '/docs',
+  '/docs/quickstart',
+  '/docs/ai',
+  '/docs/errors',
+  '/rates',
+  '/rates/mortgages',
+  '/rates/mortgages/anz',
+  '/rates/credit-cards',
+  '/rates/changes',
+  '/status',
+  '/docs/changelog',
+  '/openapi',
+];
+/** Pages another project renders (Scalar): held to no critical or serious violation rather than none. */
+const THIRD_PARTY = new Set(['/openapi/interactive']);
+/** Chromium pages open at once. */
+const CONCURRENCY = 4;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+interface Checked {
+  status: number | undefined;
+  errors: string[];
+  violations: Violation[];
+}
+
+let site: ProductionSite;
+let browser: Browser;
+let paths: string[];
+let axeVersion: string;
+const checked = new Map<string, Checked>();
+
+/** Open `path` (1280×900, the page's scripts run until the network is idle) and run axe on it. */
+async function check(path: string): Promise<Checked> {
+  // The pages' Content-Security-Policy allows no inline script; axe is injected as one.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  try {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const response = await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
+    await page.addScriptTag({ path: AXE });
+    const result = await page.evaluate(async () => {
+      const { axe } = window as unknown as {
+        axe: { version: string; run(options: object): Promise<{ violations: Violation[] }> };
+      };
+      // The default run (every rule axe enables), details kept for the violations only: faster.
+      const { violations } = await axe.run({ resultTypes: ['violations'] });
+      return {
+        version: axe.version,
+        violations: violations.map(({ id, impact, help, nodes }) => ({
+          id,
+          impact,
+          help,
+          nodes: nodes.map((n) => ({ target: n.target })),
+        })),
+      };
+    });
+    axeVersion = result.version;
+    return { status: response?.status(), errors, violations: result.violations };
+  } finally {
+    await context.close();
+  }
+}
+
+/** A violation as a failure lists it: rule, impact, how many nodes and the first few. */
+const describeViolation = (v: Violation) =>
+  `${v.id} (${v.impact}, ${v.nodes.length}×): ${v.help} — ${v.nodes
+    .slice(0, 3)
+    .map((n) => n.target.join(' '))
+    .join(' | ')}`;
+
+beforeAll(async () => {
+  site = await buildAndServe({
+    name: 'pages-axe',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-status-'),
+  });
+  const xml = await (await fetch(`${site.url}/sitemap.xml`)).text();
+  paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, url]) => url!.replace(site.url, ''));
+  browser = await launchChromium();
+  const queue = [...paths];
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) checked.set(path, await check(path));
+    }),
+  );
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('the site map', () => {
+  it('lists every page the site must have, with absolute URLs of the site', async () => {
+    expect(paths.length).toBeGreaterThan(REQUIRED.length);
+    for (const path of REQUIRED) expect(paths, path).toContain(path);
+    expect(new Set(paths).size).toBe(paths.length);
+    const robots = await (await fetch(`${site.url}/robots.txt`)).text();
+    expect(robots).toContain(`Sitemap: ${site.url}/sitemap.xml`);
+  });
+});
+
+describe('every page of the site map, in headless Chromium with axe-core', () => {
+  it('is axe-core 4 (pinned)', () => {
+    expect(axeVersion).toMatch(/^4\./);
+  });
+
+  it('opens (status 200) with no console error', () => {
+    const broken = paths
+      .map((path) => ({ path, ...checked.get(path)! }))
+      .filter((c) => c.status !== 200 || c.errors.length > 0)
+      .map((c) => `${c.path}: status ${c.status}${c.errors.map((e) => `; console: ${e}`).join('')}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('has no violation of any impact (the interactive API reference: none critical or serious)', () => {
+    const failures = paths.flatMap((path) =>
+      checked
+        .get(path)!
+        .violations.filter((v) => !THIRD_PARTY.has(path) || v.impact === 'critical' || v.impact === 'serious')
+        .map((v) => `${path}: ${describeViolation(v)}`),
+    );
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('the not-found page', () => {
+  it('answers 404 with no violation and no console error but the 404 itself', async () => {
+    const result = await check('/no-such-page');
+    expect(result.status).toBe(404);
+    expect(result.errors.filter((e) => !e.includes('status of 404'))).toEqual([]);
+    expect(result.violations.map(describeViolation)).toEqual([]);
+  }, 30_000);
+});
