@@ -13,6 +13,8 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
+import { parseFeed } from '@rowanmanning/feed-parser';
+import { parseChangelog } from '../src/docs/changelog.ts';
 import type { DocPage } from '../src/docs/pages.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
 import { TOOLS } from '../src/mcp/tools.ts';
@@ -65,6 +67,7 @@ describe('docs pages', () => {
       '/docs/notifications',
       '/docs/collection',
       '/docs/stability',
+      '/docs/changelog',
       '/docs/terms',
       '/docs/ai',
       '/docs/self-hosting',
@@ -115,6 +118,30 @@ describe('docs pages', () => {
     const markdown = await (await get('/docs/ai.md')).text();
     for (const tool of TOOLS) expect(markdown).toContain(`\`${tool.name}\``);
     expect(markdown).toContain('sendMcpMessage');
+  });
+
+  it("the changelog page is CHANGELOG.md, with the site's links, announcing an Atom feed of one entry per dated release", async () => {
+    const file = await readFile(join(ROOT, 'CHANGELOG.md'), 'utf8');
+    const releases = parseChangelog(file);
+    const html = await (await get('/docs/changelog')).text();
+    const [, head] = /<head>([\s\S]*)<\/head>/.exec(html)!;
+    expect(head).toMatch(/<link rel="alternate" type="application\/atom\+xml" href="\/docs\/changelog\.atom"/);
+    for (const release of releases) expect(html).toContain(`id="${release.anchor}"`);
+    expect(html).not.toContain('href="content/docs/');
+    expect(html).toContain('href="/docs/stability"');
+    expect(html).toContain('href="/docs/changelog.atom"');
+
+    const response = await get('/docs/changelog.atom');
+    expect(response.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+    const feed = parseFeed(await response.text());
+    const dated = releases.filter((r) => r.date !== null);
+    expect(dated.length).toBeGreaterThan(0);
+    expect(feed.items.map((item) => item.url)).toEqual(dated.map((r) => `${site.url}/docs/changelog#${r.anchor}`));
+    expect(feed.items.map((item) => item.title)).toEqual(dated.map((r) => `${r.version} (${r.date})`));
+    expect(feed.updated?.toISOString().slice(0, 10)).toBe(dated[0]!.date);
+    // Each entry holds its release's notes.
+    const firstItem = dated[0]!.markdown.split('\n').find((line) => line.startsWith('- '))!;
+    expect(feed.items[0]!.content).toContain(firstItem.slice(2).split('`')[0]!.slice(0, 30));
   });
 });
 

@@ -13,6 +13,7 @@ import { Health } from '../src/schemas/health.ts';
 import { toolsFor } from '../src/mcp/tools.ts';
 import { API_FUNCTION, API_ROUTE_SOURCE } from '../src/build/on-vercel.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
+import { STATUS_PAGE_CACHE_CONTROL } from '../src/status/report.ts';
 import { ROOT, SITE } from './support/constants.ts';
 import { largestDataset } from './support/datasets.ts';
 import { historyDir, newestDates, tempDir } from './support/history.ts';
@@ -207,6 +208,21 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(onVercel.collection).toMatchObject({ status: 'not_configured', store: 'none', required: true });
     expect(onVercel.status).toBe('degraded');
     expect(onNode.collection).toMatchObject({ status: 'not_configured', store: 'filesystem', required: false });
+  });
+
+  it('/status: rendered for each request by the site function, with the page’s short shared cache; it says what the deployment lacks', async () => {
+    const { vercel: v, local: l } = await both('/status');
+    expect(v.status).toBe(200);
+    expect(l.status).toBe(200);
+    for (const seen of [v, l]) {
+      expect(seen.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(seen.headers.get('cache-control')).toBe(STATUS_PAGE_CACHE_CONTROL);
+      for (const d of DATASETS) expect(seen.text).toContain(d.title);
+    }
+    // Production without BLOB_READ_WRITE_TOKEN: health's sentence, said on the page.
+    expect(v.text).toContain('Something needs attention');
+    expect(v.text).toContain('BLOB_READ_WRITE_TOKEN');
+    expect(l.text).toContain('no collector reports here');
   });
 
   it('MCP 2025-06-18: initialize, then tools/call', async () => {

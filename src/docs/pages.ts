@@ -20,6 +20,7 @@ import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { restrictionsMarkdown } from '../explorer/restrictions.ts';
 import { INSPECTOR_PACKAGE } from './tested-versions.ts';
+import { CHANGELOG_FEED, CHANGELOG_FEED_TITLE, CHANGELOG_FILE, changelogMarkdown } from './changelog.ts';
 
 export interface DocPage {
   /** '' for the overview, 'quickstart', 'reference/<dataset slug>' … */
@@ -34,7 +35,12 @@ export interface DocPage {
   markdown: string;
   html: string;
   headings: Heading[];
+  /** An Atom feed of the page's own, announced in its head (the changelog's). */
+  feed?: { href: string; title: string };
 }
+
+/** The repository's root, where the included files and CHANGELOG.md are. */
+const REPOSITORY = resolve(import.meta.dirname, '../..');
 
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 
@@ -106,9 +112,8 @@ export const INCLUDED_FILES = {
 } as const;
 
 async function includedFiles(): Promise<Record<string, string>> {
-  const root = resolve(import.meta.dirname, '../..');
   const entries = Object.entries(INCLUDED_FILES).map(async ([name, path]) => {
-    const text = await readFile(join(root, path), 'utf8');
+    const text = await readFile(join(REPOSITORY, path), 'utf8');
     return [name, text.trimEnd()] as const;
   });
   return Object.fromEntries(await Promise.all(entries));
@@ -147,6 +152,19 @@ export async function loadDocPages(options: {
     const slug = name === 'index.md' ? '' : name.replace(/\.md$/, '');
     pages.push(page(slug, data.title ?? slug, data.description ?? '', 'Guides', Number(data.order ?? 50), markdown));
   }
+  // CHANGELOG.md at the repository root, where contributors keep it, shown among the guides.
+  const changelog = await readFile(join(REPOSITORY, CHANGELOG_FILE), 'utf8');
+  pages.push({
+    ...page(
+      'changelog',
+      'Changelog',
+      'What changed in each release for the people and programs that use the service, with its Atom feed.',
+      'Guides',
+      4.85,
+      changelogMarkdown(changelog),
+    ),
+    feed: { href: CHANGELOG_FEED, title: CHANGELOG_FEED_TITLE },
+  });
   DATASETS.forEach((dataset, i) => {
     const markdown = referenceMarkdown(dataset, options.examples, options.site);
     pages.push(
