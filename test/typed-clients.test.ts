@@ -14,9 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { INCLUDED_FILES } from '../src/docs/pages.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
-import type { MortgageInstitution } from '../src/schemas/rates.ts';
+import { MortgageInstitution } from '../src/schemas/rates.ts';
 import { PLACEHOLDER_PRODUCTION_URL } from '../src/site.ts';
 import { ROOT } from './support/constants.ts';
+import { datasetOfSchema } from './support/datasets.ts';
 import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 
@@ -78,16 +79,21 @@ async function typeCheck(file: string): Promise<string> {
   return tsc(['-p', config]);
 }
 
+/** The dataset the examples read (mortgages), its list and its example institution's detail. */
+const EXAMPLE_DATASET = datasetOfSchema(MortgageInstitution);
+const LIST = endpointsOf(EXAMPLE_DATASET).list.path;
+const detailOf = (id: string) => `${LIST}/${id}`;
+
 /** A mortgage list or detail answer, as the examples read it. */
-type MortgageRates = { data: MortgageInstitution[]; lastUpdated: string };
+type ExampleAnswer = { data: MortgageInstitution[]; lastUpdated: string };
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** What both examples must print, from the server's own answers. */
 async function expectedOutput() {
-  const asb: MortgageRates = await (await get('/api/v1/mortgage-rates/institution:asb')).json();
-  const oneYear: MortgageRates = await (await get('/api/v1/mortgage-rates?termInMonths=12')).json();
-  const unknown = await get('/api/v1/mortgage-rates/institution:no-such-bank');
+  const asb: ExampleAnswer = await (await get(detailOf(EXAMPLE_DATASET.exampleEntityId))).json();
+  const oneYear: ExampleAnswer = await (await get(`${LIST}?termInMonths=12`)).json();
+  const unknown = await get(detailOf('institution:no-such-bank'));
   expect(unknown.status).toBe(404);
   const error = await unknown.json();
   expect(error.error).toBe('institution_not_found');
@@ -107,7 +113,7 @@ async function expectedOutput() {
 async function checkOutput(stdout: string) {
   const { asb, oneYear, rows, all, lowest, error } = await expectedOutput();
   expect(rows.length).toBeGreaterThan(5);
-  expect(stdout).toContain(`${asb.data[0]!.name} mortgage rates`);
+  expect(stdout).toContain(`${asb.data[0]!.name} ${EXAMPLE_DATASET.label}`);
   // Every rate of the lender, on a line of its own: product, term, rate.
   for (const row of rows)
     expect(stdout).toMatch(
@@ -136,7 +142,7 @@ describe('the TypeScript example', () => {
     const broken: [string, string, RegExp][] = [
       ['rate.rate.toFixed', 'rate.ratePercent.toFixed', /Property 'ratePercent' does not exist/],
       ["termInMonths: '12'", 'termInMonths: 12', /Type 'number' is not assignable to type 'string'/],
-      ["client.GET('/api/v1/mortgage-rates',", "client.GET('/api/v1/mortgage-rate',", /'"\/api\/v1\/mortgage-rate"'/],
+      [`client.GET('${LIST}',`, `client.GET('${LIST}x',`, new RegExp(`'"${LIST}x"'`)],
     ];
     for (const [from, to, complaint] of broken) {
       expect(source, from).toContain(from);
