@@ -10,6 +10,11 @@ export const DATA_CACHE_CONTROL = 'public, max-age=300, s-maxage=3600, stale-whi
 /** Read by Vercel's CDN alone, before Cache-Control: a year, the most it allows; a new deployment starts empty. */
 export const VERCEL_CDN_CACHE_CONTROL = 'max-age=31536000';
 export const NO_STORE = 'no-store';
+/**
+ * The status page (/status): on Vercel's CDN and any shared cache for at most a minute, never in
+ * the browser. It says what is true now, and a minute is far below the hourly runs it reports.
+ */
+export const STATUS_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=60';
 
 /** Does an If-None-Match header name this ETag? (`*`, lists, and weak forms compare by value.) */
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {

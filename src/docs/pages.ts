@@ -20,6 +20,8 @@ import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { restrictionsMarkdown } from '../explorer/restrictions.ts';
 import { INSPECTOR_PACKAGE } from './tested-versions.ts';
+import { STATUS_PAGE_CACHE_CONTROL } from '../api/caching.ts';
+import { RUN_LOG_LENGTH } from '../status/run-log.ts';
 import { CHANGELOG_FEED, CHANGELOG_FEED_TITLE, CHANGELOG_FILE, changelogMarkdown } from './changelog.ts';
 
 export interface DocPage {
@@ -64,6 +66,9 @@ function substitutions(site: string): Record<string, string> {
     // The MCP endpoint's limits (src/mcp/protocol.ts LIMITS), as the pages state them.
     mcpBodyLimit: kib(LIMITS.bodyBytes),
     mcpBatchMessages: String(LIMITS.batchMessages),
+    /** The status page's run log: how many runs it keeps, and the page's caching. */
+    runLogLength: String(RUN_LOG_LENGTH),
+    statusPageCacheControl: STATUS_PAGE_CACHE_CONTROL,
     mcpBatchToolCalls: String(LIMITS.batchToolCalls),
     mcpResponseLimit: mib(LIMITS.responseBytes),
     mcpResponseBytes: String(LIMITS.responseBytes),

@@ -37,11 +37,7 @@ export async function statusReport(
   return { health, ...runs, now };
 }
 
-/**
- * On Vercel's CDN and any shared cache for at most a minute, never in the browser: the page
- * says what is true now, and a minute is far below the hourly runs it reports.
- */
-export const STATUS_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=60';
+export { STATUS_PAGE_CACHE_CONTROL } from '../api/caching.ts';
 
 /** Health's `YYYY-MM-DD HH:MM:SS` (UTC) or ISO 8601 as a Date. */
 export const timeOf = (at: string) => new Date(at.includes('T') ? at : `${at.replace(' ', 'T')}Z`);
