@@ -1,10 +1,11 @@
 /**
  * Every page of the site usable by everyone, as axe-core (pinned, major 4) measures it in headless
- * Chromium over the real build: each page of the site map (/sitemap.xml, src/site-map.ts) opens
- * with status 200 and no console error, and axe's default run (every rule it enables: WCAG 2.0 and
- * 2.1 A and AA, best practices) finds no violation of any impact. The interactive API reference is
- * Scalar's rendering, not ours: there, no critical or serious one. A page added to the site map is
- * checked the next run; the not-found page too.
+ * Chromium over the real build: each page of the site map (/sitemap.xml, src/site-map.ts) opens on
+ * a desktop's screen (the pages the site must have on a phone's too) with status 200 and no console
+ * error, and axe's default run (every rule it enables: WCAG 2.0 and 2.1 A and AA, best practices)
+ * finds no violation of any impact. The interactive API reference is Scalar's rendering, not ours:
+ * there, no critical or serious one. A page added to the site map is checked the next run; the
+ * not-found page too.
  */
 import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
@@ -34,6 +35,9 @@ const REQUIRED = [
 const THIRD_PARTY = new Set(['/openapi/interactive']);
 /** Chromium pages open at once. */
 const CONCURRENCY = 4;
+/** Every page is checked on a desktop's screen; the REQUIRED ones also on a phone's, where tables scroll. */
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
 
 interface Violation {
   id: string;
@@ -42,6 +46,7 @@ interface Violation {
   nodes: { target: unknown[] }[];
 }
 interface Checked {
+  path: string;
   status: number | undefined;
   errors: string[];
   violations: Violation[];
@@ -51,12 +56,13 @@ let site: ProductionSite;
 let browser: Browser;
 let paths: string[];
 let axeVersion: string;
+/** What each page showed: by its path on a desktop, by `<path> (phone)` on a phone. */
 const checked = new Map<string, Checked>();
 
-/** Open `path` (1280×900, the page's scripts run until the network is idle) and run axe on it. */
-async function check(path: string): Promise<Checked> {
+/** Open `path` in a `size` viewport (its scripts run until the network is idle) and run axe on it. */
+async function check(path: string, size = DESKTOP): Promise<Checked> {
   // The pages' Content-Security-Policy allows no inline script; axe is injected as one.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const context = await browser.newContext({ viewport: size, bypassCSP: true });
   try {
     const page = await context.newPage();
     const errors: string[] = [];
@@ -81,7 +87,7 @@ async function check(path: string): Promise<Checked> {
       };
     });
     axeVersion = result.version;
-    return { status: response?.status(), errors, violations: result.violations };
+    return { path, status: response?.status(), errors, violations: result.violations };
   } finally {
     await context.close();
   }
@@ -103,10 +109,13 @@ beforeAll(async () => {
   const xml = await (await fetch(`${site.url}/sitemap.xml`)).text();
   paths = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, url]) => url!.replace(site.url, ''));
   browser = await launchChromium();
-  const queue = [...paths];
+  const queue = [
+    ...paths.map((path) => ({ key: path, path, size: DESKTOP })),
+    ...REQUIRED.map((path) => ({ key: `${path} (phone)`, path, size: PHONE })),
+  ];
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      for (let path = queue.shift(); path !== undefined; path = queue.shift()) checked.set(path, await check(path));
+      for (let job = queue.shift(); job; job = queue.shift()) checked.set(job.key, await check(job.path, job.size));
     }),
   );
 }, 300_000);
@@ -130,20 +139,22 @@ describe('every page of the site map, in headless Chromium with axe-core', () =>
     expect(axeVersion).toMatch(/^4\./);
   });
 
+  it('was checked, each on a desktop and the required ones on a phone too', () => {
+    expect(checked.size).toBe(paths.length + REQUIRED.length);
+  });
+
   it('opens (status 200) with no console error', () => {
-    const broken = paths
-      .map((path) => ({ path, ...checked.get(path)! }))
-      .filter((c) => c.status !== 200 || c.errors.length > 0)
-      .map((c) => `${c.path}: status ${c.status}${c.errors.map((e) => `; console: ${e}`).join('')}`);
+    const broken = [...checked]
+      .filter(([, c]) => c.status !== 200 || c.errors.length > 0)
+      .map(([key, c]) => `${key}: status ${c.status}${c.errors.map((e) => `; console: ${e}`).join('')}`);
     expect(broken).toEqual([]);
   });
 
   it('has no violation of any impact (the interactive API reference: none critical or serious)', () => {
-    const failures = paths.flatMap((path) =>
-      checked
-        .get(path)!
-        .violations.filter((v) => !THIRD_PARTY.has(path) || v.impact === 'critical' || v.impact === 'serious')
-        .map((v) => `${path}: ${describeViolation(v)}`),
+    const failures = [...checked].flatMap(([key, c]) =>
+      c.violations
+        .filter((v) => !THIRD_PARTY.has(c.path) || v.impact === 'critical' || v.impact === 'serious')
+        .map((v) => `${key}: ${describeViolation(v)}`),
     );
     expect(failures).toEqual([]);
   });

@@ -32,8 +32,11 @@ export function renderMarkdown(markdown: string): { html: string; headings: Head
       },
     },
   });
-  // A code block can scroll sideways: in the tab order, so a keyboard can scroll it.
-  const html = (marked.parse(markdown, { async: false }) as string).replaceAll('<pre>', '<pre tabindex="0">');
+  // Code blocks and tables can scroll sideways (a table does on a phone): in the tab order, so a
+  // keyboard can scroll them.
+  const html = (marked.parse(markdown, { async: false }) as string)
+    .replaceAll('<pre>', '<pre tabindex="0">')
+    .replaceAll('<table>', '<table tabindex="0">');
   return { html, headings };
 }
 
