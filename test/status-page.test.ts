@@ -10,6 +10,7 @@ import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { nzTime, STATUS_PAGE_CACHE_CONTROL, timeOf } from '../src/status/report.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
+import { chromiumForTests, visit } from './support/chromium.ts';
 import { freePort } from './support/free-port.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { startNginx, type Running } from './support/nginx.ts';
@@ -171,6 +172,23 @@ describe('the status page of a deployment the hourly run reports to', () => {
 
   it('marks its link in the header as the current page', () => {
     expect(html).toMatch(/<a href="\/status" aria-current="page"[^>]*>Status<\/a>/);
+  });
+});
+
+describe('the status page in headless Chromium', () => {
+  const browser = chromiumForTests();
+  it.each([
+    [390, 844],
+    [1280, 900],
+  ])('reads at %i px wide with no sideways scrolling and no console errors', async (width) => {
+    const { page, errors, shot } = await visit(browser(), `${collected.url}/status`, width);
+    try {
+      await shot(`status-${width}.png`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
   });
 });
 
