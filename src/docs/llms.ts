@@ -56,6 +56,11 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '## Optional',
     '',
     link('Full documentation', '/llms-full.txt', 'every docs page in one Markdown file'),
+    link(
+      'Status page',
+      '/status',
+      'for people: when each dataset was last checked and last changed, and the recent collection runs',
+    ),
     '',
   ].join('\n');
 }
