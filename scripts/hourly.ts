@@ -1,8 +1,8 @@
 /**
  * npm run hourly -- [--no-push] [--no-deploy] [--require-secrets] [--repo <dir>] [--remote <name>] [--branch <name>]
  *
- * The hourly chain `.github/workflows/collect.yml` runs: check the configuration, collect the four
- * pages, commit the changed snapshots as github-actions[bot] with the change summary, push with a
+ * The hourly chain `.github/workflows/collect.yml` runs: check the configuration, collect each
+ * dataset's page, commit the changed snapshots as github-actions[bot] with the change summary, push with a
  * bounded rebase-and-retry, then deploy production through the Vercel deploy hook — or, when
  * nothing was pushed, deploy anyway if production does not serve the repository's newest data.
  *

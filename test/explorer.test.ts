@@ -36,7 +36,7 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-const DOC = '/docs/concepts#lowest-rates-and-restricted-offers';
+const DOC = '/docs/concepts#best-rates-and-restricted-offers';
 
 beforeAll(async () => {
   site = await buildAndServe({
@@ -399,7 +399,7 @@ describe('the hub and the docs', () => {
 
   it('the docs state the rule and list every rule with what it caught', async () => {
     const $ = await html('docs/concepts');
-    const section = $('#lowest-rates-and-restricted-offers');
+    const section = $('#best-rates-and-restricted-offers');
     expect(section).toHaveLength(1);
     const table = $('table').filter((_, t) => $(t).text().includes('restricted to'));
     for (const rule of RESTRICTIONS) {

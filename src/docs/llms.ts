@@ -1,5 +1,5 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
-import { DATASETS } from '../datasets.ts';
+import { DATASETS, datasetsInWords } from '../datasets.ts';
 import { TOOLS } from '../mcp/tools.ts';
 import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
@@ -13,7 +13,7 @@ export function llmsTxt(pages: DocPage[], site: string): string {
   return [
     '# NZ Rates API',
     '',
-    '> New Zealand lending rates (mortgage, personal loan, car loan and credit card), collected hourly from interest.co.nz, as a public read-only JSON API and an MCP server. No authentication. The data may be incorrect: the institution is the authority for its rates.',
+    `> New Zealand ${datasetsInWords()}, collected hourly from interest.co.nz, as a public read-only JSON API and an MCP server. No authentication. The data may be incorrect: the institution is the authority for its rates.`,
     '',
     `All endpoints are GET under ${API_PREFIX} and answer JSON; institution ids look like \`institution:anz\`, credit card issuer ids like \`issuer:amex\`. The docs pages below are plain Markdown.`,
     '',

@@ -28,7 +28,7 @@ import { type LenderType, lenderType } from './lender-types.ts';
 export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 export const entityUrl = (definition: ExplorerDefinition, id: string) => `/rates/${definition.path}/${slugOf(id)}`;
 /** Where the rule "best means open to anyone" is written out. */
-export const RESTRICTIONS_DOC = '/docs/concepts#lowest-rates-and-restricted-offers';
+export const RESTRICTIONS_DOC = '/docs/concepts#best-rates-and-restricted-offers';
 const rate = (n: number) => `${n.toFixed(2)} %`;
 export const longDate = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString('en-NZ', {

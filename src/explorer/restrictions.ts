@@ -3,7 +3,7 @@
  * names the source prints (a product or card name, a loan rate's condition, for cards the
  * issuer). The explorer's best ("lowest") rates, trend lines and comparisons count open offers
  * only and show restricted ones apart, labelled with these words
- * (/docs/concepts#lowest-rates-and-restricted-offers). Each dataset's explorer facts say which
+ * (/docs/concepts#best-rates-and-restricted-offers). Each dataset's explorer facts say which
  * rules apply to it (`restrictions` in src/explorer/definitions.ts).
  *
  * Every rule lists the exact texts it catches in the history (`catches`) and real names that look

@@ -4,6 +4,7 @@
  * address (src/site.ts) and the package's name and version; `npm run build:server-json` writes it
  * at the repository root and a test fails when the committed file is stale.
  */
+import { datasetsInWords } from '../datasets.ts';
 import { MCP_PATH } from '../endpoints.ts';
 
 /** The schema the file follows, as the registry publishes it (vendored in test/fixtures/mcp-registry). */
@@ -19,7 +20,7 @@ export function serverJson(site: string, version: string) {
     $schema: SERVER_SCHEMA,
     name: registryName(site),
     title: 'NZ lending rates',
-    description: 'New Zealand mortgage, personal loan, car loan and credit card rates, collected hourly.',
+    description: `New Zealand ${datasetsInWords()}, collected hourly.`,
     version,
     websiteUrl: `${site}/docs/ai`,
     remotes: [{ type: 'streamable-http', url: `${site}${MCP_PATH}` }],

@@ -66,7 +66,8 @@ async function copyCheckout(snapshotsDir: string): Promise<string> {
   );
   const copy = await mkdtemp(join(tmpdir(), 'rates-vercel-checkout-'));
   const files = [...new Set(stdout.split('\0'))].filter(
-    (file) => file && !/^(node_modules|\.builds|dist)\//.test(file),
+    // `node_modules` may also be a symlink (a worktree sharing a checkout's install): no slash then.
+    (file) => file && !/^(node_modules|\.builds|dist)(\/|$)/.test(file),
   );
   for (const file of files) {
     if (!(await exists(join(ROOT, file)))) continue; // deleted in the working tree, not yet committed
