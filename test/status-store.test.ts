@@ -163,8 +163,7 @@ describe('the run log', () => {
   });
 
   it("the hourly chain names a run log the collector could not write among the run's failures", () => {
-    const output =
-      `collect: 0 changed, ${DATASETS.length} unchanged, 0 failed\ncollect: could not record the run in the run log: EACCES\n`;
+    const output = `collect: 0 changed, ${DATASETS.length} unchanged, 0 failed\ncollect: could not record the run in the run log: EACCES\n`;
     expect(datasetFailures(output)).toEqual([
       { dataset: 'run log', reason: 'could not record the run in the run log: EACCES' },
     ]);
