@@ -39,6 +39,19 @@ describe('the benchmark’s synthetic history', () => {
       snapshotsPerDay: 0.5,
       movesPerSnapshot: 2,
     });
+    // Days are counted by date, as snapshots are filed: one on each of three dates is one a day,
+    // even when each next one was taken earlier in its day.
+    const earlier = (day: string, time: string, d: Snapshot['data']) => ({
+      ...at(day, d),
+      lastUpdated: `2025-01-${day}T${time}.000Z`,
+    });
+    expect(
+      measureFrequency([
+        earlier('01', '02:11:00', data(5, 6)),
+        earlier('02', '01:58:00', data(4, 5)),
+        earlier('03', '01:32:00', data(5, 6)),
+      ]).snapshotsPerDay,
+    ).toBe(1);
   });
 
   it.each(DATASETS.map((d) => [d.slug, d] as const))(

@@ -27,7 +27,9 @@ export interface ChangeFrequency {
 
 /** How often the real history of a dataset changed, and by how many rate values each time. */
 export function measureFrequency(snapshots: Snapshot[]): ChangeFrequency {
-  const days = (Date.parse(snapshots.at(-1)!.lastUpdated) - Date.parse(snapshots[0]!.lastUpdated)) / 86_400_000;
+  // By calendar date (UTC), as snapshots are filed: one per date, whatever time of day each was taken.
+  const dateOf = (s: Snapshot) => Date.parse(s.lastUpdated.slice(0, 10));
+  const days = (dateOf(snapshots.at(-1)!) - dateOf(snapshots[0]!)) / 86_400_000;
   let moves = 0;
   for (let i = 1; i < snapshots.length; i++) {
     const before = new Map(rateValues(snapshots[i - 1]!.data).map((r) => [r.path, r.value]));
