@@ -5,6 +5,8 @@
  * "Today" is said only of data checked within health's freshness window (not `stale`). Without
  * JavaScript, or when health cannot be read, the built sentence stays.
  */
+import { parseHealthTime, timeAgo } from '../lib/time-words.ts';
+
 interface DatasetHealth {
   lastUpdated: string | null;
   lastChecked: string | null;
@@ -17,24 +19,11 @@ interface Health {
   timestamp?: string;
 }
 
-/** Health's times are `YYYY-MM-DD HH:MM:SS`, UTC (src/schemas/health.ts). */
-const parse = (time: string) => new Date(`${time.replace(' ', 'T')}Z`);
 const dateTime = new Intl.DateTimeFormat('en-NZ', {
   dateStyle: 'medium',
   timeStyle: 'short',
   timeZone: 'Pacific/Auckland',
 });
-
-function ago(ms: number): string {
-  const minutes = Math.max(0, Math.round(ms / 60_000));
-  const [n, unit] =
-    minutes < 60
-      ? [minutes, 'minute']
-      : minutes < 48 * 60
-        ? [Math.round(minutes / 60), 'hour']
-        : [Math.round(minutes / 1440), 'day'];
-  return minutes < 1 ? 'just now' : `${n} ${unit}${n === 1 ? '' : 's'} ago`;
-}
 
 function element(tag: string, text: string, attributes: Record<string, string> = {}): HTMLElement {
   const node = document.createElement(tag);
@@ -60,8 +49,8 @@ function verdict(health: DatasetHealth, collection: string | undefined, now: num
         }
       : { state: 'uncollected', parts: [element('strong', 'not being collected here')] };
   }
-  const checked = parse(health.lastChecked);
-  const since = ago(now - checked.getTime());
+  const checked = parseHealthTime(health.lastChecked);
+  const since = timeAgo(now - checked.getTime());
   return health.stale
     ? {
         state: 'stale',
@@ -85,8 +74,13 @@ function capitalised(parts: (Node | string)[]): (Node | string)[] {
 
 /** Health's note when a newer change is collected than the one this deployment (and page) shows. */
 function pending(health: DatasetHealth): (Node | string)[] {
-  if (!health.lastChanged || !health.lastUpdated || parse(health.lastChanged) <= parse(health.lastUpdated)) return [];
-  return [' (a newer change, collected ', time(parse(health.lastChanged)), ', is not shown yet)'];
+  if (
+    !health.lastChanged ||
+    !health.lastUpdated ||
+    parseHealthTime(health.lastChanged) <= parseHealthTime(health.lastUpdated)
+  )
+    return [];
+  return [' (a newer change, collected ', time(parseHealthTime(health.lastChanged)), ', is not shown yet)'];
 }
 
 /**

@@ -4,6 +4,7 @@
  * times and outcomes live here so the page stays markup.
  */
 import { healthReport } from '../api/health.ts';
+import { parseHealthTime, timeAgo } from '../lib/time-words.ts';
 import type { Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import type { CollectionRun, RunOutcome } from './run-log.ts';
@@ -40,7 +41,7 @@ export async function statusReport(
 export { STATUS_PAGE_CACHE_CONTROL } from '../api/caching.ts';
 
 /** Health's `YYYY-MM-DD HH:MM:SS` (UTC) or ISO 8601 as a Date. */
-export const timeOf = (at: string) => new Date(at.includes('T') ? at : `${at.replace(' ', 'T')}Z`);
+export const timeOf = parseHealthTime;
 
 /** "26 Nov 2026, 11:16 pm NZDT": New Zealand time, as the rates pages show it. */
 export const nzTime = (at: Date) =>
@@ -54,18 +55,8 @@ export const nzTime = (at: Date) =>
     timeZoneName: 'short',
   });
 
-/** "just now", "1 minute ago", "3 hours ago", "2 days ago" (whole units, rounded down). */
-export function ago(at: Date, now: Date): string {
-  const minutes = Math.floor((now.getTime() - at.getTime()) / 60_000);
-  if (minutes < 1) return 'just now';
-  const [n, unit] =
-    minutes < 120
-      ? [minutes, 'minute']
-      : minutes < 48 * 60
-        ? [Math.floor(minutes / 60), 'hour']
-        : [Math.floor(minutes / 1440), 'day'];
-  return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
-}
+/** How long before `now` the time `at` was, in words (src/lib/time-words.ts). */
+export const ago = (at: Date, now: Date) => timeAgo(now.getTime() - at.getTime());
 
 /** What each outcome means, for the strip's legend and its cells' labels. */
 export const OUTCOME_WORDS: Record<RunOutcome, string> = {
