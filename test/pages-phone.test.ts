@@ -14,10 +14,9 @@ import { EXPLORER } from '../src/explorer/definitions.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
 import { chromiumForTests, SCREENSHOTS } from './support/chromium.ts';
 import { datasetOfSchema } from './support/datasets.ts';
-import { freePort } from './support/free-port.ts';
 import { historyDir, tempDir } from './support/history.ts';
-import { buildAndServe, type ProductionSite } from './support/production.ts';
-import { answers, type ServerProcess, startServer } from './support/server-process.ts';
+import { buildAndServe, type ProductionSite, serveWithStatus } from './support/production.ts';
+import type { ServerProcess } from './support/server-process.ts';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -55,13 +54,7 @@ beforeAll(async () => {
   for (const { slug } of DATASETS.filter((d) => d !== STALE && d !== UNCOLLECTED))
     await writeFile(join(statusDir, `${slug}.json`), JSON.stringify(record(ago(12 * 60_000), slug)));
   await writeFile(join(statusDir, `${STALE.slug}.json`), JSON.stringify(record(ago(2 * 24 * 3_600_000), STALE.slug)));
-  const port = await freePort();
-  collected = await startServer(process.execPath, ['scripts/serve.mjs'], {
-    port,
-    env: { ...process.env, BUILD_DIR: site.buildDir, PORT: String(port), STATUS_DIR: statusDir },
-    ready: answers('/api/v1/health', 200),
-    pollMs: 100,
-  });
+  collected = await serveWithStatus(site, statusDir);
 }, 180_000);
 afterAll(async () => {
   await collected?.stop();

@@ -11,11 +11,10 @@ import { EXPLORER } from '../src/explorer/definitions.ts';
 import { nzTime, STATUS_PAGE_CACHE_CONTROL, timeOf } from '../src/status/report.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
 import { chromiumForTests, visit } from './support/chromium.ts';
-import { freePort } from './support/free-port.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { startNginx, type Running } from './support/nginx.ts';
-import { buildAndServe, type ProductionSite } from './support/production.ts';
-import { answers, type ServerProcess, startServer } from './support/server-process.ts';
+import { buildAndServe, type ProductionSite, serveWithStatus } from './support/production.ts';
+import type { ServerProcess } from './support/server-process.ts';
 
 /** FRESH checked minutes ago and served; STALE not checked for two days, its last error kept; BEHIND collected a change this build does not serve. */
 const [FRESH, STALE, ...REST] = DATASETS as unknown as [Dataset, Dataset, ...Dataset[]];
@@ -88,13 +87,7 @@ beforeAll(async () => {
     },
   ];
   await writeFile(join(statusDir, 'run-log.json'), JSON.stringify(runs));
-  const port = await freePort();
-  collected = await startServer(process.execPath, ['scripts/serve.mjs'], {
-    port,
-    env: { ...process.env, BUILD_DIR: site.buildDir, PORT: String(port), STATUS_DIR: statusDir },
-    ready: answers('/api/v1/health', 200),
-    pollMs: 100,
-  });
+  collected = await serveWithStatus(site, statusDir);
   // A shared cache in front of it, keyed on method and URL like Vercel's CDN.
   const origin = new URL(collected.url).host;
   cache = await startNginx(
