@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
-import { nzTime, STATUS_PAGE_CACHE_CONTROL, timeOf } from '../src/status/report.ts';
+import { STATUS_PAGE_CACHE_CONTROL } from '../src/api/caching.ts';
+import { parseHealthTime } from '../src/lib/time-words.ts';
+import { nzTime } from '../src/status/report.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
 import { chromiumForTests, visit } from './support/chromium.ts';
 import { historyDir, tempDir } from './support/history.ts';
@@ -134,7 +136,7 @@ describe('the status page of a deployment the hourly run reports to', () => {
       expect(html).toContain(`<a href="/rates/${EXPLORER[d.slug].path}">${d.title}</a>`);
     }
     const row = (d: Dataset) => textOf(html.split(`>${d.title}</a>`)[1]!.split('</tr>')[0]!);
-    const checked = nzTime(timeOf(ago(12 * MINUTE)));
+    const checked = nzTime(parseHealthTime(ago(12 * MINUTE)));
     expect(row(FRESH)).toMatch(/1[23] minutes ago/);
     expect(row(FRESH)).toContain(checked.slice(0, checked.indexOf(',')));
     expect(row(FRESH)).toContain('serves the newest collected data');
@@ -194,7 +196,7 @@ describe('the status page of a server with no collector', () => {
     expect(text).toContain('No collection run has been recorded here');
     expect(text).toContain('npm run collect');
     for (const d of DATASETS) {
-      const served = nzTime(timeOf(health.datasets[d.slug]!.lastUpdated));
+      const served = nzTime(parseHealthTime(health.datasets[d.slug]!.lastUpdated));
       expect(text).toContain(`${d.title} never recorded here unknown data collected ${served}`);
     }
   });

@@ -13,7 +13,7 @@ import { Health } from '../src/schemas/health.ts';
 import { toolsFor } from '../src/mcp/tools.ts';
 import { API_FUNCTION, API_ROUTE_SOURCE } from '../src/build/on-vercel.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
-import { STATUS_PAGE_CACHE_CONTROL } from '../src/status/report.ts';
+import { STATUS_PAGE_CACHE_CONTROL } from '../src/api/caching.ts';
 import { ROOT, SITE } from './support/constants.ts';
 import { largestDataset } from './support/datasets.ts';
 import { historyDir, newestDates, tempDir } from './support/history.ts';

@@ -198,7 +198,7 @@ export function cachedStatusStore(
     kind: status.kind,
     required: status.required,
     write: (dataset, record) => status.write(dataset, record),
-    // Health does not read the run log; the status page reads it through its own short cache.
+    // Health does not read the run log; the status page reads the store itself, behind its one-minute shared cache.
     readRuns: () => status.readRuns(),
     writeRuns: (runs) => status.writeRuns(runs),
     read(dataset) {

@@ -4,7 +4,7 @@
  * times and outcomes live here so the page stays markup.
  */
 import { healthReport } from '../api/health.ts';
-import { parseHealthTime, timeAgo } from '../lib/time-words.ts';
+import { timeAgo } from '../lib/time-words.ts';
 import type { Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import type { CollectionRun, RunOutcome } from './run-log.ts';
@@ -37,11 +37,6 @@ export async function statusReport(
   ]);
   return { health, ...runs, now };
 }
-
-export { STATUS_PAGE_CACHE_CONTROL } from '../api/caching.ts';
-
-/** Health's `YYYY-MM-DD HH:MM:SS` (UTC) or ISO 8601 as a Date. */
-export const timeOf = parseHealthTime;
 
 /** "26 Nov 2026, 11:16 pm NZDT": New Zealand time, as the rates pages show it. */
 export const nzTime = (at: Date) =>
