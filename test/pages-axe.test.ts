@@ -7,7 +7,9 @@
  * there, no critical or serious one. A page added to the site map is checked the next run; the
  * not-found page too.
  */
+import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './support/chromium.ts';
@@ -131,6 +133,20 @@ describe('the site map', () => {
     expect(new Set(paths).size).toBe(paths.length);
     const robots = await (await fetch(`${site.url}/robots.txt`)).text();
     expect(robots).toContain(`Sitemap: ${site.url}/sitemap.xml`);
+  });
+
+  it('covers every page the build wrote: each is listed, or a narrowed view under a listed page (a lender-type filter, one measure)', async () => {
+    const client = join(site.buildDir, 'client');
+    const built = (await readdir(client, { recursive: true }))
+      .filter((file) => file.endsWith('.html') && file !== '404.html')
+      .map((file) => `/${file.replace(/(^|\/)index\.html$/, '')}`.replace(/\/$/, '') || '/');
+    expect(built.length).toBeGreaterThan(paths.length / 2);
+    const listed = new Set(paths);
+    const covered = (path: string) =>
+      listed.has(path) || paths.some((p) => p.startsWith('/rates/') && path.startsWith(`${p}/`));
+    expect(built.filter((path) => !covered(path))).toEqual([]);
+    // The pages rendered for each request are listed too.
+    expect(paths).toContain('/status');
   });
 });
 
