@@ -65,7 +65,7 @@ describe('a real page of the source site (2020 savings page, the same table modu
       ['Online savings', 'AA-', '$1', '0.05'],
       ['Select', 'AA-', '$5,000', '0.05'],
     ]);
-    expect(readNumber(anz.rows[1]!.text('deposit'))).toEqual({ value: 5000 });
+    expect(readNumber(anz.rows[1]!.text('deposit'), 'money')).toEqual({ value: 5000 });
     const asb = runs.find((r) => r.name === 'ASB')!;
     expect(asb.rows[0]!.text('rate')).toBe('0.05'); // a value inside a link
   });
@@ -230,10 +230,10 @@ describe('the page asked for, and nothing else', () => {
 });
 
 describe('cells', () => {
-  it.each([['see note 3'], ['POA 2'], ['.5'], ['3 9'], ['NaN'], ['1e308'], ['4.5.6'], ['5.79% p.a.']])(
-    '"%s" is not a number: unreadable, never a guess',
+  it.each([['see note 3'], ['POA 2'], ['.5'], ['3 9'], ['NaN'], ['1e308'], ['4.5.6'], ['5.79% pa extra'], ['$5.79']])(
+    '"%s" is not a rate: unreadable, never a guess',
     (text) => {
-      expect(readNumber(text)).toEqual({ value: null, unreadable: true });
+      expect(readNumber(text, 'rate')).toEqual({ value: null, unreadable: true });
     },
   );
 
@@ -244,17 +244,22 @@ describe('cells', () => {
     ['n/a', null],
     ['—', null],
   ])('"%s" is no value, and not an error', (text) => {
-    expect(readNumber(text.replace('&nbsp;', '\u00a0'))).toEqual({ value: null, unreadable: false });
+    expect(readNumber(text.replace('&nbsp;', '\u00a0'), 'rate')).toEqual({ value: null, unreadable: false });
   });
 
   it.each([
-    ['5.79', 5.79],
-    ['5.79%', 5.79],
-    ['$1,250', 1250],
-    ['0', 0],
-    ['6.49*', 6.49],
-  ])('"%s" is %d', (text, value) => {
-    expect(readNumber(text)).toEqual({ value });
+    ['5.79', 'rate', 5.79],
+    ['5.79%', 'rate', 5.79],
+    ['5.79% p.a.', 'rate', 5.79],
+    ['5.79 p.a.', 'rate', 5.79],
+    ['５.７９％', 'rate', 5.79],
+    ['$1,250', 'money', 1250],
+    ['＄１，２５０', 'money', 1250],
+    ['0', 'rate', 0],
+    ['6.49*', 'rate', 6.49],
+    ['55 days', 'days', 55],
+  ] as const)('"%s" read as %s is %d', (text, kind, value) => {
+    expect(readNumber(text, kind)).toEqual({ value });
   });
 
   it('unreadable cells are named, and past the stated share they refuse the page', () => {

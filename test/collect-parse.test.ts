@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseNumber } from '../src/collect/cells.ts';
+import { type NumberKind, readNumber } from '../src/collect/cells.ts';
 import { makeId, slugify } from '../src/collect/ids.ts';
 import { institutionName } from '../src/collect/page-spellings.ts';
 import { PAGE_PARSERS } from '../src/collect/parsers/index.ts';
@@ -256,23 +256,48 @@ describe('a page whose layout changed', () => {
 });
 
 describe('number and name parsing (property-based)', () => {
-  const decorate = fc.constantFrom(
-    (s: string) => s,
-    (s: string) => `${s}%`,
-    (s: string) => `$${s}`,
-    (s: string) => `${s}*`,
-    (s: string) => `\u00a0${s}\u00a0`,
-    (s: string) => ` ${s} % `,
+  /** A number as a column of each kind may write it. */
+  const decorate = fc.constantFrom<[NumberKind, (s: string) => string]>(
+    ['rate', (s) => s],
+    ['rate', (s) => `${s}%`],
+    ['rate', (s) => `${s}*`],
+    ['rate', (s) => `\u00a0${s}\u00a0`],
+    ['rate', (s) => ` ${s} % `],
+    ['rate', (s) => `${s}% p.a.`],
+    ['rate', (s) => `${s} pa`],
+    ['money', (s) => `$${s}`],
+    ['money', (s) => s],
+    ['days', (s) => `${s} days`],
   );
+  /** Full-width digits and signs, as a page written in another input mode has them. */
+  const fullWidth = (s: string) => s.replace(/[0-9.,%$]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
 
-  it('reads any amount back, whatever the decoration and thousands separators', () => {
+  it('reads any amount back, whatever the decoration, thousands separators or full-width digits', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 99_999_999 }), fc.boolean(), decorate, (cents, separators, wrap) => {
-        const value = cents / 100;
-        const text = separators ? value.toLocaleString('en-NZ', { minimumFractionDigits: 2 }) : value.toFixed(2);
-        expect(parseNumber(wrap(text))).toBe(value);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 99_999_999 }),
+        fc.boolean(),
+        fc.boolean(),
+        decorate,
+        (cents, separators, wide, [kind, wrap]) => {
+          const value = cents / 100;
+          const text = separators ? value.toLocaleString('en-NZ', { minimumFractionDigits: 2 }) : value.toFixed(2);
+          const written = wrap(text);
+          expect(readNumber(wide ? fullWidth(written) : written, kind)).toEqual({ value });
+        },
+      ),
     );
+  });
+
+  it('reads a sign only in its own kind of column: `$` in money, `%` and p.a. in rates, days in days', () => {
+    for (const [text, kind] of [
+      ['$149', 'days'],
+      ['$5.79', 'rate'],
+      ['5.79%', 'money'],
+      ['55 days', 'rate'],
+      ['5.79 p.a.', 'money'],
+    ] as const)
+      expect(readNumber(text, kind), `${text} as ${kind}`).toEqual({ value: null, unreadable: true });
   });
 
   it('reads text without digits as "not offered", never as 0', () => {
@@ -280,7 +305,7 @@ describe('number and name parsing (property-based)', () => {
       fc.property(
         fc.string().filter((s) => !/\d/.test(s)),
         (text) => {
-          expect(parseNumber(text)).toBeNull();
+          for (const kind of ['rate', 'money', 'days'] as const) expect(readNumber(text, kind).value).toBeNull();
         },
       ),
     );

@@ -10,11 +10,12 @@ import { normalizeDataset } from '../snapshots/normalize.ts';
 import { describeIssues } from '../snapshots/tree.ts';
 import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
 import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
-import { GUARD_LIMITS, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
+import { GUARD_LIMITS, nameRefusal, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
 import { PAGE_PARSERS } from './parsers/index.ts';
 import { PageRefusal } from './tables.ts';
 import { describeChanges, type DatasetChanges } from './summary.ts';
-import { newestSnapshot, saveIfChanged, type WriteOutcome } from './write-rules.ts';
+import { newestSnapshot, newestSnapshotBefore, saveIfChanged, type WriteOutcome } from './write-rules.ts';
+import { cleanText } from '../lib/clean-text.ts';
 
 export interface CollectOptions {
   baseUrl: string;
@@ -69,7 +70,8 @@ async function collectOne(
 ): Promise<DatasetResult> {
   const started = performance.now();
   const now = options.now();
-  const log = (line: string) => options.log(`${dataset.slug}: ${line}`);
+  // Whatever a line quotes from the page, it reaches the Actions log clean and bounded.
+  const log = (line: string) => options.log(cleanText(`${dataset.slug}: ${line}`));
   const result: DatasetResult = { dataset, outcome: 'failed', ms: 0 };
   /**
    * When the data the tree now holds as newest was collected: what a deployment of this tree
@@ -95,12 +97,20 @@ async function collectOne(
     );
 
     let previous: Snapshot | undefined;
+    let earlier: Snapshot | undefined;
     try {
       previous = await newestSnapshot(options.snapshotsDir, dataset);
+      const today = now.toISOString().slice(0, 10);
+      earlier =
+        previous && previous.lastUpdated.slice(0, 10) < today
+          ? previous
+          : await newestSnapshotBefore(options.snapshotsDir, dataset, today);
     } catch (error) {
       // A newest snapshot we cannot read must not be silently replaced: stop and say so.
       throw new Refused(`the newest snapshot is unreadable (${(error as Error).message})`);
     }
+    const names = nameRefusal(data);
+    if (names) throw new Refused(names);
     // The schema the build validates every snapshot with: what it would refuse is refused here.
     const candidate = { type: dataset.type, data, lastUpdated: now.toISOString() };
     const valid = dataset.schemas.snapshot.safeParse(candidate);
@@ -114,6 +124,7 @@ async function collectOne(
       data,
       listed: parsed.data,
       previous,
+      earlier,
       minRatio: options.minRatio,
     });
     if (reason) throw new Refused(reason);
@@ -127,7 +138,8 @@ async function collectOne(
     }
   } catch (error) {
     result.outcome = 'failed';
-    result.reason = (error as Error).message;
+    // The one place a reason is made: clean and bounded before stdout, the status store, the run log, /status, health or the failure issue.
+    result.reason = cleanText((error as Error).message);
     if (error instanceof Refused) result.refused = true;
   }
 

@@ -1,5 +1,9 @@
-/** Fetch one source page with retries: a timeout per attempt, exponential backoff with jitter, 4xx final. */
+/**
+ * Fetch one source page with retries: a timeout per attempt, exponential backoff with jitter, 4xx
+ * final. Redirects are followed only within the source's own host (see nextHop).
+ */
 import pRetry, { AbortError } from 'p-retry';
+import { cleanText, QUOTE_MAX_CHARS } from '../lib/clean-text.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 
 export const USER_AGENT = 'nz-rates-service/1.0 (open-source NZ lending rates collector; runs hourly)';
@@ -16,24 +20,68 @@ export interface FetchOptions {
 
 export const MAX_PAGE_BYTES = 4 * 1024 * 1024;
 
+/** Redirects followed per attempt: a moved page takes one or two (http → https, a new path); more is a loop. */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
 export const DEFAULT_FETCH: FetchOptions = { timeoutMs: 20_000, retries: 3, retryDelayMs: 2_000 };
 
 export class FetchError extends Error {
   override name = 'FetchError';
 }
 
+/**
+ * Where a redirect from `current` to `location` leads, or why it is refused. Only the hostname the
+ * source was asked for is followed, exactly (`www.` and the bare domain are different hosts): a
+ * page from anywhere else is not the source, yet its title would be published on the status page.
+ * http → https on that host is followed; https → http is not (it would drop the encryption).
+ */
+function nextHop(current: URL, location: string | null, source: URL): URL | string {
+  if (!location) return 'redirect without a Location refused';
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    return 'redirect to a Location that is not a URL refused';
+  }
+  if (next.protocol !== 'https:' && next.protocol !== 'http:') return 'redirect to a scheme other than http(s) refused';
+  // The host named is page text: only the hostname, cleaned and short, never the page behind it.
+  if (next.hostname !== source.hostname)
+    return `redirect to another host (${cleanText(next.hostname, QUOTE_MAX_CHARS)}) refused; redirects are followed only within ${source.hostname}`;
+  if (current.protocol === 'https:' && next.protocol === 'http:') return 'redirect from https to http refused';
+  return next;
+}
+
 export async function fetchPage(url: string, options: FetchOptions = DEFAULT_FETCH): Promise<string> {
   try {
+    const source = new URL(url);
     return await pRetry(
       async () => {
+        // One timeout for the whole attempt, redirects and body included.
+        const signal = AbortSignal.timeout(options.timeoutMs);
+        let current = source;
         let response: Response;
-        try {
-          response = await fetch(url, {
-            headers: { 'user-agent': USER_AGENT, accept: 'text/html' },
-            signal: AbortSignal.timeout(options.timeoutMs),
-          });
-        } catch (error) {
-          throw new FetchError(describe(error, options.timeoutMs));
+        for (let hops = 0; ; hops++) {
+          try {
+            // 'manual': each Location is checked before anything is asked of it.
+            response = await fetch(current, {
+              headers: { 'user-agent': USER_AGENT, accept: 'text/html' },
+              redirect: 'manual',
+              signal,
+            });
+          } catch (error) {
+            throw new FetchError(describe(error, options.timeoutMs));
+          }
+          if (!REDIRECT_STATUSES.has(response.status)) break;
+          await response.body?.cancel().catch(() => {}); // a redirect's body is never read
+          // A refused redirect is final: the same page would redirect the same way on a retry.
+          const next = nextHop(current, response.headers.get('location'), source);
+          if (typeof next === 'string')
+            throw new AbortError(new FetchError(`HTTP ${response.status} from ${url}: ${next}`));
+          if (hops === MAX_REDIRECTS)
+            throw new AbortError(new FetchError(`more than ${MAX_REDIRECTS} redirects from ${url} refused (a loop?)`));
+          current = next;
         }
         // 4xx is the page telling us to stop (except 408 and 429, which ask us to come back).
         if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {

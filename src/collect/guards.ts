@@ -1,20 +1,25 @@
 /**
  * Refuse a collection that looks wrong rather than save it over good data. The schema refuses
  * what the build would (every number within its bounds, clean names); these rules look at the
- * collection as a whole, mostly against the newest snapshot: a page with no table or no rates,
- * the identity of the lenders, its size, repeated rows, how far a value may move in one run, two
- * names made one id, a slug the API reserves, and the page's unreadable cells. Each
- * refusal names its rule and the evidence (/docs/collection says what a maintainer does then).
+ * collection as a whole: a page with no table or no rates, names the build could not write or a
+ * reader could mistake, a slug the API reserves, and the page's unreadable cells; and against the
+ * snapshots before it: the identity of the lenders, its size, repeated rows, how far a value may
+ * move, two names made one id. Those are checked against the newest snapshot and also against the
+ * newest snapshot of an earlier UTC date, which no run of today can move: several runs in a day
+ * go no further than one. Each refusal names its rule and the evidence (/docs/collection says
+ * what a maintainer does then).
  */
 import { reservedSlugOf } from '../changes/endpoint.ts';
 import { type Entity, itemsOf, type Snapshot } from '../datasets.ts';
+import { quote } from '../lib/clean-text.ts';
+import { slugify } from './ids.ts';
 
 export const GUARD_LIMITS = {
   /** Of the newest snapshot's institutions, and of its institutions and rates in number, the share a page must keep (COLLECT_MIN_RATIO). */
   minRatio: 0.5,
   /** A page may list at most this many times the newest snapshot's institutions or rates. */
   maxGrowth: 1.5,
-  /** Percentage points a rate (not a balance-transfer promotion) may move in one run. */
+  /** Percentage points a rate (not a balance-transfer promotion) may move in one run, and in one day (from the newest snapshot of an earlier date). */
   maxRateMove: 5,
   /** The share of items that may repeat another item's name within their institution, when the newest snapshot had fewer. */
   maxRepeatedShare: 0.1,
@@ -23,6 +28,16 @@ export const GUARD_LIMITS = {
    * a warning, a column whose format changed (every cell unreadable) is a refusal.
    */
   maxUnreadableShare: 0.02,
+  /**
+   * The most characters of a name, plan, condition or period. The longest in the history is 45
+   * (a loan's condition), the longest lender's name 25: a page past this is not a name.
+   */
+  maxTextChars: 100,
+  /**
+   * The most characters of the id part a name makes (`institution:<part>`): the build writes a
+   * lender's pages at /rates/<dataset>/<part>/, and a file name has at most 255 bytes.
+   */
+  maxIdPartChars: 100,
 } as const;
 
 export const MAX_UNREADABLE_SHARE = GUARD_LIMITS.maxUnreadableShare;
@@ -60,6 +75,52 @@ export function rateValues(data: readonly Entity[]): { path: string; key: string
   };
   walk(data, '');
   return found;
+}
+
+/** Letters of the scripts whose look-alikes pass for Latin ones ("АNZ" with a Cyrillic А is not "ANZ"). */
+const LATIN = /\p{Script=Latin}/u;
+const LOOK_ALIKES = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
+
+/**
+ * Text fields the build could not write or a reader could mistake: longer than maxTextChars, Latin
+ * mixed with Cyrillic or Greek letters, a name that makes no id part (no Latin letter or digit) or
+ * one longer than maxIdPartChars.
+ */
+export function textProblems(data: readonly Entity[]): string[] {
+  const problems: string[] = [];
+  const check = (text: string, field: string, owner: string) => {
+    const at = `${owner} ${field} ${quote(text)}`;
+    if (text.length > GUARD_LIMITS.maxTextChars)
+      problems.push(`${at}: ${text.length} characters, at most ${GUARD_LIMITS.maxTextChars}`);
+    else if (LATIN.test(text) && LOOK_ALIKES.test(text))
+      problems.push(`${at}: mixes Latin letters with Cyrillic or Greek ones`);
+    else if (field === 'name' || field === 'plan' || field === 'condition') {
+      const part = slugify(text);
+      if (field === 'name' && part === '') problems.push(`${at}: makes no id (no Latin letter or digit)`);
+      if (part.length > GUARD_LIMITS.maxIdPartChars)
+        problems.push(`${at}: makes an id part of ${part.length} characters, at most ${GUARD_LIMITS.maxIdPartChars}`);
+    }
+  };
+  const walk = (value: unknown, owner: string) => {
+    if (Array.isArray(value)) for (const v of value) walk(v, owner);
+    else if (value && typeof value === 'object') {
+      const record = value as Record<string, unknown>;
+      const here = typeof record.id === 'string' ? record.id : owner;
+      for (const [key, child] of Object.entries(record)) {
+        if (key === 'id') continue;
+        if (typeof child === 'string') check(child, key, here);
+        else walk(child, here);
+      }
+    }
+  };
+  walk(data, '');
+  return problems;
+}
+
+/** The reason to refuse a collection for its names (textProblems), or null. Checked before the schema, whose words for an id a name could not make are a puzzle. */
+export function nameRefusal(data: readonly Entity[]): string | null {
+  const problems = textProblems(data);
+  return problems.length > 0 ? refused('a name the service cannot keep', some(problems)) : null;
 }
 
 /** Names the page gave one id (after the alias table): only the alias table may make two names one institution. */
@@ -106,13 +167,19 @@ export interface GuardInput {
   data: readonly Entity[];
   /** The entities as the page listed them, before an institution listed in several sections became one. */
   listed: readonly Entity[];
+  /** The newest snapshot. */
   previous?: Snapshot;
+  /**
+   * The newest snapshot of a UTC date before this run's, when the newest is of this run's date:
+   * the state today's runs cannot move, checked as the newest is.
+   */
+  earlier?: Snapshot;
   /** Refuse below this share of the newest snapshot's institutions, by identity and in number (GUARD_LIMITS.minRatio). */
   minRatio: number;
 }
 
 /** The reason to refuse this collection, or null when it may be saved. */
-export function refusalReason({ tableCount, data, listed, previous, minRatio }: GuardInput): string | null {
+export function refusalReason({ tableCount, data, listed, previous, earlier, minRatio }: GuardInput): string | null {
   if (tableCount === 0) return refused('no rate table', 'the layout changed, or this is not the rates page');
   const rates = rateValues(data);
   if (rates.length === 0) return refused('no rates', 'the page yielded no rates');
@@ -121,23 +188,52 @@ export function refusalReason({ tableCount, data, listed, previous, minRatio }: 
     return slug ? [`${e.id} ("${e.name}"): /${slug} is an endpoint of the API`] : [];
   });
   if (reserved.length > 0) return refused('a reserved slug', some(reserved));
+  const baselines: Baseline[] = [];
+  if (previous) baselines.push({ snapshot: previous, name: 'the newest snapshot', span: 'run' });
+  if (earlier && earlier !== previous)
+    baselines.push({ snapshot: earlier, name: `the ${earlier.lastUpdated.slice(0, 10)} snapshot`, span: 'day' });
+  if (baselines.length === 0) {
+    const madeOne = namesMadeOne(listed);
+    return madeOne.length > 0
+      ? refused('two names, one id (only the alias table may join names)', some(madeOne))
+      : null;
+  }
+  for (const baseline of baselines) {
+    const reason = againstBaseline({ data, listed, rates, minRatio }, baseline);
+    if (reason) return reason;
+  }
+  return null;
+}
+
+/** A snapshot a collection is compared with: its words in messages, and what a move from it spans. */
+interface Baseline {
+  snapshot: Snapshot;
+  /** "the newest snapshot", or "the 2026-11-20 snapshot" (the newest of an earlier day). */
+  name: string;
+  span: 'run' | 'day';
+}
+
+/** The rules that compare a collection with a snapshot before it. */
+function againstBaseline(
+  { data, listed, rates, minRatio }: Pick<GuardInput, 'data' | 'listed' | 'minRatio'> & { rates: unknown[] },
+  { snapshot: previous, name, span }: Baseline,
+): string | null {
+  const label = span === 'run' ? name : `${name} (the newest of an earlier day)`;
   const madeOne = namesMadeOne(listed, previous);
   if (madeOne.length > 0) return refused('two names, one id (only the alias table may join names)', some(madeOne));
-  if (!previous) return null;
-
   const before = { institutions: previous.data.length, rates: rateValues(previous.data).length };
   const now = { institutions: data.length, rates: rates.length };
   for (const what of ['institutions', 'rates'] as const) {
     if (now[what] < before[what] * minRatio) {
       return refused(
         'shrink',
-        `only ${now[what]} ${what} where the newest snapshot has ${before[what]} (below ${percent(minRatio)})`,
+        `only ${now[what]} ${what} where ${label} has ${before[what]} (below ${percent(minRatio)})`,
       );
     }
     if (now[what] > before[what] * GUARD_LIMITS.maxGrowth) {
       return refused(
         'growth',
-        `${now[what]} ${what} where the newest snapshot has ${before[what]} (above ${percent(GUARD_LIMITS.maxGrowth)})`,
+        `${now[what]} ${what} where ${label} has ${before[what]} (above ${percent(GUARD_LIMITS.maxGrowth)})`,
       );
     }
   }
@@ -147,7 +243,7 @@ export function refusalReason({ tableCount, data, listed, previous, minRatio }: 
     const gone = previous.data.filter((e) => !ids.has(e.id)).map((e) => e.name);
     return refused(
       'other lenders',
-      `only ${kept.length} of the newest snapshot's ${before.institutions} institutions are listed (below ${percent(minRatio)}); missing ${some(gone)}`,
+      `only ${kept.length} of ${name}'s ${before.institutions} institutions are listed (below ${percent(minRatio)}); missing ${some(gone)}`,
     );
   }
   const [repeatedNow, repeatedBefore] = [repeatedItems(data), repeatedItems(previous.data)];
@@ -155,12 +251,13 @@ export function refusalReason({ tableCount, data, listed, previous, minRatio }: 
   if (repeatedNow > repeatedBefore && repeatedNow > items * GUARD_LIMITS.maxRepeatedShare) {
     return refused(
       'repeated rows',
-      `${repeatedNow} of ${items} items repeat another item's name within their institution, where the newest snapshot had ${repeatedBefore}`,
+      `${repeatedNow} of ${items} items repeat another item's name within their institution, where ${label} had ${repeatedBefore}`,
     );
   }
   const far = farMoves(data, previous);
   if (far.length > 0) {
-    return refused(`a rate moved more than ${GUARD_LIMITS.maxRateMove} percentage points in one run`, some(far));
+    const evidence = span === 'run' ? some(far) : `from ${label}: ${some(far)}`;
+    return refused(`a rate moved more than ${GUARD_LIMITS.maxRateMove} percentage points in one ${span}`, evidence);
   }
   return null;
 }

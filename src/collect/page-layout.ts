@@ -15,10 +15,16 @@ export interface SourceColumn<K extends string = string> {
   key: K;
   /** The column in words, for messages. */
   label: string;
-  /** Recognises the folded header text. */
+  /** Recognises the folded header text (foldHeader: abbreviations spelled out). */
   header: RegExp;
   /** A column the page may leave out (then every value of it is missing). */
   optional?: boolean;
+  /**
+   * Text this column never holds, because another column does: a plan column reading "From" or
+   * "$3,000", a notes column reading "Secured". One such cell means the columns traded places,
+   * and the table is refused naming the column, the row and the text.
+   */
+  never?: { text: RegExp; reads: string };
 }
 
 export interface SourcePage<K extends string = string> {
@@ -29,20 +35,51 @@ export interface SourcePage<K extends string = string> {
   columns: readonly SourceColumn<K>[];
 }
 
-/** Header text folded: lower case, line breaks and runs of white space as one space. */
+/**
+ * Abbreviations the page's headers use or may use, spelled out before a header is matched:
+ * "Cash Adv %" (recorded) is "cash advance %", "Bal. transfer %" is "balance transfer %".
+ */
+export const HEADER_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  adv: 'advance',
+  bal: 'balance',
+  int: 'interest',
+  tsfr: 'transfer',
+  xfer: 'transfer',
+  mth: 'month',
+  mths: 'months',
+  yr: 'year',
+  yrs: 'years',
+};
+
+/**
+ * Header text folded: lower case, line breaks and runs of white space as one space, and each
+ * abbreviation of HEADER_ABBREVIATIONS spelled out (with or without its full stop).
+ */
 export function foldHeader(text: string): string {
   return text
     .replace(/\u00a0/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
-    .toLowerCase();
+    .toLowerCase()
+    .split(' ')
+    .map((word) => HEADER_ABBREVIATIONS[word.endsWith('.') ? word.slice(0, -1) : word] ?? word)
+    .join(' ');
 }
 
+/**
+ * The first column's header: the recorded mortgage and savings pages say "Institution"; the loan and
+ * card pages' first header is recorded nowhere, so the words a lender column is plainly headed by.
+ */
 const INSTITUTION: SourceColumn<'institution'> = {
   key: 'institution',
   label: 'institution',
-  header: /^(?:institution|lender|provider|bank|financial institution)s?$/,
+  header: /^(?:institutions?|lenders?|providers?|banks?|financial institutions?)$/,
 };
+
+/** An amount, a number or a range word: what a notes (condition) column holds, never a plan. */
+const CONDITION_LIKE = { text: /^(?:from|to)\b|\$|\d/i, reads: 'an amount or a range' };
+/** A bare number: a value, never a product's name. */
+const NUMBER_LIKE = { text: /^[\d\s.,%$]+$/, reads: 'a number' };
 
 /**
  * A mortgage term's header: "Variable floating" / "Floating"; a term of months as "6 months",
@@ -63,7 +100,7 @@ export const MORTGAGE_PAGE: SourcePage = {
   title: /\bmortgages?\b|\bhome loans?\b/,
   columns: [
     INSTITUTION,
-    { key: 'product', label: 'product', header: /^(?:product|loan|loan type)s?$/ },
+    { key: 'product', label: 'product', header: /^(?:products?|loans?|loan types?)$/, never: NUMBER_LIKE },
     ...MORTGAGE_TERM_TABLE.map((t) => ({
       key: `term:${t.key}`,
       label: t.label,
@@ -80,10 +117,26 @@ const loanPage = (path: string, title: RegExp): SourcePage<LoanColumn> => ({
   title,
   columns: [
     INSTITUTION,
-    { key: 'product', label: 'product', header: /^(?:product|loan|loan name)s?$/ },
-    { key: 'plan', label: 'plan (secured or not)', header: /^(?:plan|type|loan type|security|secured)s?$/ },
-    { key: 'condition', label: 'notes (amount or term)', header: /^(?:notes?|conditions?|details?|terms?)$/ },
-    { key: 'rate', label: 'interest rate %', header: /^(?:interest )?rate(?: %| \(%\))?$|^%$/ },
+    // "Loan type" names the product here: the recorded plan column is headed "Plan".
+    {
+      key: 'product',
+      label: 'product',
+      header: /^(?:products?|loans?|loan (?:types?|names?|products?))$/,
+      never: NUMBER_LIKE,
+    },
+    {
+      key: 'plan',
+      label: 'plan (secured or not)',
+      header: /^(?:plans?|security|secured(?: or |\/)unsecured)$/,
+      never: CONDITION_LIKE,
+    },
+    {
+      key: 'condition',
+      label: 'notes (amount or term)',
+      header: /^(?:notes?|conditions?|details?|terms?)$/,
+      never: { text: /^(?:un)?secured\b/i, reads: 'a plan (secured or not)' },
+    },
+    { key: 'rate', label: 'interest rate %', header: /^(?:interest )?rates?(?: %| \(%\))?$|^%$/ },
   ],
 });
 
@@ -104,10 +157,20 @@ export const CREDIT_CARD_PAGE: SourcePage<CardColumn> = {
   path: '/borrowing/credit-cards',
   title: /\bcredit cards?\b/,
   columns: [
-    { key: 'issuer', label: 'issuer', header: /^(?:issuer|institution|provider|bank|card issuer)s?$/ },
-    { key: 'plan', label: 'card (plan)', header: /^(?:card|plan|product|card name|card type)s?$/ },
-    { key: 'interestFreeDays', label: 'interest-free days', header: /\binterest[ -]?free\b/ },
-    { key: 'annualFeeNZD', label: 'annual fee', header: /\bfees?\b/ },
+    { key: 'issuer', label: 'issuer', header: /^(?:(?:card )?issuers?|institutions?|providers?|banks?|lenders?)$/ },
+    // "Plan" (recorded) names the card: the column after the issuer.
+    {
+      key: 'plan',
+      label: 'card (plan)',
+      header: /^(?:plans?|cards?|products?|card (?:names?|types?|plans?))$/,
+      never: { text: /^\d+\s*(?:days?|months?|mths?)$|^[\d\s.,%$]+$/i, reads: 'a number or a period' },
+    },
+    {
+      key: 'interestFreeDays',
+      label: 'interest-free days',
+      header: /^interest[ -]?free(?: period| days)?(?: \(days\)| days)?$/,
+    },
+    { key: 'annualFeeNZD', label: 'annual fee', header: /^(?:annual )?fees?(?: primary(?: card)?)?(?: \$| \(\$\))?$/ },
     {
       key: 'balanceTransferRate',
       label: 'balance transfer rate',

@@ -16,6 +16,6 @@ export function runRecord(results: readonly DatasetResult[], at: Date): Collecti
   return { at: at.toISOString(), outcome: runOutcome(Object.values(datasets)), datasets };
 }
 
-/** Add the run to the store's log. */
+/** Add the run to the store's log; `rewritten` says why, when an unreadable log was started anew. */
 export const recordRun = (store: StatusStore, results: readonly DatasetResult[], at: Date) =>
   appendRun(store, runRecord(results, at));

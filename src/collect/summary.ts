@@ -1,8 +1,10 @@
 /**
  * A change summary a person can review: institutions and products added or removed, and every
- * value that moved (`ANZ · Special · 1 year: 4.79 → 4.69`). Used as the commit message body.
+ * value that moved (`ANZ · Special · 1 year: 4.79 → 4.69`), and a lender that looks renamed
+ * (possibleRenames). Used as the commit message body.
  */
 import { type Dataset, type Entity, itemsOf } from '../datasets.ts';
+import { listInWords } from '../lib/words.ts';
 import { diffSnapshots, type Value } from '../snapshots/diff.ts';
 
 const show = (value: Value | undefined) => (value === null || value === undefined ? '—' : String(value));
@@ -31,6 +33,7 @@ export function describeChanges(
     lines.push(`- ${dataset.entity.label}s added: ${diff.entitiesAdded.map((e) => e.name).join(', ')}`);
   if (diff.entitiesRemoved.length)
     lines.push(`- ${dataset.entity.label}s removed: ${diff.entitiesRemoved.map((e) => e.name).join(', ')}`);
+  lines.push(...possibleRenames(dataset, diff.entitiesRemoved, diff.entitiesAdded));
   // Grouped per entity as the page lists them: added and removed items, then values.
   for (const entity of after) {
     for (const { item } of diff.itemsAdded.filter((a) => a.entity === entity))
@@ -47,6 +50,66 @@ export function describeChanges(
   // A 0 read where the history held null (its zeros were saved as null) is no change (src/snapshots/diff.ts).
   if (lines.length === 0) lines.push('- No value moved: only names, order, or a 0 where the history had no value.');
   return { lines, moves: diff.moves.length };
+}
+
+/**
+ * What an entity lists, whatever its dataset, with every id left out (ids carry the entity's slug,
+ * which a rename changes): its items' names and values, items and rates in any order, and 0 the
+ * same as null (as sameValue has it: the history holds null where the page says 0).
+ */
+function listing(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(listing).sort().join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const fields = Object.entries(value).filter(([key]) => key !== 'id');
+    return `{${fields
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, v]) => `${JSON.stringify(key)}:${listing(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value === 0 ? null : value);
+}
+
+/** Page text in a TypeScript string literal, single-quoted as page-spellings.ts writes them. */
+const tsString = (text: string) =>
+  `'${JSON.stringify(text).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'")}'`;
+
+/**
+ * An entity gone and one new that list exactly the same items and values, at least one: possibly
+ * a lender the page relabelled, which keeps its history only through an alias (page-spellings.ts).
+ * Suggested only when the match is one to one; when several gone or new entities list the same,
+ * they are named without a suggestion, since the values cannot tell which is which.
+ */
+function possibleRenames(dataset: Dataset, removed: readonly Entity[], added: readonly Entity[]): string[] {
+  const byListing = new Map<string, { gone: Entity[]; new: Entity[] }>();
+  const group = (entity: Entity) => {
+    const key = listing(itemsOf(entity));
+    let found = byListing.get(key);
+    if (!found) byListing.set(key, (found = { gone: [], new: [] }));
+    return found;
+  };
+  for (const entity of removed) if (itemsOf(entity).length) group(entity).gone.push(entity);
+  for (const entity of added) if (itemsOf(entity).length) group(entity).new.push(entity);
+  const lines: string[] = [];
+  for (const { gone, new: appeared } of byListing.values()) {
+    if (!gone.length || !appeared.length) continue;
+    const count = itemsOf(gone[0]!).length;
+    const items = `${count} ${count === 1 ? dataset.itemsKey.slice(0, -1) : dataset.itemsKey}`;
+    const names = (entities: Entity[]) => listInWords(entities.map((e) => JSON.stringify(e.name)));
+    if (gone.length > 1 || appeared.length > 1) {
+      lines.push(
+        `- Possible renames, none suggested: ${names(gone)} gone and ${names(appeared)} new each list the same ${items} with the same values, so the values cannot tell which is which.`,
+      );
+      continue;
+    }
+    const [old, now] = [gone[0]!, appeared[0]!];
+    const evidence = `${dataset.label} page label; listed the same ${items} and values as the history's "${old.name}"`;
+    lines.push(
+      `- Possible rename: ${names([old])} is gone and ${names([now])} is new, listing the same ${items} with the same values. ` +
+        `If it is the same ${dataset.entity.kind}, this line in src/collect/page-spellings.ts (INSTITUTION_ALIASES) joins them: ` +
+        `{ label: ${tsString(now.name)}, name: ${tsString(old.name)}, evidence: ${tsString(evidence)} },`,
+    );
+  }
+  return lines;
 }
 
 export interface ChangedDataset {

@@ -10,9 +10,10 @@
  * only, each row's own cells, and a bound on how deep the markup may nest.
  */
 import * as cheerio from 'cheerio';
-import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { cellText, entityName } from './cells.ts';
+import { cut, QUOTE_MAX_CHARS, quote } from '../lib/clean-text.ts';
+import { cellHasContent, entityName, MAX_CELL_CHARS, readCellText } from './cells.ts';
 import { foldHeader, type SourcePage } from './page-layout.ts';
 import { institutionName } from './page-spellings.ts';
 
@@ -27,8 +28,8 @@ export class PageRefusal extends Error {
   }
 }
 
-/** Far above any real page (a few hundred rows, markup a few dozen levels deep). */
-export const PAGE_LIMITS = { rows: 5_000, depth: 256 } as const;
+/** Far above any real page (a few hundred rows, markup a few dozen levels deep, tables of at most 9 columns). */
+export const PAGE_LIMITS = { rows: 5_000, depth: 256, colspan: 100 } as const;
 
 /** Words of a block or challenge page, in its title or heading. */
 const CHALLENGE =
@@ -37,6 +38,12 @@ const CHALLENGE =
 const CHALLENGE_MARKUP = '#challenge-form, #cf-challenge-running, .cf-browser-verification, .g-recaptcha, #px-captcha';
 
 const RATE_TABLES = 'table.interest_financial_datatable, table#interest_financial_datatable';
+
+/**
+ * The short follow-on line the mortgage page writes under a product for its 18-month rate: a row
+ * with a `td.special-line`, of at most this many cells when it does not span the table.
+ */
+const FOLLOW_ON_CELLS = 3;
 
 export interface SourceRow<K extends string = string> {
   /** The institution or issuer this row belongs to: the page's label, cleaned, as the history names it (page-spellings.ts). */
@@ -54,19 +61,17 @@ export interface SourceTables<K extends string = string> {
 }
 
 /** Title words fold like headers, with `-` and `|` as spaces ("home-loans | rates" reads as "home loans rates"). */
-const foldTitle = (text: string) => foldHeader(text.replace(/[-_|–—]/g, ' '));
+const foldTitle = (text: string) => foldHeader(cut(text, QUOTE_MAX_CHARS).replace(/[-_|–—]/g, ' '));
 
 /** Refuses a page that is not the one asked for, or that a block or challenge stands in for. */
 function checkPage($: CheerioAPI, page: SourcePage): void {
   const said = [$('title').first().text(), $('h1').first().text()].map(foldTitle);
+  const found = `title ${quote(said[0]!)}, heading ${quote(said[1]!)}`;
   if (said.some((text) => CHALLENGE.test(text)) || $(CHALLENGE_MARKUP).length > 0) {
-    throw new PageRefusal('a block or challenge page, not the rates page', `title "${said[0]}", heading "${said[1]}"`);
+    throw new PageRefusal('a block or challenge page, not the rates page', found);
   }
   if (!said.some((text) => page.title.test(text))) {
-    throw new PageRefusal(
-      'not the page asked for',
-      `title "${said[0]}", heading "${said[1]}"; expected either to match ${page.title}`,
-    );
+    throw new PageRefusal('not the page asked for', `${found}; expected either to match ${page.title}`);
   }
 }
 
@@ -82,16 +87,6 @@ function depthOf(root: AnyNode): number {
   return deepest;
 }
 
-/** A row's cells by column index, a cell spanning columns counted in each. */
-function cellsByColumn($: CheerioAPI, row: Element, tag: 'td' | 'th' | 'td, th'): Cheerio<Element>[] {
-  const cells: Cheerio<Element>[] = [];
-  for (const cell of $(row).children(tag).toArray()) {
-    const span = Math.min(Math.max(Number($(cell).attr('colspan')) || 1, 1), 32);
-    for (let i = 0; i < span; i++) cells.push($(cell));
-  }
-  return cells;
-}
-
 /**
  * Each header cell's column, by what it says. Refused: a header no column recognises, one that
  * several could be, a column found twice or a required column missing; the message prints the
@@ -99,7 +94,7 @@ function cellsByColumn($: CheerioAPI, row: Element, tag: 'td' | 'th' | 'td, th')
  */
 export function mapHeaders<K extends string>(headers: readonly string[], page: SourcePage<K>, table: number): K[] {
   const expected = page.columns.map((c) => `${c.label}${c.optional ? ' (optional)' : ''}`).join(', ');
-  const found = headers.map((h) => `"${h}"`).join(' | ');
+  const found = headers.map(quote).join(' | ');
   const refuse = (what: string) =>
     new PageRefusal(
       'table headers do not match',
@@ -108,8 +103,8 @@ export function mapHeaders<K extends string>(headers: readonly string[], page: S
   const keys = headers.map((header) => {
     const folded = foldHeader(header);
     const matching = page.columns.filter((c) => c.header.test(folded));
-    if (matching.length === 0) throw refuse(`no column is known by "${header}"`);
-    if (matching.length > 1) throw refuse(`"${header}" could be ${matching.map((c) => c.label).join(' or ')}`);
+    if (matching.length === 0) throw refuse(`no column is known by ${quote(header)}`);
+    if (matching.length > 1) throw refuse(`${quote(header)} could be ${matching.map((c) => c.label).join(' or ')}`);
     return matching[0]!.key;
   });
   for (const column of page.columns) {
@@ -120,14 +115,69 @@ export function mapHeaders<K extends string>(headers: readonly string[], page: S
   return keys;
 }
 
-/** A table's header texts: its `thead` row, or else a first row made of `th` cells. */
-function headerTexts($: CheerioAPI, table: Element): string[] | undefined {
-  const head = $(table).children('thead').children('tr').first();
-  const first = $(table).children('tbody').children('tr').add($(table).children('tr')).first();
-  const row = head.length > 0 ? head : first.children('td').length === 0 ? first : undefined;
-  if (!row || row.length === 0 || row.children('th, td').length === 0) return undefined;
-  return cellsByColumn($, row[0]!, 'td, th').map(cellText);
+/** One column of a row: the cell that covers it, and whether that is a copy of a cell spanning columns to its left. */
+interface Slot {
+  cell: Element;
+  spanned: boolean;
 }
+
+/** A whole number attribute, within bounds; `fallback` when absent or not a number. */
+function spanOf(value: string | undefined, fallback: number, max: number): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isNaN(n) || n < 1 ? fallback : Math.min(n, max);
+}
+
+/**
+ * The rows of a table as a grid, column by column, as a browser lays them out: a cell spanning
+ * columns covers each (its copies marked `spanned`, so its text is read once), and a cell spanning
+ * rows is expanded into the rows below it (`rowspan="0"`: to the table's end). A column nothing
+ * covers is a hole (undefined), which the width check refuses.
+ */
+function grid(rows: readonly Element[]): (Slot | undefined)[][] {
+  let carried: ({ cell: Element; rows: number } | undefined)[] = [];
+  return rows.map((tr, r) => {
+    const slots: (Slot | undefined)[] = [];
+    const below: typeof carried = [];
+    let column = 0;
+    const takeCarried = () => {
+      while (carried[column]) slots[column] = { cell: carried[column++]!.cell, spanned: false };
+    };
+    for (const cell of tr.children) {
+      if (cell.type !== 'tag' || (cell.name !== 'td' && cell.name !== 'th')) continue;
+      takeCarried();
+      const across = spanOf(cell.attribs.colspan, 1, PAGE_LIMITS.colspan);
+      const left = rows.length - r;
+      const down = cell.attribs.rowspan?.trim() === '0' ? left : spanOf(cell.attribs.rowspan, 1, left);
+      for (let k = 0; k < across; k++) {
+        slots[column + k] = { cell, spanned: k > 0 };
+        if (down > 1) below[column + k] = { cell, rows: down - 1 };
+      }
+      column += across;
+    }
+    carried.forEach((c, i) => {
+      if (c && !slots[i]) slots[i] = { cell: c.cell, spanned: false };
+    });
+    carried = carried.map((c) => (c && c.rows > 1 ? { cell: c.cell, rows: c.rows - 1 } : undefined));
+    below.forEach((c, i) => {
+      carried[i] = c;
+    });
+    return slots;
+  });
+}
+
+/** A table's header row: its `thead` row, or else a first row made of `th` cells. */
+function headerRowOf($: CheerioAPI, table: Element): Element | undefined {
+  const head = $(table).children('thead').children('tr').first();
+  if (head.length > 0) return head[0];
+  const first = $(table).children('tbody').children('tr').add($(table).children('tr')).first();
+  return first.length > 0 && first.children('td').length === 0 && first.children('th').length > 0
+    ? first[0]
+    : undefined;
+}
+
+/** The texts of a header row, a header spanning columns named in each. */
+const headerTexts = (slots: readonly (Slot | undefined)[], text: (cell: Element) => string) =>
+  slots.map((slot) => (slot ? text(slot.cell) : ''));
 
 export function readRateTables<K extends string>(html: string, page: SourcePage<K>): SourceTables<K> {
   const $ = cheerio.load(html);
@@ -141,43 +191,100 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
   if (nested.length > 0) throw new PageRefusal('a rate table inside a table', `${nested.length} nested rate table(s)`);
 
   const rows: SourceRow<K>[] = [];
+  let rowCount = 0;
   tables.forEach((table, t) => {
-    const headers = headerTexts($, table);
-    if (!headers) throw new PageRefusal('table headers do not match', `table ${t + 1} has no header row`);
-    const keys = mapHeaders(headers, page, t);
-    const first = keys[0]!;
-    let current = '';
-    const bodyRows = $(table).children('tbody').children('tr').add($(table).children('tr')).toArray();
-    for (const tr of bodyRows) {
-      const row = $(tr);
-      const cells = cellsByColumn($, tr, 'td');
-      if (cells.length === 0) continue; // a header row repeated in the body
-      if (rows.length >= PAGE_LIMITS.rows) {
-        throw new PageRefusal('too many rows', `more than ${PAGE_LIMITS.rows} rate rows`);
-      }
-      const special = row.children('td.special-line');
-      const followOn = special.length > 0 ? cellText(special.first()) : undefined;
-      // A short follow-on row (the mortgage 18-month line) repeats the product in its first
-      // cells, so only a full row, or one marked primary_row, can name a new institution.
-      const starts = row.hasClass('primary_row') || (followOn === undefined && cellText(cells[0]!) !== '');
-      if (starts) {
-        const name = institutionName(entityName(cells[0]));
-        if (!name) {
+    // Each cell's text is read once, however many columns or rows it spans, and never past MAX_CELL_CHARS.
+    const texts = new Map<Element, string>();
+    const text = (cell: Element) => {
+      let known = texts.get(cell);
+      if (known === undefined) {
+        const read = readCellText(cell);
+        if (!read.whole) {
           throw new PageRefusal(
-            'a row starts an institution with no usable name',
-            `table ${t + 1}, row "${cells.map(cellText).join(' | ')}"`,
+            'a cell too long to read',
+            `table ${t + 1}: a cell of more than ${MAX_CELL_CHARS.toLocaleString('en')} characters, starting ${quote(read.text)}`,
           );
         }
-        current = name;
+        texts.set(cell, (known = read.text));
       }
-      if (!current) continue; // rows before any institution carry nothing we can attribute
-      const texts = new Map<K, string>();
-      keys.forEach((key, i) => {
-        if (key !== first && cells[i] && !(followOn !== undefined && cells[i]!.is(special)))
-          texts.set(key, cellText(cells[i]!));
-      });
-      rows.push({ entity: current, text: (column) => texts.get(column) ?? '', followOn, table: t });
-    }
+      return known;
+    };
+    const header = headerRowOf($, table);
+    if (!header) throw new PageRefusal('table headers do not match', `table ${t + 1} has no header row`);
+    const body = $(table)
+      .children('tbody')
+      .children('tr')
+      .add($(table).children('tr'))
+      .toArray()
+      .filter((tr) => tr !== header);
+    rowCount += body.length;
+    if (rowCount > PAGE_LIMITS.rows) throw new PageRefusal('too many rows', `more than ${PAGE_LIMITS.rows} rate rows`);
+    let keys = mapHeaders(headerTexts(grid([header])[0]!, text), page, t);
+    const [first] = page.columns;
+    let current = '';
+    grid(body).forEach((slots, r) => {
+      const tr = body[r]!;
+      const cells = [...new Set(slots.flatMap((s) => (s ? [s.cell] : [])))];
+      const where = () => `table ${t + 1}, row ${r + 1} (${quote(cells.map(text).join(' | '))})`;
+      // A header row anywhere in the table, in <th> or <td> cells, is a header, never a lender.
+      const lead = slots[0] ? foldHeader(text(slots[0].cell)) : '';
+      if ($(tr).children('th').length > 0 || first!.header.test(lead)) {
+        keys = mapHeaders(headerTexts(slots, text), page, t);
+        return;
+      }
+      if (cells.every((cell) => !cellHasContent(cell))) return; // a spacer row: nothing to misread
+
+      const special = cells.find((cell) => cell.name === 'td' && $(cell).hasClass('special-line'));
+      const followOn = special ? text(special) : undefined;
+      const width = slots.length;
+      const holes = slots.filter((s) => !s).length;
+      const shortFollowOn = special !== undefined && cells.length <= FOLLOW_ON_CELLS;
+      if ((width !== keys.length || holes > 0) && !shortFollowOn) {
+        throw new PageRefusal(
+          'a row does not line up with its header',
+          `${where()}: ${width - holes} column(s) where the header has ${keys.length}`,
+        );
+      }
+      const spanning = slots.find((s) => s?.spanned && s.cell !== special && text(s.cell) !== '');
+      if (spanning) {
+        throw new PageRefusal(
+          'a value spans several columns',
+          `${where()}: ${quote(text(spanning.cell))} covers more than one column`,
+        );
+      }
+
+      // A row starts an institution when its name cell names one, whatever its class. The short
+      // follow-on line repeats the product in its first cells, so it never names one.
+      if (!special) {
+        const nameCell = slots[0]?.cell;
+        const name = institutionName(entityName(nameCell));
+        if (name) current = name;
+        else if ($(tr).hasClass('primary_row') || cellHasContent(nameCell)) {
+          throw new PageRefusal('a row starts an institution with no usable name', where());
+        }
+      }
+      if (!current)
+        throw new PageRefusal('a row belongs to no institution', `${where()}: no institution is named above it`);
+
+      const values = new Map<K, string>();
+      if (!shortFollowOn) {
+        keys.forEach((key, i) => {
+          const slot = slots[i];
+          if (key === first!.key || !slot || slot.spanned || slot.cell === special) return;
+          values.set(key, text(slot.cell));
+        });
+      }
+      for (const column of page.columns) {
+        const value = values.get(column.key);
+        if (column.never && value && column.never.text.test(value)) {
+          throw new PageRefusal(
+            'columns traded places',
+            `${where()}: the ${column.label} column reads ${quote(value)}, ${column.never.reads}`,
+          );
+        }
+      }
+      rows.push({ entity: current, text: (column) => values.get(column) ?? '', followOn, table: t });
+    });
   });
   return { tableCount: tables.length, rows };
 }

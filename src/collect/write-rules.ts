@@ -13,6 +13,15 @@ export async function newestSnapshot(dir: string, dataset: Dataset): Promise<Sna
   return date === undefined ? undefined : readSnapshot(dir, dataset, date);
 }
 
+/**
+ * The newest snapshot dated before `date` (YYYY-MM-DD): what the guards also compare with, since a
+ * run of `date` may replace that date's file but never an earlier one.
+ */
+export async function newestSnapshotBefore(dir: string, dataset: Dataset, date: string): Promise<Snapshot | undefined> {
+  const earlier = (await listSnapshotDates(dir, dataset)).filter((d) => d < date).at(-1);
+  return earlier === undefined ? undefined : readSnapshot(dir, dataset, earlier);
+}
+
 /** Compare data in the canonical form it is written in, so key order cannot fake a change. */
 function sameData(dataset: Dataset, a: readonly Entity[], b: readonly Entity[]): boolean {
   const canonical = (data: readonly Entity[]) =>

@@ -18,9 +18,6 @@ function period(text: string): string | null {
   return value === null ? null : historySpelling(value, 'period');
 }
 
-/** "55 days", "55 days*": the unit the days column may carry. */
-const DAYS = /\s*days?$/i;
-
 export function parseCreditCardPage(html: string): PageParse {
   const { tableCount, rows } = readRateTables(html, CREDIT_CARD_PAGE);
   const cells = new CellLog();
@@ -33,17 +30,17 @@ export function parseCreditCardPage(html: string): PageParse {
         .map((row) => {
           const name = historySpelling(row.text('plan'), 'plan');
           const at = (what: string) => `${issuer} · ${name} · ${what}`;
-          const days = cells.number(row.text('interestFreeDays'), at('interest-free days'), DAYS);
+          const days = cells.number(row.text('interestFreeDays'), at('interest-free days'), 'days');
           if (days !== null && !Number.isInteger(days)) cells.cannotRead(at('interest-free days'), String(days));
           return {
             id: makeId('plan', issuer, name),
             name,
-            purchaseRate: cells.number(row.text('purchaseRate'), at('purchase rate')),
-            cashAdvanceRate: cells.number(row.text('cashAdvanceRate'), at('cash advance rate')),
-            balanceTransferRate: cells.number(row.text('balanceTransferRate'), at('balance transfer rate')),
+            purchaseRate: cells.number(row.text('purchaseRate'), at('purchase rate'), 'rate'),
+            cashAdvanceRate: cells.number(row.text('cashAdvanceRate'), at('cash advance rate'), 'rate'),
+            balanceTransferRate: cells.number(row.text('balanceTransferRate'), at('balance transfer rate'), 'rate'),
             balanceTransferPeriod: period(row.text('balanceTransferPeriod')),
             interestFreeDays: days !== null && Number.isInteger(days) ? days : null,
-            annualFeeNZD: cells.number(row.text('annualFeeNZD'), at('annual fee')),
+            annualFeeNZD: cells.number(row.text('annualFeeNZD'), at('annual fee'), 'money'),
           };
         }),
     }),

@@ -24,7 +24,7 @@ export function loanParser(page: SourcePage<LoanColumn>): PageParser {
         const plan = textValue(row.text('plan'));
         const condition = textValue(row.text('condition'));
         const where = [institution, productName, plan, condition].filter(Boolean).join(' · ');
-        const rate = cells.number(row.text('rate'), where);
+        const rate = cells.number(row.text('rate'), where, 'rate');
         if (rate === null || !productName) continue;
         const productId = makeId('product', institution, productName);
         let product = products.find((p) => p.id === productId);

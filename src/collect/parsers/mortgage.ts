@@ -11,9 +11,14 @@ import { MORTGAGE_PAGE } from '../page-layout.ts';
 import { entityRuns, readRateTables } from '../tables.ts';
 import { CellLog, type PageParse } from './types.ts';
 
-/** "Special LVR under 80%", "Special - Classic", "Special LVR <80%" … are all the institution's "Special". */
+/**
+ * "Special LVR under 80%", "Special - Classic", "Special LVR <80%" … are all the institution's
+ * "Special". Matched on the name with its white space folded, by a pattern whose every space is
+ * optional but single, so it cannot backtrack over a long run of spaces.
+ */
 export function normalizeProductName(name: string): string {
-  return /^special\b(?:\s*[-–:]\s*classic|\s*[-–(]?\s*lvr\s*(?:under|<|less than)\s*\d+\s*%\)?)?\s*$/i.test(name)
+  const folded = name.replace(/\s+/g, ' ').trim();
+  return /^special\b(?: ?[-–:] ?classic| ?[-–(]? ?lvr ?(?:under|<|less than) ?\d+ ?%\)?)?$/i.test(folded)
     ? 'Special'
     : name;
 }
@@ -40,7 +45,7 @@ export function parseMortgagePage(html: string): PageParse {
           cells.cannotRead(`${institution}: follow-on row`, row.followOn);
           continue;
         }
-        const value = cells.number(match[2]!, `${institution} · ${product.name} · ${months} months`);
+        const value = cells.number(match[2]!, `${institution} · ${product.name} · ${months} months`, 'rate');
         if (value !== null && !product.rates.some((r) => r.termInMonths === months)) {
           product.rates.push(rateFor(institution, product.name, months, value));
           product.rates.sort((a, b) => (a.termInMonths ?? 0) - (b.termInMonths ?? 0));
@@ -50,7 +55,7 @@ export function parseMortgagePage(html: string): PageParse {
       const name = normalizeProductName(row.text('product'));
       if (!name) continue;
       const rates = MORTGAGE_TERM_TABLE.flatMap((term) => {
-        const value = cells.number(row.text(`term:${term.key}`), `${institution} · ${name} · ${term.label}`);
+        const value = cells.number(row.text(`term:${term.key}`), `${institution} · ${name} · ${term.label}`, 'rate');
         return value === null ? [] : [rateFor(institution, name, term.months, value)];
       });
       products.push({ id: makeId('product', institution, name), name, rates });

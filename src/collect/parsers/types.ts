@@ -1,5 +1,6 @@
 import type { Entity } from '../../datasets.ts';
-import { readNumber } from '../cells.ts';
+import { cleanText } from '../../lib/clean-text.ts';
+import { type NumberKind, readNumber } from '../cells.ts';
 
 /** What a page parser returns: every entity as the page lists it (merging happens afterwards). */
 export interface PageParse {
@@ -11,8 +12,8 @@ export interface PageParse {
 
 export type PageParser = (html: string) => PageParse;
 
-/** A cell's text as a message may quote it: short, whatever the page put there. */
-const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+/** A cell's text as a message may quote it: short and clean, whatever the page put there. */
+const quoted = (text: string) => JSON.stringify(cleanText(text, 60));
 
 /**
  * The value cells a parser reads, counted: each non-empty one, and each that cannot be read,
@@ -22,9 +23,9 @@ export class CellLog {
   read = 0;
   readonly unreadable: string[] = [];
 
-  /** A number (see readNumber), or null for an empty or unreadable cell. */
-  number(text: string, where: string, unit?: RegExp): number | null {
-    const cell = readNumber(text, unit);
+  /** A number of its kind (see readNumber), or null for an empty or unreadable cell. */
+  number(text: string, where: string, kind: NumberKind): number | null {
+    const cell = readNumber(text, kind);
     if (cell.value !== null || cell.unreadable) this.read++;
     if (cell.value === null && cell.unreadable) this.unreadable.push(`${where}: ${quoted(text)}`);
     return cell.value;
