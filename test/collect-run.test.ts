@@ -378,6 +378,17 @@ describe('npm run collect', () => {
     expect(Object.values(runs[1]!.datasets)).toEqual(DATASETS.map(() => ({ outcome: 'unchanged' })));
   });
 
+  it('a move past the limit, confirmed on the page, is collected in a run with COLLECT_MAX_RATE_MOVE lifted, and only then', async () => {
+    const change = moved(A.slug, 7);
+    servePages({}, { [A.slug]: change.data });
+    const refused = await cli(['--dataset', A.slug]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(`${A.slug}: FAILED: refused (a rate moved more than 5 percentage points in one run)`);
+    const lifted = await cli(['--dataset', A.slug], { COLLECT_MAX_RATE_MOVE: '8' });
+    expect(lifted.code).toBe(0);
+    expect(lifted.stdout).toMatch(new RegExp(`${A.slug}: changed, wrote `));
+  });
+
   it('an unknown dataset is a usage error', async () => {
     const { code, stderr } = await cli(['--dataset', 'no-such-rates']);
     expect(code).toBe(2);

@@ -90,6 +90,10 @@ describe('the hourly collection workflow', () => {
     expect(step).toContain('PRODUCTION_URL: ${{ vars.PRODUCTION_URL }}');
     // The workflow's own token, for the failure issue (test/deploy-chain.test.ts, test/failure-issue.test.ts).
     expect(step).toContain('GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}');
+    // A limit lifted for one run by hand (the collection runbook): empty on a scheduled run, the collector's default.
+    expect(text).toMatch(/workflow_dispatch:\n(?:\s+#.*\n)*\s+inputs:\n\s+min_ratio:[\s\S]*?\n\s+max_rate_move:/);
+    expect(step).toContain('COLLECT_MIN_RATIO: ${{ inputs.min_ratio }}');
+    expect(step).toContain('COLLECT_MAX_RATE_MOVE: ${{ inputs.max_rate_move }}');
     // No shell logic left in the workflow, and nothing that could hide a red run.
     expect([...text.matchAll(/^\s+(?:- )?run: (.*)$/gm)].map((m) => m[1])).toEqual(['npm ci', 'npm run hourly']);
     expect(text).not.toContain('continue-on-error');

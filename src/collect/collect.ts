@@ -26,6 +26,8 @@ export interface CollectOptions {
   fetch?: FetchOptions;
   /** Refuse a collection with fewer than this share of the newest snapshot's institutions or rates. */
   minRatio?: number;
+  /** Refuse a rate that moved more than this many percentage points in a run, or since the newest snapshot of an earlier day. */
+  maxRateMove?: number;
   log?: (line: string) => void;
 }
 
@@ -126,6 +128,7 @@ async function collectOne(
       previous,
       earlier,
       minRatio: options.minRatio,
+      maxRateMove: options.maxRateMove,
     });
     if (reason) throw new Refused(reason);
 
@@ -172,6 +175,7 @@ export async function collect(options: CollectOptions): Promise<DatasetResult[]>
     now: () => new Date(),
     fetch: DEFAULT_FETCH,
     minRatio: GUARD_LIMITS.minRatio,
+    maxRateMove: GUARD_LIMITS.maxRateMove,
     log: () => {},
     ...options,
   };

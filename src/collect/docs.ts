@@ -4,11 +4,14 @@
  * spelling tables. A change to any of them changes the page.
  */
 import { DATASETS } from '../datasets.ts';
+import { QUOTE_MAX_CHARS, REASON_MAX_CHARS } from '../lib/clean-text.ts';
 import { VALUE_BOUNDS } from '../schemas/rates.ts';
-import { MAX_PAGE_BYTES } from './fetch-page.ts';
+import { MAX_CELL_CHARS } from './cells.ts';
+import { MAX_PAGE_BYTES, MAX_REDIRECTS } from './fetch-page.ts';
 import { GUARD_LIMITS } from './guards.ts';
+import { HEADER_ABBREVIATIONS } from './page-layout.ts';
 import { INSTITUTION_ALIASES, SPELLINGS } from './page-spellings.ts';
-import { PAGE_LIMITS } from './tables.ts';
+import { FOLLOW_ON_CELLS, PAGE_LIMITS } from './tables.ts';
 
 const table = (head: string[], rows: string[][]) =>
   [
@@ -21,6 +24,8 @@ const percent = (share: number) => `${Math.round(share * 1000) / 10} %`;
 
 export function collectionSubstitutions(): Record<string, string> {
   return {
+    maxRateMove: String(GUARD_LIMITS.maxRateMove),
+    maxRedirects: String(MAX_REDIRECTS),
     sourcePages: table(
       ['dataset', 'page', 'title or heading must match', 'columns, each known by its header'],
       DATASETS.map((d) => [
@@ -34,8 +39,21 @@ export function collectionSubstitutions(): Record<string, string> {
       ['limit', 'value'],
       [
         ['page size', `${MAX_PAGE_BYTES / 1024 / 1024} MiB (a larger page is not read)`],
+        ['redirects', `at most ${MAX_REDIRECTS}, each to the source's own host`],
         ['rate rows', PAGE_LIMITS.rows.toLocaleString('en')],
         ['markup depth', `${PAGE_LIMITS.depth} levels`],
+        [
+          'a cell',
+          `${MAX_CELL_CHARS.toLocaleString('en')} characters (a longer one refuses its table, read no further)`,
+        ],
+        [
+          'a cell spanning columns',
+          `${PAGE_LIMITS.colspan} columns at most, and only when empty (or the 18-month line)`,
+        ],
+        [
+          'the 18-month line',
+          `a row with a \`td.special-line\`, spanning the table or of at most ${FOLLOW_ON_CELLS} cells`,
+        ],
         ['unreadable cells', `${percent(GUARD_LIMITS.maxUnreadableShare)} of a page's non-empty value cells`],
         ['rates', `${VALUE_BOUNDS.rate.min}–${VALUE_BOUNDS.rate.max} %`],
         ['annual fees', `$${VALUE_BOUNDS.annualFeeNZD.min}–${VALUE_BOUNDS.annualFeeNZD.max.toLocaleString('en')}`],
@@ -50,10 +68,32 @@ export function collectionSubstitutions(): Record<string, string> {
           `at most ${percent(GUARD_LIMITS.maxRepeatedShare)} of items repeating a name within their institution (when the newest snapshot had fewer)`,
         ],
         [
-          'a rate’s move in one run',
-          `at most ${GUARD_LIMITS.maxRateMove} percentage points (balance-transfer promotions excepted)`,
+          'a rate’s move in one run, and in one day',
+          `at most ${GUARD_LIMITS.maxRateMove} percentage points (\`COLLECT_MAX_RATE_MOVE\`; balance-transfer promotions excepted)`,
+        ],
+        [
+          'a name, plan, condition or period',
+          `at most ${GUARD_LIMITS.maxTextChars} characters, in one script (no Latin letters mixed with Cyrillic or Greek ones)`,
+        ],
+        [
+          'the id a name makes',
+          `1 to ${GUARD_LIMITS.maxIdPartChars} characters of \`a–z\`, \`0–9\`, \`_\` and \`-\` (a name with no Latin letter or digit makes none)`,
+        ],
+        [
+          'a reason stored or printed',
+          `at most ${REASON_MAX_CHARS.toLocaleString('en')} characters, page text quoted in it at most ${QUOTE_MAX_CHARS}, no control, bidi or zero-width characters`,
         ],
       ],
+    ),
+    headerAbbreviations: table(
+      ['a header word', 'is read as'],
+      Object.entries(HEADER_ABBREVIATIONS).map(([word, meaning]) => [code(word), code(meaning)]),
+    ),
+    tradedColumns: table(
+      ['dataset', 'column', 'never reads', 'pattern'],
+      DATASETS.flatMap((d) =>
+        d.page.columns.flatMap((c) => (c.never ? [[d.title, c.label, c.never.reads, code(String(c.never.text))]] : [])),
+      ),
     ),
     institutionAliases: table(
       ['the page says', 'the history’s name', 'evidence'],

@@ -150,13 +150,12 @@ function repeatedItems(data: readonly Entity[]): number {
  * Rates both snapshots hold (by id) that moved further than a run allows. How many move is not
  * limited: after an official cash rate decision most lenders reprice within hours.
  */
-function farMoves(data: readonly Entity[], previous: Snapshot): string[] {
+function farMoves(data: readonly Entity[], previous: Snapshot, maxRateMove: number): string[] {
   const before = new Map(rateValues(previous.data).map((r) => [r.path, r.value]));
   return rateValues(data).flatMap((r) => {
     const was = before.get(r.path);
     // Balance-transfer rates are promotions that start and end (0 ↔ 19.95 is real): their bounds are the schema's.
-    if (was === undefined || r.key === 'balanceTransferRate' || Math.abs(r.value - was) <= GUARD_LIMITS.maxRateMove)
-      return [];
+    if (was === undefined || r.key === 'balanceTransferRate' || Math.abs(r.value - was) <= maxRateMove) return [];
     return [`${r.path} ${was} → ${r.value}`];
   });
 }
@@ -176,10 +175,20 @@ export interface GuardInput {
   earlier?: Snapshot;
   /** Refuse below this share of the newest snapshot's institutions, by identity and in number (GUARD_LIMITS.minRatio). */
   minRatio: number;
+  /** Percentage points a rate may move in a run or a day (GUARD_LIMITS.maxRateMove unless a maintainer lifts it). */
+  maxRateMove?: number;
 }
 
 /** The reason to refuse this collection, or null when it may be saved. */
-export function refusalReason({ tableCount, data, listed, previous, earlier, minRatio }: GuardInput): string | null {
+export function refusalReason({
+  tableCount,
+  data,
+  listed,
+  previous,
+  earlier,
+  minRatio,
+  maxRateMove = GUARD_LIMITS.maxRateMove,
+}: GuardInput): string | null {
   if (tableCount === 0) return refused('no rate table', 'the layout changed, or this is not the rates page');
   const rates = rateValues(data);
   if (rates.length === 0) return refused('no rates', 'the page yielded no rates');
@@ -199,7 +208,7 @@ export function refusalReason({ tableCount, data, listed, previous, earlier, min
       : null;
   }
   for (const baseline of baselines) {
-    const reason = againstBaseline({ data, listed, rates, minRatio }, baseline);
+    const reason = againstBaseline({ data, listed, rates, minRatio, maxRateMove }, baseline);
     if (reason) return reason;
   }
   return null;
@@ -215,7 +224,13 @@ interface Baseline {
 
 /** The rules that compare a collection with a snapshot before it. */
 function againstBaseline(
-  { data, listed, rates, minRatio }: Pick<GuardInput, 'data' | 'listed' | 'minRatio'> & { rates: unknown[] },
+  {
+    data,
+    listed,
+    rates,
+    minRatio,
+    maxRateMove,
+  }: Pick<GuardInput, 'data' | 'listed' | 'minRatio'> & { rates: unknown[]; maxRateMove: number },
   { snapshot: previous, name, span }: Baseline,
 ): string | null {
   const label = span === 'run' ? name : `${name} (the newest of an earlier day)`;
@@ -254,10 +269,10 @@ function againstBaseline(
       `${repeatedNow} of ${items} items repeat another item's name within their institution, where ${label} had ${repeatedBefore}`,
     );
   }
-  const far = farMoves(data, previous);
+  const far = farMoves(data, previous, maxRateMove);
   if (far.length > 0) {
     const evidence = span === 'run' ? some(far) : `from ${label}: ${some(far)}`;
-    return refused(`a rate moved more than ${GUARD_LIMITS.maxRateMove} percentage points in one ${span}`, evidence);
+    return refused(`a rate moved more than ${maxRateMove} percentage points in one ${span}`, evidence);
   }
   return null;
 }

@@ -43,7 +43,7 @@ const RATE_TABLES = 'table.interest_financial_datatable, table#interest_financia
  * The short follow-on line the mortgage page writes under a product for its 18-month rate: a row
  * with a `td.special-line`, of at most this many cells when it does not span the table.
  */
-const FOLLOW_ON_CELLS = 3;
+export const FOLLOW_ON_CELLS = 3;
 
 export interface SourceRow<K extends string = string> {
   /** The institution or issuer this row belongs to: the page's label, cleaned, as the history names it (page-spellings.ts). */
