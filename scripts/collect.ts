@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { collect, type DatasetResult } from '../src/collect/collect.ts';
 import { recordRun } from '../src/collect/run-record.ts';
 import { DEFAULT_FETCH } from '../src/collect/fetch-page.ts';
+import { GUARD_LIMITS } from '../src/collect/guards.ts';
 import { summaryMarkdown } from '../src/collect/summary.ts';
 import { DATASET_SLUGS, type DatasetSlug } from '../src/datasets.ts';
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
@@ -61,7 +62,8 @@ const results = await collect({
   snapshotsDir,
   status,
   datasets: datasets as DatasetSlug[] | undefined,
-  minRatio: number('COLLECT_MIN_RATIO', 0.5),
+  minRatio: number('COLLECT_MIN_RATIO', GUARD_LIMITS.minRatio),
+  maxRateMove: number('COLLECT_MAX_RATE_MOVE', GUARD_LIMITS.maxRateMove),
   fetch: {
     timeoutMs: number('COLLECT_TIMEOUT_MS', DEFAULT_FETCH.timeoutMs),
     retries: number('COLLECT_RETRIES', DEFAULT_FETCH.retries),
@@ -100,7 +102,9 @@ if (changed.length > 0) {
 // The status page's strip of recent runs. Not recorded, the page would hide this run: that is a failure too.
 let runLogError: string | undefined;
 try {
-  await recordRun(status, results, startedAt);
+  const { rewritten } = await recordRun(status, results, startedAt);
+  // Started anew, not a failure: a corrupt or oversized log must not fail this and every later run.
+  if (rewritten) console.warn(`collect: the run log was unreadable (${rewritten}) and was started anew`);
 } catch (error) {
   runLogError = (error as Error).message;
   console.error(`collect: could not record the run in the run log: ${runLogError}`);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LABEL, MARKER, reportToIssue, type RunFailure } from '../scripts/hourly/failure-issue.ts';
 import { DATASETS } from '../src/datasets.ts';
+import { REASON_MAX_CHARS } from '../src/lib/clean-text.ts';
 import { type GitHubStandIn, runLink, startGitHubStandIn } from './support/github-stand-in.ts';
 
 let github: GitHubStandIn;
@@ -90,14 +91,35 @@ describe('what an issue carries', () => {
     ]);
     const [issue] = github.issues;
     expect(issue!.title).toBe(`Hourly collection failed: ${DATASETS[0].slug}`);
+    // An escape sequence is dropped whole; any other control or bidi character is a space (src/lib/clean-text.ts).
     expect(issue!.body).toContain(
-      `${DATASETS[0].slug}: FAILED: 1 rate(s) outside 0–40 %: bank-x = 45 \`\`\`@maintainer\`\`\``,
+      `${DATASETS[0].slug}: FAILED: 1 rate(s) outside 0–40 %: bank   -x = 45 \`\`\`@maintainer\`\`\``,
     );
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that there are none.
     expect(`${issue!.title}${issue!.body}`).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     // The fence is longer than the backticks inside, so the mention stays code.
     expect(issue!.body).toMatch(new RegExp(`\\n\`\`\`\`text\\n${DATASETS[0].slug}: .*\\n\`\`\`\`\\n`));
     expect(issue!.body).toContain(runLink(github, '101'));
+  });
+
+  it('a 2 MB reason (a refused page quoting its title) is quoted clean and cut to REASON_MAX_CHARS, in the issue and in each comment', async () => {
+    const title = 'Rates\u001b[31m\n::error::spoofed\u202eevil\u200b'.repeat(80_000); // ≈ 2.2 MB
+    const huge: RunFailure = { subject: FAILED.slug, reason: `FAILED: refused (the page's title is "${title}")` };
+    await report([huge, HTTP_500]);
+    await report([huge]);
+    const [issue] = github.issues;
+    for (const body of [issue!.body, issue!.comments[0]!]) {
+      const quoted = body.split('\n').filter((line) => line.startsWith(`${FAILED.slug}: FAILED: refused`));
+      expect(quoted).toHaveLength(1);
+      expect(quoted[0]!.length).toBe(REASON_MAX_CHARS);
+      expect(quoted[0]!.endsWith('…')).toBe(true);
+      expect(body.length).toBeLessThan(3 * REASON_MAX_CHARS);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that there are none.
+      expect(body).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u202e]/);
+      // No line of the issue starts a workflow command: the reason's newlines are spaces.
+      expect(body).not.toMatch(/^::error::/m);
+    }
+    expect(issue!.body).toContain(`${HTTP_500.subject}: ${HTTP_500.reason}`);
   });
 });
 

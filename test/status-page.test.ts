@@ -170,6 +170,66 @@ describe('the status page of a deployment the hourly run reports to', () => {
   });
 });
 
+describe('the status page over what an older build stored (issue 34: bounded, clean reasons)', () => {
+  /** A page title no page should have: an ANSI colour, a workflow command on its own line, a bidi override, a zero-width space. */
+  const dirty = 'Rates\u001b[31m\n::error::spoofed\u202eevil\u200b ';
+  const title = (chars: number) => dirty.repeat(Math.ceil(chars / dirty.length));
+  const reason = (chars: number) => `refused (the page title is ${title(chars)})`;
+  let dir: string;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    dir = await tempDir('rates-status-');
+    for (const d of DATASETS) {
+      const lastError = d === STALE ? reason(1_000_000) : null;
+      const checked = ago((d === STALE ? 48 * 60 : 12) * MINUTE);
+      const status = {
+        lastChecked: checked,
+        lastChanged: null,
+        lastError,
+        lastErrorAt: lastError ? ago(MINUTE) : null,
+      };
+      await writeFile(join(dir, `${d.slug}.json`), JSON.stringify(status));
+    }
+    server = await serveWithStatus(site, dir);
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  const page = async () => {
+    const html = await (await fetch(`${server.url}/status`)).text();
+    return { html, text: textOf(html) };
+  };
+
+  it('quotes each stored reason clean and cut to 2,000 characters: a 1 MB title makes no 1 MB page', async () => {
+    const failed = { outcome: 'failed', reason: reason(100_000) };
+    const log = [{ at: ago(30 * MINUTE), outcome: 'failed', datasets: { [STALE.slug]: failed, [FRESH.slug]: failed } }];
+    await writeFile(join(dir, 'run-log.json'), JSON.stringify(log));
+    const { html, text } = await page();
+    expect(html.length).toBeLessThan(60_000);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that there are none.
+    expect(html).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u202e]/);
+    // Health's sentence, then the reason it quotes, cut (the ellipsis ends it).
+    const problem = text.split(`${STALE.slug}: no successful collection since`)[1]!.split('…')[0]!;
+    expect(problem).toContain('The last error');
+    expect(problem.length).toBeLessThan(2_100);
+    for (const d of [STALE, FRESH]) {
+      const line = text.split(`${d.title}: failed: `)[1]!.split('…')[0]!;
+      expect(line.startsWith('refused (the page title is Rates [31m ::error::spoofed evil')).toBe(true);
+      expect(line.length).toBeLessThan(2_000);
+    }
+  });
+
+  it('says in one short, clean sentence that a run log past its byte bound could not be read', async () => {
+    const failed = { outcome: 'failed', reason: reason(1_000_000) };
+    await writeFile(
+      join(dir, 'run-log.json'),
+      JSON.stringify([{ at: ago(MINUTE), outcome: 'failed', datasets: { [STALE.slug]: failed } }]),
+    );
+    const { html, text } = await page();
+    expect(text).toContain('The run log could not be read (run-log.json is larger than 262,144 bytes).');
+    expect(html.length).toBeLessThan(60_000);
+  });
+});
+
 describe('the status page in headless Chromium', () => {
   const browser = chromiumForTests();
   it.each([

@@ -11,6 +11,7 @@ import { NOW } from './support/constants.ts';
 import { healthTime } from '../src/api/health.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { historyDir, newestSnapshots, tempDir } from './support/history.ts';
+import { memoryBlob } from './support/blob.ts';
 
 const STATUS = {
   lastChecked: '2025-03-05T11:30:00.000Z',
@@ -18,12 +19,6 @@ const STATUS = {
   lastError: 'HTTP 500',
   lastErrorAt: '2025-03-05T10:30:00.000Z',
 };
-
-/** Stands in for the Blob service, which has no local emulator. */
-function memoryBlob(): BlobClient & { objects: Map<string, string> } {
-  const objects = new Map<string, string>();
-  return { objects, read: async (p) => objects.get(p) ?? null, write: async (p, body) => void objects.set(p, body) };
-}
 
 describe('status stores', () => {
   it('the file store round-trips a status and answers null before anything was recorded', async () => {

@@ -8,12 +8,12 @@
  * the run's exit code and its output stay what the collection made them.
  */
 
+import { cleanText, REASON_MAX_CHARS } from '../../src/lib/clean-text.ts';
+
 export const LABEL = 'collection-failure';
 /** Marks the issues this module opened: a person's issue carrying the label is never commented on or closed. */
 export const MARKER = '<!-- hourly-collection-failure -->';
 const DOCS_PATH = 'content/docs/deploying.md#when-a-run-fails';
-/** Each reason is cut here: GitHub refuses bodies over 65,536 characters, and a page can say a lot. */
-const MAX_REASON = 2_000;
 
 /** What turned the run red: a dataset slug or a link of the chain (`push`, `deploy`…), and why. */
 export interface RunFailure {
@@ -65,27 +65,20 @@ function issueTarget(env: NodeJS.ProcessEnv): IssueTarget | { skipped: string } 
 const positive = (raw: string | undefined, fallback: number) =>
   Number.isInteger(Number(raw)) && Number(raw) > 0 ? Number(raw) : fallback;
 
-/**
- * Text from a page or a program, made safe for an issue: no ANSI escapes, no control characters
- * (a terminal's colours or a stray NUL would show as garbage, or be refused), no bidirectional
- * overrides (they can make a line read differently from what it holds).
- */
-function clean(text: string): string {
-  return (
-    text
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
-      .replace(/\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-_])/g, '')
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-  );
-}
+/** An ANSI escape sequence (a colour, a terminal title): dropped whole, so no `[31m` is left behind. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+const ANSI_ESCAPE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-_])/g;
 
-/** One line per failure, as the run printed it, cleaned and bounded. */
+/**
+ * Text from a page or a program, made safe for an issue: no ANSI escapes, then cleanText (every
+ * other control, bidi or zero-width character a space: a stray NUL would be refused, an override
+ * can make a line read differently from what it holds), cut to `max` characters.
+ */
+const clean = (text: string, max: number) => cleanText(text.replace(ANSI_ESCAPE, ''), max);
+
+/** One line per failure, as the run printed it, cleaned and at most REASON_MAX_CHARS. */
 function failureLines(failures: readonly RunFailure[]): string[] {
-  return failures.map(({ subject, reason }) => {
-    const line = clean(`${subject}: ${reason}`).replace(/[\t\n]+/g, ' ');
-    return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON)}…` : line;
-  });
+  return failures.map(({ subject, reason }) => clean(`${subject}: ${reason}`, REASON_MAX_CHARS));
 }
 
 /**
@@ -99,7 +92,7 @@ function codeBlock(lines: readonly string[]): string {
 }
 
 function issueTitle(failures: readonly RunFailure[]): string {
-  const subjects = [...new Set(failures.map((f) => clean(f.subject).replace(/\s+/g, ' ').trim()))];
+  const subjects = [...new Set(failures.map((f) => clean(f.subject, 200).replace(/\s+/g, ' ').trim()))];
   return `Hourly collection failed: ${subjects.join(', ')}`.slice(0, 200);
 }
 
@@ -177,7 +170,7 @@ async function request(target: IssueTarget, method: string, path: string, body?:
   if (!response.ok) {
     // GitHub's `message` says what is wrong, e.g. "Resource not accessible by integration" (no issues: write).
     const said = (json as { message?: unknown } | undefined)?.message;
-    const message = typeof said === 'string' ? `: ${clean(said).slice(0, 200)}` : '';
+    const message = typeof said === 'string' ? `: ${clean(said, 200)}` : '';
     throw new ApiError(`${what}: HTTP ${response.status}${message}`, response.status >= 500 || response.status === 429);
   }
   return json;

@@ -6,8 +6,12 @@
  * The reader refuses, naming the rule and the evidence, what it cannot read with certainty: a
  * page that is not the one asked for (its title), a block or challenge page, a table whose headers
  * it cannot place against the page's declared columns (page-layout.ts), a row that starts an
- * institution with no usable name. It reads in time linear in the page: top-level rate tables
- * only, each row's own cells, and a bound on how deep the markup may nest.
+ * institution with no usable name, a row that does not line up with its header, a value spanning
+ * columns, a column reading what another column holds, a cell too long to be one. Rows are read
+ * by their shape, as a browser lays them out (grid): a name cell starts an institution whatever
+ * the row's class, a cell spanning rows is read in each, a header row anywhere is a header. It
+ * reads in time linear in the page: top-level rate tables only, each cell's text once and never
+ * past its bound, and a bound on how deep the markup may nest.
  */
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
@@ -165,6 +169,28 @@ function grid(rows: readonly Element[]): (Slot | undefined)[][] {
   });
 }
 
+/**
+ * The text of table `t`'s cells, each read once however many columns or rows it spans, and never
+ * past MAX_CELL_CHARS: a longer cell refuses its table.
+ */
+function textReader(t: number): (cell: Element) => string {
+  const texts = new Map<Element, string>();
+  return (cell) => {
+    let known = texts.get(cell);
+    if (known === undefined) {
+      const read = readCellText(cell);
+      if (!read.whole) {
+        throw new PageRefusal(
+          'a cell too long to read',
+          `table ${t + 1}: a cell of more than ${MAX_CELL_CHARS.toLocaleString('en')} characters, starting ${quote(read.text)}`,
+        );
+      }
+      texts.set(cell, (known = read.text));
+    }
+    return known;
+  };
+}
+
 /** A table's header row: its `thead` row, or else a first row made of `th` cells. */
 function headerRowOf($: CheerioAPI, table: Element): Element | undefined {
   const head = $(table).children('thead').children('tr').first();
@@ -193,22 +219,7 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
   const rows: SourceRow<K>[] = [];
   let rowCount = 0;
   tables.forEach((table, t) => {
-    // Each cell's text is read once, however many columns or rows it spans, and never past MAX_CELL_CHARS.
-    const texts = new Map<Element, string>();
-    const text = (cell: Element) => {
-      let known = texts.get(cell);
-      if (known === undefined) {
-        const read = readCellText(cell);
-        if (!read.whole) {
-          throw new PageRefusal(
-            'a cell too long to read',
-            `table ${t + 1}: a cell of more than ${MAX_CELL_CHARS.toLocaleString('en')} characters, starting ${quote(read.text)}`,
-          );
-        }
-        texts.set(cell, (known = read.text));
-      }
-      return known;
-    };
+    const text = textReader(t);
     const header = headerRowOf($, table);
     if (!header) throw new PageRefusal('table headers do not match', `table ${t + 1} has no header row`);
     const body = $(table)

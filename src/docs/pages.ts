@@ -21,7 +21,9 @@ import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { restrictionsMarkdown } from '../explorer/restrictions.ts';
 import { INSPECTOR_PACKAGE } from './tested-versions.ts';
 import { STATUS_PAGE_CACHE_CONTROL } from '../api/caching.ts';
-import { RUN_LOG_LENGTH } from '../status/run-log.ts';
+import { RUN_LOG_LENGTH, RUN_LOG_MAX_BYTES } from '../status/run-log.ts';
+import { REASON_MAX_CHARS } from '../lib/clean-text.ts';
+import { STATUS_RECORD_MAX_BYTES } from '../status/status-store.ts';
 import { CHANGELOG_FEED, CHANGELOG_FEED_TITLE, CHANGELOG_FILE, changelogMarkdown } from './changelog.ts';
 
 export interface DocPage {
@@ -66,8 +68,11 @@ function substitutions(site: string): Record<string, string> {
     // The MCP endpoint's limits (src/mcp/protocol.ts LIMITS), as the pages state them.
     mcpBodyLimit: kib(LIMITS.bodyBytes),
     mcpBatchMessages: String(LIMITS.batchMessages),
-    /** The status page's run log: how many runs it keeps, and the page's caching. */
+    /** The status page's run log: how many runs and bytes it keeps, how long a reason is, and the page's caching. */
     runLogLength: String(RUN_LOG_LENGTH),
+    runLogMaxBytes: kib(RUN_LOG_MAX_BYTES),
+    statusRecordMaxBytes: mib(STATUS_RECORD_MAX_BYTES),
+    reasonMaxChars: REASON_MAX_CHARS.toLocaleString('en'),
     statusPageCacheControl: STATUS_PAGE_CACHE_CONTROL,
     mcpBatchToolCalls: String(LIMITS.batchToolCalls),
     mcpResponseLimit: mib(LIMITS.responseBytes),

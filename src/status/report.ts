@@ -4,6 +4,7 @@
  * times and outcomes live here so the page stays markup.
  */
 import { healthReport } from '../api/health.ts';
+import { cleanText } from '../lib/clean-text.ts';
 import { timeAgo } from '../lib/time-words.ts';
 import type { Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
@@ -14,7 +15,7 @@ export interface StatusReport {
   health: Health;
   /** The run log, oldest first; empty when no run was recorded or the log could not be read. */
   runs: CollectionRun[];
-  /** Why the run log could not be read, when it could not. */
+  /** Why the run log could not be read, when it could not: clean, at most REASON_MAX_CHARS. */
   runsError?: string;
   now: Date;
 }
@@ -31,7 +32,8 @@ export async function statusReport(
       (runs) => ({ runs }),
       (error: unknown) => {
         log('status: run log unreadable:', error);
-        return { runs: [], runsError: (error as Error).message };
+        // Shown on the page: an unreadable log's message is clean already (src/status/stored.ts), an I/O error's may not be.
+        return { runs: [], runsError: cleanText(error instanceof Error ? error.message : String(error)) };
       },
     ),
   ]);

@@ -1,13 +1,25 @@
 /**
  * The run log: what the last RUN_LOG_LENGTH collection runs did, oldest first, kept beside the
- * per-dataset status in the same store. The status page draws it as a strip; it is bounded so
- * the store's object stays small however long the service runs.
+ * per-dataset status in the same store. The status page draws it as a strip; it is bounded in
+ * runs and in bytes so the store's object stays small however long the service runs and whatever
+ * the pages say, and a log that cannot be read is started anew rather than failing every run.
  */
 import { z } from 'zod';
 import type { StatusStore } from './status-store.ts';
+import { parseStored, StoredReason, UnreadableStored } from './stored.ts';
 
 /** Two days of hourly runs. */
 export const RUN_LOG_LENGTH = 48;
+
+/**
+ * The most bytes the stored log holds, and the most a reader reads of it (a larger stored log is
+ * unreadable; the rest of it is never read). The count alone allows 48 runs × 4 datasets × a
+ * 2,000-character reason ≈ 400 KB (up to 3× that in non-ASCII text), and /status reads the whole
+ * log on each render. 256 KiB holds 48 runs whose every dataset failed with a 300-character reason
+ * (≈ 80 KB; 48 quiet runs take ≈ 18 KB), so it only bites when many runs fail with long reasons:
+ * then the oldest runs are dropped until the log fits (at 2,000 ASCII characters each, the newest 31).
+ */
+export const RUN_LOG_MAX_BYTES = 256 * 1024;
 
 /**
  * A run's or a dataset's outcome: `ok` a new snapshot was written, `unchanged` the page was read
@@ -19,8 +31,8 @@ export type RunOutcome = z.infer<typeof RunOutcome>;
 
 export const DatasetRun = z.strictObject({
   outcome: RunOutcome,
-  /** Why it was refused or failed; absent otherwise. */
-  reason: z.string().optional(),
+  /** Why it was refused or failed (clean, at most REASON_MAX_CHARS); absent otherwise. */
+  reason: StoredReason.optional(),
 });
 export type DatasetRun = z.infer<typeof DatasetRun>;
 
@@ -34,7 +46,34 @@ export const CollectionRun = z.strictObject({
 });
 export type CollectionRun = z.infer<typeof CollectionRun>;
 
-export const RunLog = z.array(CollectionRun).max(RUN_LOG_LENGTH);
+/** The log as stored: 2-space JSON, one file or object. */
+const logJson = (runs: readonly CollectionRun[]) => `${JSON.stringify(runs, null, 2)}\n`;
+
+const fits = (runs: readonly CollectionRun[]) => Buffer.byteLength(logJson(runs)) <= RUN_LOG_MAX_BYTES;
+
+/** The log as written: within both bounds. */
+export const RunLog = z.array(CollectionRun).max(RUN_LOG_LENGTH).refine(fits, `must fit in ${RUN_LOG_MAX_BYTES} bytes`);
+
+/**
+ * The newest runs that fit both bounds, oldest dropped first. The newest run alone always fits
+ * (a few datasets × REASON_MAX_CHARS is far below RUN_LOG_MAX_BYTES), so the log is never empty
+ * after a run.
+ */
+export function newestThatFit(runs: readonly CollectionRun[]): CollectionRun[] {
+  let kept = runs.slice(-RUN_LOG_LENGTH);
+  while (kept.length > 1 && !fits(kept)) kept = kept.slice(1);
+  return kept;
+}
+
+/**
+ * The log as read back: its reasons cleaned and cut (StoredReason), and one longer than either
+ * bound (an older build's) kept as its newest runs that fit.
+ */
+const StoredRunLog = z
+  .array(z.unknown())
+  .transform((runs) => runs.slice(-RUN_LOG_LENGTH))
+  .pipe(z.array(CollectionRun))
+  .transform(newestThatFit);
 
 const SEVERITY: readonly RunOutcome[] = ['unchanged', 'ok', 'refused', 'failed'];
 
@@ -46,19 +85,33 @@ export function runOutcome(datasets: readonly DatasetRun[]): RunOutcome {
   );
 }
 
-/** The log with `run` added at the end, the oldest runs dropped past RUN_LOG_LENGTH. */
+/** The log with `run` added at the end, the oldest runs dropped past RUN_LOG_LENGTH or RUN_LOG_MAX_BYTES. */
 export function withRun(log: readonly CollectionRun[], run: CollectionRun): CollectionRun[] {
-  return [...log, CollectionRun.parse(run)].slice(-RUN_LOG_LENGTH);
+  return newestThatFit([...log, CollectionRun.parse(run)]);
 }
 
-/** Add a run to the store's log. One collector runs at a time (the workflow's concurrency group), so read-then-write is safe. */
-export async function appendRun(store: StatusStore, run: CollectionRun): Promise<void> {
-  await store.writeRuns(withRun(await store.readRuns(), run));
+/**
+ * Add a run to the store's log. One collector runs at a time (the workflow's concurrency group),
+ * so read-then-write is safe. A stored log that is unreadable (too large, not JSON, not a log) is
+ * started anew from this run, never a reason for this and every later run to fail; `rewritten`
+ * then says why, so the collector can warn. A store that cannot be reached still throws: its log
+ * may be fine, and must not be overwritten.
+ */
+export async function appendRun(store: StatusStore, run: CollectionRun): Promise<{ rewritten: string | undefined }> {
+  let log: CollectionRun[] = [];
+  let rewritten: string | undefined;
+  try {
+    log = await store.readRuns();
+  } catch (error) {
+    if (!(error instanceof UnreadableStored)) throw error;
+    rewritten = error.message;
+  }
+  await store.writeRuns(withRun(log, run));
+  return { rewritten };
 }
 
-/** The log as stored: 2-space JSON, one file or object. */
-export const runLogText = (runs: readonly CollectionRun[]) => `${JSON.stringify(RunLog.parse(runs), null, 2)}\n`;
+/** The log as stored; a log past either bound is refused (withRun never makes one). */
+export const runLogText = (runs: readonly CollectionRun[]) => logJson(RunLog.parse(runs));
 
-/** A stored log read back; a log longer than the limit (an older build's) keeps its newest runs. */
-export const parseRunLog = (text: string): CollectionRun[] =>
-  RunLog.parse((z.array(z.unknown()).parse(JSON.parse(text)) as unknown[]).slice(-RUN_LOG_LENGTH));
+/** A stored log read back (`name` says which, in the error when it is unreadable). */
+export const parseRunLog = (text: string, name: string): CollectionRun[] => parseStored(text, StoredRunLog, name);

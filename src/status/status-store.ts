@@ -3,10 +3,11 @@
  * snapshot tree because it changes every hour even when the rates do not.
  */
 import { z } from 'zod';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-write.ts';
-import { type CollectionRun, parseRunLog, runLogText } from './run-log.ts';
+import { type CollectionRun, parseRunLog, RUN_LOG_MAX_BYTES, runLogText } from './run-log.ts';
+import { parseStored, readStored, StoredReason } from './stored.ts';
 
 export const CollectionStatus = z.strictObject({
   /** Last successful collection, changed or not (ISO 8601 UTC). */
@@ -16,7 +17,8 @@ export const CollectionStatus = z.strictObject({
    * a rollback, the restored snapshot's time): what a deployment of that tree serves as lastUpdated.
    */
   lastChanged: z.iso.datetime().nullable(),
-  lastError: z.string().nullable(),
+  /** Why the last collection failed: clean, at most REASON_MAX_CHARS (cut on write, and on read for an older build's record). */
+  lastError: StoredReason.nullable(),
   lastErrorAt: z.iso.datetime().nullable(),
 });
 export type CollectionStatus = z.infer<typeof CollectionStatus>;
@@ -27,6 +29,19 @@ export const EMPTY_STATUS: CollectionStatus = {
   lastError: null,
   lastErrorAt: null,
 };
+
+/**
+ * The most bytes a dataset's record is read up to; a larger one is unreadable (UnreadableStored:
+ * health says the store could not be read), and is never read whole. A record this build writes
+ * is under 7 KB (its reason at most REASON_MAX_CHARS). The bound is far above that on purpose: an
+ * older build's record quoted a whole page title (pages are read up to 4 MiB), and such a record
+ * must still be read, cleaned, and so rewritten small by the next collection, which reads the
+ * record before writing it; a bound below it would fail health and every later collection.
+ */
+export const STATUS_RECORD_MAX_BYTES = 8 * 1024 * 1024;
+
+/** A dataset's record as stored: 2-space JSON, one file or object. */
+export const statusText = (status: CollectionStatus) => `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`;
 
 /** Where the status lives: health names it, and treats `none` as "not configured". */
 export type StatusStoreKind = 'filesystem' | 'vercel-blob' | 'none';
@@ -60,28 +75,28 @@ export class FileStatusStore implements StatusStore {
     return join(this.dir, `${dataset}.json`);
   }
 
-  async read(dataset: string): Promise<CollectionStatus | null> {
-    let text: string;
+  /** A file's text read up to `maxBytes` (UnreadableStored past it), or null when there is no file. */
+  private async text(name: string, maxBytes: number): Promise<string | null> {
     try {
-      text = await readFile(this.file(dataset), 'utf8');
+      return await readStored(createReadStream(this.file(name)), maxBytes, `${name}.json`);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    return CollectionStatus.parse(JSON.parse(text));
+  }
+
+  async read(dataset: string): Promise<CollectionStatus | null> {
+    const text = await this.text(dataset, STATUS_RECORD_MAX_BYTES);
+    return text === null ? null : parseStored(text, CollectionStatus, `${dataset}.json`);
   }
 
   async write(dataset: string, status: CollectionStatus): Promise<void> {
-    await writeFileAtomic(this.file(dataset), `${JSON.stringify(CollectionStatus.parse(status), null, 2)}\n`);
+    await writeFileAtomic(this.file(dataset), statusText(status));
   }
 
   async readRuns(): Promise<CollectionRun[]> {
-    try {
-      return parseRunLog(await readFile(this.file(RUN_LOG_NAME), 'utf8'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const text = await this.text(RUN_LOG_NAME, RUN_LOG_MAX_BYTES);
+    return text === null ? [] : parseRunLog(text, `${RUN_LOG_NAME}.json`);
   }
 
   async writeRuns(runs: readonly CollectionRun[]): Promise<void> {
