@@ -383,7 +383,9 @@ describe('npm run collect', () => {
     servePages({}, { [A.slug]: change.data });
     const refused = await cli(['--dataset', A.slug]);
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toContain(`${A.slug}: FAILED: refused (a rate moved more than 5 percentage points in one run)`);
+    expect(refused.stdout).toContain(
+      `${A.slug}: FAILED: refused (a rate moved more than 5 percentage points in one run)`,
+    );
     const lifted = await cli(['--dataset', A.slug], { COLLECT_MAX_RATE_MOVE: '8' });
     expect(lifted.code).toBe(0);
     expect(lifted.stdout).toMatch(new RegExp(`${A.slug}: changed, wrote `));
