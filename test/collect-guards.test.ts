@@ -17,7 +17,7 @@ import { renderSourcePage } from './fixtures/source-page.ts';
 import { CreditCardIssuer } from '../src/schemas/rates.ts';
 import { datasetOfSchema, EACH } from './support/datasets.ts';
 import {
-  historyDir,
+  expectNewestUntouched,
   newestDates,
   newestSnapshots,
   type SnapshotFile,
@@ -60,13 +60,9 @@ const collectData = (slug: DatasetSlug, data: any[]) =>
 
 /** A refusal: the dataset failed, nothing was written, the newest snapshot is the same bytes. */
 async function expectRefused(slug: DatasetSlug, result: Awaited<ReturnType<typeof collectPage>>, rule: string) {
-  const date = newestDates()[slug];
   expect(result.outcome).toBe('failed');
   expect(result.reason).toContain(`refused (${rule})`);
-  expect(await readdir(join(snapshots, slug))).toEqual([`${date}.json`]);
-  expect(await readFile(join(snapshots, slug, `${date}.json`), 'utf8')).toBe(
-    await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'),
-  );
+  await expectNewestUntouched(snapshots, slug);
   return result.reason!;
 }
 

@@ -4,7 +4,7 @@
  * the records show (test/fixtures/recorded-headers.ts), then bent as a page might be: read right,
  * or refused with the rule and the evidence and the newest snapshot byte for byte as it was.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ import { headerTexts, RECORDED_HEADERS, RECORDS } from './fixtures/recorded-head
 import { renderSourcePage } from './fixtures/source-page.ts';
 import { datasetOfSchema, datasetsOfSchema, EACH } from './support/datasets.ts';
 import {
-  historyDir,
+  expectNewestUntouched,
   newestDates,
   newestSnapshots,
   type SnapshotFile,
@@ -65,16 +65,11 @@ async function collectPage(slug: DatasetSlug, page: string, at = new Date('2026-
   return result!;
 }
 
-/** The newest snapshot's file, as the history holds it. */
-const historyText = (slug: DatasetSlug) => readFile(join(historyDir(), slug, `${newestDates()[slug]}.json`), 'utf8');
-
 /** A refusal: the dataset failed with the rule, nothing was written, the newest snapshot is the same bytes. */
 async function expectRefused(slug: DatasetSlug, result: Awaited<ReturnType<typeof collectPage>>, rule: string) {
   expect(result.outcome).toBe('failed');
   expect(result.reason).toContain(`refused (${rule})`);
-  const date = newestDates()[slug];
-  expect(await readdir(join(snapshots, slug))).toEqual([`${date}.json`]);
-  expect(await readFile(join(snapshots, slug, `${date}.json`), 'utf8')).toBe(await historyText(slug));
+  await expectNewestUntouched(snapshots, slug);
   return result.reason!;
 }
 

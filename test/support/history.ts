@@ -3,10 +3,10 @@
  * global-setup.ts), the least of it every per-dataset test needs, each dataset's newest snapshot,
  * and temporary folders to write in.
  */
-import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { DatasetSlug, Entity } from '../../src/datasets.ts';
 
 /**
@@ -27,6 +27,15 @@ export function historyDir(): string {
 /** The date of each dataset's newest snapshot in the test history. */
 export function newestDates(): Record<DatasetSlug, string> {
   return inject('newestDates');
+}
+
+/** What a refusal leaves in the tree `snapshots` (one made by treeOfNewest): the dataset's newest snapshot alone, byte for byte the history's. */
+export async function expectNewestUntouched(snapshots: string, slug: DatasetSlug): Promise<void> {
+  const date = newestDates()[slug];
+  expect(await readdir(join(snapshots, slug))).toEqual([`${date}.json`]);
+  expect(await readFile(join(snapshots, slug, `${date}.json`), 'utf8')).toBe(
+    await readFile(join(historyDir(), slug, `${date}.json`), 'utf8'),
+  );
 }
 
 export async function tempDir(prefix = 'rates-test-'): Promise<string> {
