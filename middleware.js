@@ -145,8 +145,10 @@ var CreditCardIssuer = z4.strictObject({
 var INSTITUTION = {
   key: "institution",
   label: "institution",
-  header: /^(?:institution|lender|provider|bank|financial institution)s?$/
+  header: /^(?:institutions?|lenders?|providers?|banks?|financial institutions?)$/
 };
+var CONDITION_LIKE = { text: /^(?:from|to)\b|\$|\d/i, reads: "an amount or a range" };
+var NUMBER_LIKE = { text: /^[\d\s.,%$]+$/, reads: "a number" };
 function termHeader(months) {
   if (months === null) return /^(?:variable )?floating(?: rate)?$|^variable$/;
   const inMonths = `${months} ?(?:months?|mths?)`;
@@ -159,7 +161,7 @@ var MORTGAGE_PAGE = {
   title: /\bmortgages?\b|\bhome loans?\b/,
   columns: [
     INSTITUTION,
-    { key: "product", label: "product", header: /^(?:product|loan|loan type)s?$/ },
+    { key: "product", label: "product", header: /^(?:products?|loans?|loan types?)$/, never: NUMBER_LIKE },
     ...MORTGAGE_TERM_TABLE.map((t) => ({
       key: `term:${t.key}`,
       label: t.label,
@@ -173,10 +175,26 @@ var loanPage = (path, title) => ({
   title,
   columns: [
     INSTITUTION,
-    { key: "product", label: "product", header: /^(?:product|loan|loan name)s?$/ },
-    { key: "plan", label: "plan (secured or not)", header: /^(?:plan|type|loan type|security|secured)s?$/ },
-    { key: "condition", label: "notes (amount or term)", header: /^(?:notes?|conditions?|details?|terms?)$/ },
-    { key: "rate", label: "interest rate %", header: /^(?:interest )?rate(?: %| \(%\))?$|^%$/ }
+    // "Loan type" names the product here: the recorded plan column is headed "Plan".
+    {
+      key: "product",
+      label: "product",
+      header: /^(?:products?|loans?|loan (?:types?|names?|products?))$/,
+      never: NUMBER_LIKE
+    },
+    {
+      key: "plan",
+      label: "plan (secured or not)",
+      header: /^(?:plans?|security|secured(?: or |\/)unsecured)$/,
+      never: CONDITION_LIKE
+    },
+    {
+      key: "condition",
+      label: "notes (amount or term)",
+      header: /^(?:notes?|conditions?|details?|terms?)$/,
+      never: { text: /^(?:un)?secured\b/i, reads: "a plan (secured or not)" }
+    },
+    { key: "rate", label: "interest rate %", header: /^(?:interest )?rates?(?: %| \(%\))?$|^%$/ }
   ]
 });
 var PERSONAL_LOAN_PAGE = loanPage("/borrowing/personal-loan", /\bpersonal loans?\b/);
@@ -185,10 +203,20 @@ var CREDIT_CARD_PAGE = {
   path: "/borrowing/credit-cards",
   title: /\bcredit cards?\b/,
   columns: [
-    { key: "issuer", label: "issuer", header: /^(?:issuer|institution|provider|bank|card issuer)s?$/ },
-    { key: "plan", label: "card (plan)", header: /^(?:card|plan|product|card name|card type)s?$/ },
-    { key: "interestFreeDays", label: "interest-free days", header: /\binterest[ -]?free\b/ },
-    { key: "annualFeeNZD", label: "annual fee", header: /\bfees?\b/ },
+    { key: "issuer", label: "issuer", header: /^(?:(?:card )?issuers?|institutions?|providers?|banks?|lenders?)$/ },
+    // "Plan" (recorded) names the card: the column after the issuer.
+    {
+      key: "plan",
+      label: "card (plan)",
+      header: /^(?:plans?|cards?|products?|card (?:names?|types?|plans?))$/,
+      never: { text: /^\d+\s*(?:days?|months?|mths?)$|^[\d\s.,%$]+$/i, reads: "a number or a period" }
+    },
+    {
+      key: "interestFreeDays",
+      label: "interest-free days",
+      header: /^interest[ -]?free(?: period| days)?(?: \(days\)| days)?$/
+    },
+    { key: "annualFeeNZD", label: "annual fee", header: /^(?:annual )?fees?(?: primary(?: card)?)?(?: \$| \(\$\))?$/ },
     {
       key: "balanceTransferRate",
       label: "balance transfer rate",
