@@ -82,6 +82,11 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   rows(entity: E): Cell[][];
   /** The API query that keeps only one measure's offers, when the API has a filter for it (`termInMonths=12`). */
   measureQuery?(measure: Measure): string | undefined;
+  /**
+   * The repayment figure of a comparison page: the amount and the term in years it starts from
+   * (a reader can change both), and what the amount is called ("loan", "balance").
+   */
+  repayment: { amount: number; years: number; noun: string };
   /** A second chart for datasets where a trade-off matters (cards: rate against fee). */
   scatter?: {
     x(item: I): number | null;
@@ -125,7 +130,12 @@ const LENDING_RESTRICTIONS: readonly RestrictionKey[] = ['first-home', 'construc
 
 const titleOf = (slug: DatasetSlug) => datasetBySlug(slug)!.title;
 
-const loans = (slug: DatasetSlug, path: string, noun: string): ExplorerDefinition<LoanInstitution, LoanProduct> => {
+const loans = (
+  slug: DatasetSlug,
+  path: string,
+  noun: string,
+  repayment: ExplorerDefinition['repayment'],
+): ExplorerDefinition<LoanInstitution, LoanProduct> => {
   const restrictions: readonly RestrictionKey[] = [
     ...LENDING_RESTRICTIONS,
     'electric-vehicle',
@@ -147,6 +157,7 @@ const loans = (slug: DatasetSlug, path: string, noun: string): ExplorerDefinitio
     measures: LOAN_MEASURES,
     measureName: 'Plan',
     compared: ['secured', 'unsecured'],
+    repayment,
     chartFirst: 'secured',
     offers: (item, entity) =>
       item.rates.map((r) => ({
@@ -203,6 +214,7 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     measureName: 'Term',
     compared: MORTGAGE_MEASURES.map((m) => m.key),
     chartFirst: '12',
+    repayment: { amount: 500_000, years: 30, noun: 'loan' },
     measureQuery: (m) => (m.key === 'floating' ? undefined : `termInMonths=${m.key}`),
     offers: (item, entity) => {
       const restricted = restrictionOf(MORTGAGE_RESTRICTIONS, { entity: entity.name, product: item.name });
@@ -223,8 +235,12 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
         ];
       }),
   },
-  'personal-loan-rates': loans('personal-loan-rates', 'personal-loans', 'personal loan'),
-  'car-loan-rates': loans('car-loan-rates', 'car-loans', 'car loan'),
+  'personal-loan-rates': loans('personal-loan-rates', 'personal-loans', 'personal loan', {
+    amount: 20_000,
+    years: 5,
+    noun: 'loan',
+  }),
+  'car-loan-rates': loans('car-loan-rates', 'car-loans', 'car loan', { amount: 25_000, years: 5, noun: 'loan' }),
   'credit-card-rates': {
     path: 'credit-cards',
     title: titleOf('credit-card-rates'),
@@ -235,6 +251,8 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     measureName: 'Rate',
     compared: ['purchase'],
     chartFirst: 'purchase',
+    // A card balance cleared in a year of equal payments, nothing more spent.
+    repayment: { amount: 3_000, years: 1, noun: 'balance' },
     offers: (item, entity) =>
       CARD_RATES.flatMap(([field, m]) => {
         const value = item[field];
