@@ -34,13 +34,9 @@ const names = {} as Record<DatasetSlug, OfferNames[]>;
 const ALL = RESTRICTIONS.map((r) => r.key);
 const ruleOf = (key: string) => RESTRICTIONS.find((r) => r.key === key)!;
 
-/** The names of an entity's offers, as its items give them: a rate's condition where rates have one. */
+/** The names of an entity's offers, as its items give them. */
 function offerNames(entity: any): OfferNames[] {
-  return (entity.products ?? entity.plans).flatMap((item: any) =>
-    item.rates?.some((r: any) => 'condition' in r)
-      ? item.rates.map((r: any) => ({ entity: entity.name, product: item.name, condition: r.condition }))
-      : [{ entity: entity.name, product: item.name }],
-  );
+  return (entity.products ?? entity.plans).map((item: any) => ({ entity: entity.name, product: item.name }));
 }
 
 beforeAll(async () => {
@@ -53,7 +49,7 @@ beforeAll(async () => {
     const seen = new Map<string, OfferNames>();
     for (const snapshot of history[slug])
       for (const entity of snapshot.data)
-        for (const n of offerNames(entity)) seen.set(JSON.stringify([n.entity, n.product, n.condition]), n);
+        for (const n of offerNames(entity)) seen.set(JSON.stringify([n.entity, n.product]), n);
     names[slug] = [...seen.values()];
   }
 });
@@ -84,7 +80,7 @@ describe('each restricted-offer rule, on the real history', () => {
     '%s labels what it catches, and spares look-alikes',
     (_, rule) => {
       const keys = EXPLORER[datasetsOfRule(rule)[0]!].restrictions;
-      const base: OfferNames = { entity: 'Some Lender', product: 'Special', condition: null };
+      const base: OfferNames = { entity: 'Some Lender', product: 'Special' };
       for (const text of rule.catches) {
         const offer = { ...base, [rule.field]: text };
         expect(
@@ -110,13 +106,9 @@ describe('each restricted-offer rule, on the real history', () => {
       expect(restrictionOf(ALL, { entity: 'ANZ', product }), product).toBeUndefined();
     // The institution China Construction Bank is not a construction loan.
     expect(restrictionOf(ALL, { entity: 'China Construction Bank', product: 'Standard' })).toBeUndefined();
-    // A loan's "To" rate is the most an approved borrower pays: open. Its "From" rate is not.
-    expect(restrictionOf(ALL, { entity: 'Gem', product: 'Personal Loan', condition: 'To' })).toBeUndefined();
-    expect(restrictionOf(ALL, { entity: 'Gem', product: 'Personal Loan', condition: 'from' })).toBe(
-      'the best-rated borrowers (a “from” rate)',
-    );
-    // The tier called Green is a credit tier, not a green loan.
-    expect(restrictionOf(ALL, { entity: 'Unity', product: 'Personal Loan', condition: 'Green, to' })).toBe(undefined);
+    // A credit union whose membership the page does not restrict is open; Police CU's is not.
+    expect(restrictionOf(ALL, { entity: 'First CU', product: 'Personal Loan' })).toBeUndefined();
+    expect(restrictionOf(ALL, { entity: 'Police CU', product: 'Standard' })).toBe(ruleOf('police-members').label);
   });
 
   it('an offer caught by two rules names both, in the table’s order', () => {
@@ -211,14 +203,25 @@ describe('the best open offers of the newest snapshot', () => {
     expect(apart.length).toBeGreaterThan(0);
   });
 
-  it.each(datasetsOfRule(ruleOf('from-condition')))('%s: the best open rate is never a “from” rate', (slug) => {
-    for (const [key, best] of bestByMeasure(definition(slug), newest(slug) as never)) {
-      for (const w of best.who) {
-        const rate = (w.item as any).rates.find((r: any) => r.id === w.offer.id);
-        expect(rate.condition ?? '', `${key} ${w.entity.name}`).not.toMatch(/from/i);
-      }
-    }
-  });
+  it.each(datasetsOfRule(ruleOf('revolving-credit')))(
+    '%s: a loan’s “From” and “To” are one offer, ranked where it starts, and no best open offer is an overdraft',
+    (slug) => {
+      const own = definition(slug);
+      for (const entity of newest(slug))
+        for (const item of entity.products) {
+          const offers = own.offers(item, entity);
+          const ends = item.rates.filter((r: any) => /^(?:.+[,\s])?(?:from|to)\W*$/i.test(r.condition ?? '')).length;
+          // Every rate is in exactly one offer; a range joins two.
+          const ranges = offers.filter((o) => o.range?.from != null && o.range?.to != null).length;
+          expect(offers.length + ranges, `${entity.name} · ${item.name}`).toBe(item.rates.length);
+          expect(ends).toBeGreaterThanOrEqual(2 * ranges);
+          for (const o of offers.filter((o) => o.range))
+            expect(o.value, `${entity.name} · ${item.name}`).toBe(o.range!.from ?? o.range!.to);
+        }
+      for (const [key, best] of bestByMeasure(own, newest(slug) as never))
+        for (const w of best.who) expect(w.item.name, `${key} ${w.entity.name}`).not.toMatch(/overdraft/i);
+    },
+  );
 });
 
 describe('banks and non-banks', () => {

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
 import { lineChart, scatterChart } from '../src/explorer/chart.ts';
-import { EXPLORER, type ExplorerDefinition, type Measure } from '../src/explorer/definitions.ts';
+import { EXPLORER, type ExplorerDefinition, type Measure, type Offer, offerRate } from '../src/explorer/definitions.ts';
 import { median } from '../src/explorer/history.ts';
 import { lenderType } from '../src/explorer/lender-types.ts';
 import { RESTRICTIONS } from '../src/explorer/restrictions.ts';
@@ -69,15 +69,17 @@ function valuesById(dataset: Dataset, body: any): Map<string, number> {
   );
 }
 
-interface ApiOffer {
-  id: string;
-  value: number;
-  key: string;
+interface ApiOffer extends Offer {
   entityId: string;
   entity: string;
   product: string;
-  restricted?: string;
 }
+
+/** An offer as the cards and comparisons name it: its product, grade, range and what to weigh beside it. */
+const offerLine = (o: ApiOffer) =>
+  [`${o.product}${o.note ? ` (${o.note})` : ''}`, o.range ? offerRate(o) : '', o.details ?? ''].filter(Boolean).join(' ');
+/** A best value as the cards write it: "from" where a range of the offers making it starts there. */
+const valueWords = (value: number, makers: ApiOffer[]) => `${makers.some((o) => o.range) ? 'from ' : ''}${pct(value)}`;
 
 /** The API's offers with the measure they count for and whom they are for, by the dataset's explorer facts. */
 function offersOf(dataset: Dataset, body: any): ApiOffer[] {
@@ -237,12 +239,12 @@ function expectCards(
   for (const key of keys) {
     const best = bestOpen(dataset, offers, key);
     const card = `${scope} .best-card:has(.value[data-measure="${key}"])`;
-    expect(texts($, `${card} .value`), key).toEqual([pct(best)]);
-    expect(Number($(`${card} .value`).attr('data-value')), key).toBe(best);
     const who = offers.filter((o) => o.key === key && !o.restricted && o.value === best);
+    expect(texts($, `${card} .value`), key).toEqual([valueWords(best, who)]);
+    expect(Number($(`${card} .value`).attr('data-value')), key).toBe(best);
     expect(texts($, `${card} .who li`), key).toEqual(
       more(
-        who.map((o) => `${o.entity} · ${o.product}`),
+        who.map((o) => `${o.entity} · ${offerLine(o)}`),
         most,
       ),
     );
@@ -251,7 +253,7 @@ function expectCards(
       .sort((a, b) => bestFirst(dataset)(a.value, b.value));
     expect(texts($, `${card} .restricted-offers li`), key).toEqual(
       more(
-        restricted.map((o) => `${pct(o.value)} ${o.entity} ${o.product} — ${o.restricted}`),
+        restricted.map((o) => `${offerRate(o)} ${o.entity} ${o.product} — ${o.restricted}`),
         shown,
       ),
     );
@@ -266,6 +268,23 @@ describe.each(EACH)('%s: best means open to anyone', (slug, dataset) => {
     const offers = offersOf(dataset, await api(endpointsOf(dataset).list.path));
     const $ = await html(paths.overview);
     expectCards($, 'body', dataset, offers, { most: 3, shown: 2 });
+    // Then the next two lenders by their best open offer, best first.
+    for (const key of definition.measures.map((m) => m.key)) {
+      const card = `.best-card:has(.value[data-measure="${key}"])`;
+      if ($(card).length === 0) continue;
+      const byEntity = bestByEntity(dataset, offers, key);
+      const best = bestOpen(dataset, offers, key);
+      const next = [...byEntity]
+        .filter(([, value]) => value !== best)
+        .sort(([a, x], [b, y]) => bestFirst(dataset)(x, y) || a.localeCompare(b, 'en'))
+        .slice(0, 2);
+      expect(
+        $(`${card} .next li`)
+          .map((_, li) => [[$(li).find('a').text(), Number($(li).attr('data-value'))]])
+          .get(),
+        key,
+      ).toEqual(next);
+    }
     expect($(`.restriction-note a[href="${DOC}"]`)).toHaveLength(1);
     expect($('.restriction-note').text()).toContain(`“${capital(definition.best)}” counts only offers open to anyone`);
   });
@@ -533,7 +552,14 @@ describe.each(EACH)('%s: comparing every lender on one measure', (_, dataset) =>
       const makers = offers.filter(
         (o) => o.key === measure.key && !o.restricted && o.value === best && o.entity === first.attr('data-entity'),
       );
-      expect(first.find('.product').text()).toBe([...new Set(makers.map((o) => o.product))].join(', '));
+      const named = first
+        .find('.product')
+        .map((_, e) => $(e).text().replace(/\s+/g, ' ').trim())
+        .get();
+      expect(named).toEqual([
+        ...makers.slice(0, 2).map(offerLine),
+        ...(makers.length > 2 ? [`and ${makers.length - 2} more at this rate`] : []),
+      ]);
     }
   });
 

@@ -17,6 +17,7 @@ import { type Dataset, datasetsInWords } from '../datasets.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { changeCount, changesOf, describeChange, dayFor, type ChangeDay, type ValueChange } from './model.ts';
 import { ALL_FEED_URL, changesApiUrl, datasetFeedUrl, datasetPageUrl, entityFeedUrl, entityPageUrl } from './urls.ts';
+import { possessive } from '../lib/words.ts';
 
 export const FEED_ENTRIES = 100;
 /** The year in the tag URIs' authority (RFC 4151: a date on which the site's host was held). */
@@ -99,7 +100,7 @@ function datasetEntries(
       ? entity.entity.listedNow
         ? {
             url: `${site}${entityPageUrl(dataset, entity.entity.id)}`,
-            label: `${entity.entity.name}’s ${dataset.label} now`,
+            label: `${possessive(entity.entity.name)} ${dataset.label} now`,
           }
         : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} now` }
       : { url: `${site}${datasetPageUrl(dataset)}`, label: `${dataset.title} now` };
@@ -138,7 +139,7 @@ function describeScope(scope: FeedScope): { title: string; subtitle: string; pag
     case 'entity':
       return {
         title: `${scope.entity.name}: ${scope.dataset.label} changes`,
-        subtitle: `Each snapshot that moved one of ${scope.entity.name}’s ${scope.dataset.label}, with every change.`,
+        subtitle: `Each snapshot that moved one of ${possessive(scope.entity.name)} ${scope.dataset.label}, with every change.`,
         page: scope.entity.listedNow ? entityPageUrl(scope.dataset, scope.entity.id) : datasetPageUrl(scope.dataset),
         self: entityFeedUrl(scope.dataset, scope.entity.id),
         id: `${scope.dataset.slug}/${scope.entity.id}/changes`,

@@ -13,6 +13,7 @@
 import type { Dataset } from '../datasets.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { changesEndpointOf } from './endpoint.ts';
+import { possessive } from '../lib/words.ts';
 
 export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 const pathOf = (dataset: Dataset) => `/rates/${EXPLORER[dataset.slug].path}`;
@@ -110,7 +111,7 @@ export function entityFollowLinks(dataset: Dataset, entity: { id: string; name: 
   return [
     {
       href: entityFeedUrl(dataset, entity.id),
-      label: `Atom feed of ${entity.name}’s ${dataset.label} changes`,
+      label: `Atom feed of ${possessive(entity.name)} ${dataset.label} changes`,
       type: 'atom',
     },
     { href: changesApiUrl(dataset, { entityId: entity.id }), label: 'its changes as JSON', type: 'json' },

@@ -9,6 +9,7 @@ import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { LIMITS } from '../mcp/protocol.ts';
+import { possessive } from '../lib/words.ts';
 
 export interface DatasetFigures {
   slug: string;
@@ -148,7 +149,7 @@ export function figuresSubstitutions(figures: DatasetFigures[]): Record<string, 
     ].join('\n'),
     /** The largest whole time series of one entity, named, with whether it fits in one result. */
     largestEntityHistory: largest
-      ? `${largest.largest.name}'s ${largest.title.toLowerCase()} (\`${largest.largest.id}\`, ${size(largest.largest.bytes)}${fits(largest.largest.bytes) ? '' : `, over the ${limit} of one result`})`
+      ? `${possessive(largest.largest.name)} ${largest.title.toLowerCase()} (\`${largest.largest.id}\`, ${size(largest.largest.bytes)}${fits(largest.largest.bytes) ? '' : `, over the ${limit} of one result`})`
       : none,
     /** The largest whole time series of all: "a whole <dataset label> time series (<size>)". */
     largestHistory: whole ? `a whole ${whole.title.toLowerCase()} time series (${size(whole.historyBytes)})` : none,

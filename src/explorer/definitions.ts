@@ -6,6 +6,7 @@
  */
 import { type DatasetSlug, datasetBySlug, type Entity, type EntityOf, type Item, type ItemOf } from '../datasets.ts';
 import type { CreditCardPlan, LoanInstitution, LoanProduct } from '../schemas/rates.ts';
+import { termBeforeNoun } from '../lib/words.ts';
 import { MORTGAGE_TERM_TABLE } from '../schemas/terms.ts';
 import { type RestrictionKey, restrictionOf } from './restrictions.ts';
 
@@ -16,13 +17,32 @@ export interface Measure {
   slug: string;
 }
 
-/** One comparable value an item offers: a rate for a measure, with the id the API gives it. */
+/**
+ * One comparable value an item offers: a rate for a measure, with the id the API gives it. A loan's
+ * "From" and "To" rates are one offer, a range: its value, which every ranking uses, is where the
+ * range starts (the most an approved borrower pays is its end).
+ */
 export interface Offer {
   key: string;
   value: number;
+  /** The API id of the rate the value is (a range's "From" rate). */
   id: string;
-  /** Whom the offer is for when it is not open to anyone (src/explorer/restrictions.ts). */
+  /** A range's ends as the source gives them: a "From" with no "To" is open-ended, a "To" alone has no known start. */
+  range?: { from: number | null; to: number | null };
+  /** What sets this offer apart within its item: a grade ("Blue"), a condition ("$3,000 to $50,000"). */
+  note?: string;
+  /** What a reader weighs beside the rate: a card's annual fee and interest-free days, a transfer's period. */
+  details?: string;
+  /** Whom the offer is for, or what it is, when it is set apart from "best" (src/explorer/restrictions.ts). */
   restricted?: string;
+}
+
+/** An offer's rate in words: "13.90 %", a range "8.99–17.75 %", "from 10.95 %", "up to 14.00 %". */
+export function offerRate(offer: Pick<Offer, 'value' | 'range'>, unit = ' %'): string {
+  const { range } = offer;
+  if (!range) return `${percent(offer.value)}${unit}`;
+  if (range.from !== null && range.to !== null) return `${percent(range.from)}–${percent(range.to)}${unit}`;
+  return range.from !== null ? `from ${percent(range.from)}${unit}` : `up to ${percent(range.to)}${unit}`;
 }
 
 export interface Cell {
@@ -67,7 +87,7 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   best: 'lowest' | 'highest';
   /** The restricted-offer rules that apply to its offers (src/explorer/restrictions.ts). */
   restrictions: readonly RestrictionKey[];
-  /** What one value is, in words ("1-year fixed mortgage rate"). */
+  /** What one value is, in words, without an article ("1-year fixed mortgage rate", "unsecured car loan rate"). */
   valueNoun(measure: Measure): string;
   measures: Measure[];
   /** What a measure is, as a filter's name ("Term"). */
@@ -79,7 +99,10 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   /** An item's offers, each with whom it is for when restricted (the entity's name can decide it). */
   offers(item: I, entity: E): Offer[];
   headers: string[];
+  /** An institution's table: a row per product (per offer, for loans); items with no rate at all are left to `withoutRate`. */
   rows(entity: E): Cell[][];
+  /** The names of an institution's items with no rate at all (debit, prepaid and charge cards), listed apart from the table. */
+  withoutRate?(entity: E): string[];
   /** The API query that keeps only one measure's offers, when the API has a filter for it (`termInMonths=12`). */
   measureQuery?(measure: Measure): string | undefined;
   /**
@@ -113,6 +136,48 @@ const MORTGAGE_MEASURES: Measure[] = MORTGAGE_TERM_TABLE.map(({ key, label }) =>
   slug: slugify(label),
 }));
 
+/**
+ * Where a loan rate stands in a range, read from its condition: the start ("From", "from", "From
+ * ...", "From (limited to $10,000)"), or the end ("To"), of a range that may carry a grade before
+ * it ("Blue, from", "Premium rate from"). "$3,000 to $50,000" is an amount, not an end.
+ */
+const RANGE_END = /^(?:(.+?)[,\s]+)?(from|to)(?:\s*\.{3}|\s*(\(.*\)))?\s*$/i;
+
+type LoanRate = LoanProduct['rates'][number];
+
+/** One offer of a loan product: a range's start and end rates, or a rate of its own. */
+interface LoanRange {
+  plan: string | null;
+  /** What sets it apart within the product: a grade ("Blue"), an aside ("(limited to $10,000)"), a condition. */
+  note?: string;
+  from?: LoanRate;
+  to?: LoanRate;
+  only?: LoanRate;
+}
+
+/** A loan product's offers: each rate on its own, but a range's "From" and "To" of one plan and grade made one. */
+export function loanRanges(product: LoanProduct): LoanRange[] {
+  const ranges: (LoanRange & { grade?: string })[] = [];
+  for (const rate of product.rates) {
+    const end = RANGE_END.exec(rate.condition ?? '');
+    if (!end) {
+      ranges.push({ plan: rate.plan, note: rate.condition ?? undefined, only: rate });
+      continue;
+    }
+    const [, grade = '', word, aside] = end;
+    const side = word!.toLowerCase() === 'from' ? 'from' : 'to';
+    const other = side === 'from' ? 'to' : 'from';
+    // The other end of the same plan and grade, not yet taken: "Blue, from" pairs with "Blue, to".
+    const open = ranges.find((r) => r.grade === grade && r.plan === rate.plan && r[other] && !r[side]);
+    const note = [grade, aside].filter(Boolean).join(' ') || undefined;
+    if (open) {
+      open[side] = rate;
+      open.note ??= note;
+    } else ranges.push({ plan: rate.plan, note, grade, [side]: rate });
+  }
+  return ranges.map(({ grade: _, ...range }) => range);
+}
+
 /** Loans: a plan's group, so that "Secured", "Secured by car" … compare with each other. */
 function planGroup(plan: string | null): string {
   if (plan && /unsecured/i.test(plan)) return 'unsecured';
@@ -126,7 +191,14 @@ const LOAN_MEASURES: Measure[] = [
 ];
 
 /** The restricted-offer rules every lending dataset applies (src/explorer/restrictions.ts). */
-const LENDING_RESTRICTIONS: readonly RestrictionKey[] = ['first-home', 'construction', 'disability', 'members'];
+const LENDING_RESTRICTIONS: readonly RestrictionKey[] = [
+  'first-home',
+  'construction',
+  'disability',
+  'members',
+  'police-members',
+  'disability-lender',
+];
 
 const titleOf = (slug: DatasetSlug) => datasetBySlug(slug)!.title;
 
@@ -144,10 +216,21 @@ const loans = (
     'homeowners',
     'best-credit-grade',
     'one-make',
-    'from-condition',
+    'revolving-credit',
+    'medical-finance',
   ];
-  const restricted = (entity: LoanInstitution, product: LoanProduct, condition: string | null) =>
-    restrictionOf(restrictions, { entity: entity.name, product: product.name, condition });
+  const offersOf = (product: LoanProduct, entity: LoanInstitution): Offer[] =>
+    loanRanges(product).map((range) => {
+      const start = range.from ?? range.only ?? range.to!;
+      return {
+        key: planGroup(range.plan),
+        value: start.rate,
+        id: start.id,
+        ...(range.only ? {} : { range: { from: range.from?.rate ?? null, to: range.to?.rate ?? null } }),
+        ...(range.note ? { note: range.note } : {}),
+        restricted: restrictionOf(restrictions, { entity: entity.name, product: product.name }),
+      };
+    });
   return {
     path,
     title: titleOf(slug),
@@ -159,26 +242,21 @@ const loans = (
     compared: ['secured', 'unsecured'],
     repayment,
     chartFirst: 'secured',
-    offers: (item, entity) =>
-      item.rates.map((r) => ({
-        key: planGroup(r.plan),
-        value: r.rate,
-        id: r.id,
-        restricted: restricted(entity, item, r.condition),
-      })),
+    offers: offersOf,
     headers: ['Product', 'Plan', 'Condition', 'Rate %'],
+    // One row per offer: a range's "From" and "To" are one row.
     rows: (entity) =>
       entity.products.flatMap((product) =>
-        product.rates.map((r) => [
+        offersOf(product, entity).map((offer, i) => [
           { text: product.name },
-          { text: r.plan ?? '' },
-          { text: r.condition ?? '' },
+          { text: loanRanges(product)[i]!.plan ?? '' },
+          { text: offer.note ?? '' },
           {
-            text: percent(r.rate),
-            value: r.rate,
-            key: planGroup(r.plan),
-            id: r.id,
-            restricted: restricted(entity, product, r.condition),
+            text: offerRate(offer, ''),
+            value: offer.value,
+            key: offer.key,
+            id: offer.id,
+            restricted: offer.restricted,
           },
         ]),
       ),
@@ -191,15 +269,31 @@ const CARD_RATES: [CardRateField, Measure][] = [
   ['cashAdvanceRate', { key: 'cash', label: 'Cash advance', slug: 'cash-advance' }],
   ['balanceTransferRate', { key: 'transfer', label: 'Balance transfer', slug: 'balance-transfer' }],
 ];
-const CARD_RESTRICTIONS: readonly RestrictionKey[] = ['professional-body'];
+const CARD_RESTRICTIONS: readonly RestrictionKey[] = ['professional-body', 'store-card'];
 const cardRestriction = (entity: { name: string }, plan: CreditCardPlan) =>
   restrictionOf(CARD_RESTRICTIONS, { entity: entity.name, product: plan.name });
+/** Whether a card has any rate: debit, prepaid and charge cards have none, and are listed apart. */
+const hasRate = (plan: CreditCardPlan) => CARD_RATES.some(([field]) => plan[field] !== null);
+/**
+ * What a reader weighs beside a card's rate: its annual fee and interest-free days, and for a
+ * balance transfer how long the rate lasts. A fee the source leaves empty is said to be unlisted
+ * (the history holds some $0 fees as empty: /docs/changes).
+ */
+function cardDetails(plan: CreditCardPlan, key: string): string {
+  const fee =
+    plan.annualFeeNZD === null ? 'annual fee not listed' : `$${plan.annualFeeNZD.toLocaleString('en-NZ')} a year`;
+  const days = plan.interestFreeDays === null ? undefined : `${plan.interestFreeDays} days interest-free`;
+  const period =
+    key === 'transfer' && plan.balanceTransferPeriod ? `for ${plan.balanceTransferPeriod.toLowerCase()}` : undefined;
+  return [period, fee, days].filter(Boolean).join(' · ');
+}
 const MORTGAGE_RESTRICTIONS: readonly RestrictionKey[] = [
   ...LENDING_RESTRICTIONS,
   'green-top-up',
   'reverse-mortgage',
   'shared-ownership',
   'from-product',
+  'housing-scheme',
 ];
 
 /** One definition per dataset, each typed with that dataset's entities and items. */
@@ -209,7 +303,8 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     title: titleOf('mortgage-rates'),
     best: 'lowest',
     restrictions: MORTGAGE_RESTRICTIONS,
-    valueNoun: (m) => (m.key === 'floating' ? 'variable floating mortgage rate' : `${m.label} fixed mortgage rate`),
+    valueNoun: (m) =>
+      m.key === 'floating' ? 'variable floating mortgage rate' : `${termBeforeNoun(m.label)} fixed mortgage rate`,
     measures: MORTGAGE_MEASURES,
     measureName: 'Term',
     compared: MORTGAGE_MEASURES.map((m) => m.key),
@@ -249,7 +344,7 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     valueNoun: (m) => `${m.label.toLowerCase()} credit card rate`,
     measures: CARD_RATES.map(([, m]) => m),
     measureName: 'Rate',
-    compared: ['purchase'],
+    compared: ['purchase', 'transfer'],
     chartFirst: 'purchase',
     // A card balance cleared in a year of equal payments, nothing more spent.
     repayment: { amount: 3_000, years: 1, noun: 'balance' },
@@ -258,7 +353,15 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
         const value = item[field];
         return value === null
           ? []
-          : [{ key: m.key, value, id: `${item.id}#${field}`, restricted: cardRestriction(entity, item) }];
+          : [
+              {
+                key: m.key,
+                value,
+                id: `${item.id}#${field}`,
+                details: cardDetails(item, m.key),
+                restricted: cardRestriction(entity, item),
+              },
+            ];
       }),
     headers: [
       'Card',
@@ -269,8 +372,9 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
       'Interest-free days',
       'Annual fee NZD',
     ],
+    withoutRate: (entity) => entity.plans.filter((plan) => !hasRate(plan)).map((plan) => plan.name),
     rows: (entity) =>
-      entity.plans.map((plan: CreditCardPlan) => [
+      entity.plans.filter(hasRate).map((plan: CreditCardPlan) => [
         { text: plan.name },
         ...CARD_RATES.map(([field, m]): Cell => {
           const value = plan[field];

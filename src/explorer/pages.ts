@@ -9,7 +9,7 @@ import { DATASETS, type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import type { CompiledStore } from '../store/compile.ts';
 import { lineChart, SERIES_STYLES, scatterChart } from './chart.ts';
-import { bestFirst, EXPLORER, type Cell, type ExplorerDefinition, type Measure } from './definitions.ts';
+import { bestFirst, EXPLORER, type Cell, type ExplorerDefinition, type Measure, offerRate } from './definitions.ts';
 import {
   type Best,
   bestByMeasure,
@@ -24,12 +24,22 @@ import {
   type Who,
 } from './history.ts';
 import { type LenderType, lenderType } from './lender-types.ts';
+import { type RestrictionRule, restrictionRulesOf } from './restrictions.ts';
 
 export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 export const entityUrl = (definition: ExplorerDefinition, id: string) => `/rates/${definition.path}/${slugOf(id)}`;
 /** Where the rule "best means open to anyone" is written out. */
 export const RESTRICTIONS_DOC = '/docs/concepts#best-rates-and-restricted-offers';
 const rate = (n: number) => `${n.toFixed(2)} %`;
+/** When a snapshot was collected, as a date in New Zealand, where the pages' readers are: "5 Feb 2025". */
+export const nzDate = (at: string) =>
+  new Date(at).toLocaleDateString('en-NZ', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'Pacific/Auckland',
+  });
+/** A snapshot's date (YYYY-MM-DD, a UTC date, as the API keys it) in words: for charts and ranges of snapshot dates. */
 export const longDate = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString('en-NZ', {
     day: 'numeric',
@@ -56,16 +66,26 @@ export interface OfferRef {
   product: string;
   id: string;
   value: number;
-  /** Whom it is for, when it is not open to anyone. */
+  /** The rate as the pages write it: "13.90 %", a loan's range "8.99–17.75 %", "from 10.95 %". */
+  rate: string;
+  /** Whether the offer is a range, so that its value is where the range starts ("from 8.99 %"). */
+  ranged: boolean;
+  /** A grade or condition within the product, a card's fee and interest-free days. */
+  note?: string;
+  details?: string;
+  /** Whom it is for, or what it is, when it is set apart from "best". */
   restricted?: string;
 }
 
 export interface BestCard {
   measure: Measure;
   noun: string;
-  /** The best value open to anyone. */
+  /** The best value open to anyone, and as the card writes it ("from 8.99 %" where a range starts there). */
   value: number;
+  valueText: string;
   who: OfferRef[];
+  /** The next lenders by their best open offer, best first (a few): who else comes close. */
+  next: OfferRef[];
   /** Restricted offers better than it, best first (the first few), and how many more there are. */
   restricted: OfferRef[];
   moreRestricted: number;
@@ -109,6 +129,10 @@ function assertDistinctAddresses(view: DatasetView) {
       );
 }
 
+/** The restricted-offer rules that match the lender itself, not one of its products: it sets who may borrow. */
+export const lenderRulesOf = (definition: ExplorerDefinition, entity: Entity): RestrictionRule[] =>
+  restrictionRulesOf(definition.restrictions, { entity: entity.name, product: '' }).filter((r) => r.field === 'entity');
+
 /** Figures computed once per dataset, however many pages read them. */
 function once<T>(make: (view: DatasetView) => T): (view: DatasetView) => T {
   const made = new WeakMap<DatasetView, T>();
@@ -126,8 +150,16 @@ const refOf = (definition: ExplorerDefinition, w: Who): OfferRef => ({
   product: w.item.name || '(unnamed)',
   id: w.offer.id,
   value: w.offer.value,
+  rate: offerRate(w.offer),
+  ranged: w.offer.range !== undefined,
+  ...(w.offer.note ? { note: w.offer.note } : {}),
+  ...(w.offer.details ? { details: w.offer.details } : {}),
   restricted: w.offer.restricted,
 });
+
+/** A best value as a card or a ranking writes it: "from 8.99 %" when the offers making it are ranges that start there. */
+export const valueText = (value: number, who: readonly { ranged: boolean }[]) =>
+  `${who.some((w) => w.ranged) ? 'from ' : ''}${rate(value)}`;
 
 function trendSummary(points: { date: string; value: number | null }[]): string {
   const known = points.filter((p) => p.value !== null);
@@ -141,18 +173,28 @@ function trendSummary(points: { date: string; value: number | null }[]): string 
 export const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 
 /** The best open value of each measure in the newest snapshot, with the restricted offers better than it. */
-export function bestCards(view: DatasetView, restrictedShown = 2): BestCard[] {
+export function bestCards(view: DatasetView, restrictedShown = 2, nextShown = 0): BestCard[] {
   const { definition } = view;
   const found = bestOf(view);
+  const order = bestFirst(definition);
   return definition.measures.flatMap((measure) => {
     const best = found.get(measure.key);
     if (!best) return [];
+    const who = best.who.map((w) => refOf(definition, w));
+    const makers = new Set(best.who.map((w) => w.entity.id));
+    const next = standings(definition, view.latest.data, measure.key)
+      .filter((s) => s.best && !makers.has(s.entity.id))
+      .sort((a, b) => order(a.best!.value, b.best!.value) || a.entity.name.localeCompare(b.entity.name, 'en'))
+      .slice(0, nextShown)
+      .map((s) => refOf(definition, s.best!.who[0]!));
     return [
       {
         measure,
         noun: definition.valueNoun(measure),
         value: best.value,
-        who: best.who.map((w) => refOf(definition, w)),
+        valueText: valueText(best.value, who),
+        who,
+        next,
         restricted: best.restricted.slice(0, restrictedShown).map((w) => refOf(definition, w)),
         moreRestricted: Math.max(0, best.restricted.length - restrictedShown),
         compareUrl: definition.compared.includes(measure.key)
@@ -163,14 +205,22 @@ export function bestCards(view: DatasetView, restrictedShown = 2): BestCard[] {
   });
 }
 
+/** The next lenders each card of a dataset's page names, so that a phone's first screen shows several rates. */
+const NEXT_ON_DATASET_PAGE = 2;
+
 export function overview(view: DatasetView) {
   const { dataset, definition, snapshots, latest } = view;
-  const cards = bestCards(view);
-  const groups: TableGroup[] = latest.data.map((entity) => ({
-    entity,
-    url: entityUrl(definition, entity.id),
-    rows: definition.rows(entity),
-  }));
+  const cards = bestCards(view, 2, NEXT_ON_DATASET_PAGE);
+  const groups: TableGroup[] = latest.data
+    .map((entity) => ({ entity, url: entityUrl(definition, entity.id), rows: definition.rows(entity) }))
+    .filter((group) => group.rows.length > 0);
+  const withoutRate = latest.data.flatMap((entity) =>
+    (definition.withoutRate?.(entity) ?? []).map((name) => ({
+      entity: entity.name,
+      url: entityUrl(definition, entity.id),
+      name,
+    })),
+  );
   const first = snapshots[0]!.date;
   const range = `${endpointsOf(dataset).timeSeries.path}?startDate=${first}&endDate=${latest.date}`;
   const byMeasure = trendsOf(view);
@@ -226,7 +276,7 @@ export function overview(view: DatasetView) {
   const compare = definition.measures
     .filter((m) => definition.compared.includes(m.key))
     .map((m) => ({ label: m.label, url: comparisonUrl(definition, m, { type: 'all', restricted: false }) }));
-  return { ...view, cards, groups, charts, scatter, compare, bestValues: bestValues(view) };
+  return { ...view, cards, groups, withoutRate, charts, scatter, compare, bestValues: bestValues(view) };
 }
 
 /** The best open value of each measure: the table marks the open cells that have it. */
@@ -314,6 +364,10 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
     ownAddress: measure === measures[0],
     switches,
     rows: definition.rows(entity),
+    /** Its products with no rate at all (debit, prepaid and charge cards), listed apart from the table. */
+    withoutRate: definition.withoutRate?.(entity) ?? [],
+    /** The rules by which the lender itself sets who may borrow (its every offer is set apart), with their evidence. */
+    lenderRules: lenderRulesOf(definition, entity),
     chart,
     apiUrl: `${endpointsOf(dataset).list.path}/${entity.id}`,
     bestValues: bestValues(view),
@@ -368,10 +422,13 @@ export interface ComparisonRow {
   entityId: string;
   url: string;
   type: LenderType;
-  /** The best open offer and the products that make it. */
+  /** The best open offer, as the page writes it ("from 8.99 %" for a range), and the offers that make it. */
   value?: number;
+  valueText?: string;
   products: string[];
   ids: string[];
+  /** Each offer making it, as the pages name it: its range, grade, a card's fee and days. */
+  offers: OfferRef[];
   /** Its best open offer in the previous snapshot: a number, null when it had none, absent with no previous snapshot. */
   previous?: number | null;
   restricted: OfferRef[];
@@ -400,6 +457,7 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
   let last: number | undefined;
   const rows: ComparisonRow[] = wanted.map((s, i) => {
     if (s.best && s.best.value !== last) [rank, last] = [i + 1, s.best.value];
+    const refs = s.best?.who.map((w) => refOf(definition, w)) ?? [];
     return {
       rank: s.best ? rank : undefined,
       entity: s.entity.name,
@@ -407,8 +465,10 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
       url: entityUrl(definition, s.entity.id),
       type: lenderType(s.entity.id),
       value: s.best?.value,
+      valueText: s.best ? valueText(s.best.value, refs) : undefined,
       products: [...new Set(s.best?.who.map((w) => w.item.name || '(unnamed)') ?? [])],
       ids: s.best?.who.map((w) => w.offer.id) ?? [],
+      offers: refs,
       previous: before ? (previous.has(s.entity.id) ? previous.get(s.entity.id)! : null) : undefined,
       restricted: filter.restricted ? s.restricted.map((w) => refOf(definition, w)) : [],
     };

@@ -1,10 +1,10 @@
 /**
- * Which offers are not open to anyone, and whom they are for: one table of rules matched on the
- * names the source prints (a product or card name, a loan rate's condition, for cards the
- * issuer). The explorer's best ("lowest") rates, trend lines and comparisons count open offers
- * only and show restricted ones apart, labelled with these words
- * (/docs/concepts#best-rates-and-restricted-offers). Each dataset's explorer facts say which
- * rules apply to it (`restrictions` in src/explorer/definitions.ts).
+ * Which offers are not open to anyone, or are not what the page compares, and whom they are for or
+ * what they are: one table of rules matched on the names the source prints (a product or card
+ * name, or the institution itself when the lender sets who may borrow). The explorer's best
+ * ("lowest") rates, trend lines and comparisons count open offers only and show the others apart,
+ * labelled with these words (/docs/concepts#best-rates-and-restricted-offers). Each dataset's
+ * explorer facts say which rules apply to it (`restrictions` in src/explorer/definitions.ts).
  *
  * Every rule lists the exact texts it catches in the history (`catches`) and real names that look
  * alike but are open (`spares`); test/explorer-restrictions.test.ts reads the whole history and
@@ -22,16 +22,16 @@ export interface OfferNames {
   entity: string;
   /** The product (mortgages, loans) or the card (credit cards). */
   product: string;
-  /** Loans: the rate's condition ("From", "To", "$3,000 to $50,000"). */
-  condition?: string | null;
 }
 
 export interface RestrictionRule<K extends string = string> {
   key: K;
   /** Whom the offer is for, as the pages print it after the offer ("first-home buyers"). */
   label: string;
-  /** Why the rule exists, in a sentence for the docs. */
+  /** Why the rule exists, in a sentence for the docs: for a lender, the evidence. */
   why: string;
+  /** What the evidence leaves open, said rather than guessed (shown in the docs beside `why`). */
+  unclear?: string;
   /** The one name the rule reads. */
   field: keyof OfferNames;
   pattern: RegExp;
@@ -40,8 +40,6 @@ export interface RestrictionRule<K extends string = string> {
   /** Real texts of `field` that look alike and must stay open. */
   spares: readonly string[];
 }
-
-const FROM_LABEL = 'the best-rated borrowers (a “from” rate)';
 
 const rule = <const K extends string>(r: RestrictionRule<K>) => r;
 
@@ -182,7 +180,7 @@ export const RESTRICTIONS = [
   }),
   rule({
     key: 'from-product',
-    label: FROM_LABEL,
+    label: 'the best-rated borrowers (a “from” rate)',
     why: 'A product whose name ends in “from” gives the bottom of a range, which only the strongest applications get.',
     field: 'product',
     pattern: /\bfrom\W*$/i,
@@ -200,23 +198,64 @@ export const RESTRICTIONS = [
     spares: ['Standard from Aug 20', 'Standard  LVR < 80%', 'Prime <60% LVR'],
   }),
   rule({
-    key: 'from-condition',
-    label: FROM_LABEL,
-    why: 'A loan rate whose condition is “From” is the bottom of a range; its “To” rate is the most an approved borrower pays.',
-    field: 'condition',
-    pattern: /\bfrom\b/i,
-    catches: [
-      'Blue, from',
-      'From',
-      'From (limited to $10,000)',
-      'From ...',
-      'Green, from',
-      'Premium rate from',
-      'Yellow, from',
-      'from',
-      'premium rate from',
-    ],
-    spares: ['To', 'to', 'Green, to', 'Orange', '$3,000 to $50,000', '$2,000-$15,000'],
+    key: 'revolving-credit',
+    label: 'an overdraft or revolving credit line, not a loan',
+    why: 'A limit to draw on and repay at will, at a rate that is not a loan’s: listed among personal loans by the source, but no loan to compare with.',
+    field: 'product',
+    pattern: /\boverdraft|\brevolving\b|\bline of credit\b|\bcredit line\b/i,
+    catches: ['Overdraft facilities', 'YouChoose Overdraft'],
+    spares: ['Personal Loan', 'Debt Consolidation', 'Credit Grade B'],
+  }),
+  rule({
+    key: 'police-members',
+    label: 'members of the Police Credit Union (police staff and their families)',
+    why: 'Police Credit Union lends to its members, who are police staff and their families; the page labels its own car loan “Membership criteria apply”.',
+    unclear:
+      'Other credit unions (First CU, NZCU Auckland, UnityMoney) also lend to members, but nothing on the page says who may join them: they are counted open.',
+    field: 'entity',
+    pattern: /^police cu$/i,
+    catches: ['Police CU'],
+    spares: ['First CU', 'NZCU Auckland', 'UnityMoney', 'Unity'],
+  }),
+  rule({
+    key: 'housing-scheme',
+    label: 'buyers eligible for a Kāinga Ora scheme',
+    why: 'Kāinga Ora (formerly Housing New Zealand) lends under government housing schemes, each with its own eligibility (income caps, first homes, its tenants).',
+    unclear:
+      'The page names only a “Residential” rate and not the scheme it belongs to; no scheme of Kāinga Ora is open to anyone.',
+    field: 'entity',
+    pattern: /^kainga ora\b|^kāinga ora\b/i,
+    catches: ['Kainga Ora - HNZ'],
+    spares: ['Kiwibank', 'Heartland Bank'],
+  }),
+  rule({
+    key: 'disability-lender',
+    label: 'people with physical disabilities',
+    why: 'Paraloan lends only to people with physical disabilities: every product of it on the page says so.',
+    field: 'entity',
+    pattern: /^paraloan$/i,
+    catches: ['Paraloan'],
+    spares: ['Pepper Money', 'Pronto Finance'],
+  }),
+  rule({
+    key: 'medical-finance',
+    label: 'patients paying for medical or dental treatment',
+    why: 'Nova Medical Finance lends for treatment by the medical and dental practices it works with, as its name says.',
+    unclear: 'The page does not say whether it lends for anything else; it is set apart on its name alone.',
+    field: 'entity',
+    pattern: /\bmedical finance\b/i,
+    catches: ['Nova Medical Finance'],
+    spares: ['Finance Now', 'Future Finance'],
+  }),
+  rule({
+    key: 'store-card',
+    label: 'a store card (one retailer’s)',
+    why: 'A department store’s own card, used at that store: not a card people compare with a bank’s.',
+    unclear: 'Q Card (Humm Group) and Warehouse Money are taken at many shops, so they are counted as general cards.',
+    field: 'entity',
+    pattern: /^(?:arthur barnett|ballantynes|smith & caughey|farmers finance|retail financial services)$/i,
+    catches: ['Arthur Barnett', 'Ballantynes', 'Farmers Finance', 'Retail Financial Services', 'Smith & Caughey'],
+    spares: ['Humm Group', 'The Warehouse', 'Warehouse Money', 'Flight Centre', 'Gem'],
   }),
 ] as const;
 
@@ -247,7 +286,7 @@ export function datasetsOfRule(rule: RestrictionRule): DatasetSlug[] {
 
 /** The rules as a Markdown table, for the docs (`{{restrictionRules}}`). */
 export function restrictionsMarkdown(titles: Record<DatasetSlug, string>): string {
-  const field = { entity: 'issuer', product: 'product or card name', condition: 'rate condition' } as const;
+  const field = { entity: 'lender or issuer', product: 'product or card name' } as const;
   return [
     '| restricted to | matched on | datasets | caught in the history | why |',
     '| --- | --- | --- | --- | --- |',
@@ -255,7 +294,9 @@ export function restrictionsMarkdown(titles: Record<DatasetSlug, string>): strin
       (r) =>
         `| ${r.label} | ${field[r.field]} | ${datasetsOfRule(r)
           .map((d) => titles[d].toLowerCase())
-          .join(', ')} | ${r.catches.map((c) => `“${c.replace(/\|/g, '\\|')}”`).join(', ')} | ${r.why} |`,
+          .join(
+            ', ',
+          )} | ${r.catches.map((c) => `“${c.replace(/\|/g, '\\|')}”`).join(', ')} | ${r.why}${'unclear' in r && r.unclear ? ` Unclear: ${r.unclear}` : ''} |`,
     ),
   ].join('\n');
 }
