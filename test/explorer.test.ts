@@ -77,7 +77,9 @@ interface ApiOffer extends Offer {
 
 /** An offer as the cards and comparisons name it: its product, grade, range and what to weigh beside it. */
 const offerLine = (o: ApiOffer) =>
-  [`${o.product}${o.note ? ` (${o.note})` : ''}`, o.range ? offerRate(o) : '', o.details ?? ''].filter(Boolean).join(' ');
+  [`${o.product}${o.note ? ` (${o.note})` : ''}`, o.range ? offerRate(o) : '', o.details ?? '']
+    .filter(Boolean)
+    .join(' ');
 /** A best value as the cards write it: "from" where a range of the offers making it starts there. */
 const valueWords = (value: number, makers: ApiOffer[]) => `${makers.some((o) => o.range) ? 'from ' : ''}${pct(value)}`;
 
