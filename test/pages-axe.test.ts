@@ -3,9 +3,10 @@
  * Chromium over the real build: each page of the site map (/sitemap.xml, src/site-map.ts) opens on
  * a desktop's screen (the pages the site must have on a phone's too) with status 200 and no console
  * error, and axe's default run (every rule it enables: WCAG 2.0 and 2.1 A and AA, best practices)
- * finds no violation of any impact. The interactive API reference is Scalar's rendering, not ours:
- * there, no critical or serious one. A page added to the site map is checked the next run; the
- * not-found page too.
+ * with WCAG 2.2's target size (2.5.8, axe's target-size rule, off by default) finds no violation of
+ * any impact. The interactive API reference is Scalar's rendering, not ours: there, no critical or
+ * serious one but Scalar's own sidebar toggles (SCALAR_TARGETS). A page added to the site map is
+ * checked the next run; the not-found page too.
  */
 import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -35,6 +36,14 @@ const REQUIRED = [
 ];
 /** Pages another project renders (Scalar): held to no critical or serious violation rather than none. */
 const THIRD_PARTY = new Set(['/openapi/interactive']);
+/**
+ * The one serious violation those pages are allowed, Scalar's and not ours to change: on a desktop
+ * its sidebar's expand/collapse button beside each tag (`li[data-sidebar-id] … > button`, 22 × 22 px
+ * and closer than 24 px to the tag's link) fails target-size (@scalar/api-reference 1.72).
+ */
+const SCALAR_TARGETS = { rule: 'target-size', target: /^li\[data-sidebar-id="[^"]+"\] > / };
+/** Rules axe does not run by default that every page is held to as well. */
+const EXTRA_RULES = { 'target-size': { enabled: true } };
 /** Chromium pages open at once. */
 const CONCURRENCY = 4;
 /** Every page is checked on a desktop's screen; the REQUIRED ones also on a phone's, where tables scroll. */
@@ -72,12 +81,12 @@ async function check(path: string, size = DESKTOP): Promise<Checked> {
     page.on('pageerror', (e) => errors.push(String(e)));
     const response = await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
     await page.addScriptTag({ path: AXE });
-    const result = await page.evaluate(async () => {
+    const result = await page.evaluate(async (rules) => {
       const { axe } = window as unknown as {
         axe: { version: string; run(options: object): Promise<{ violations: Violation[] }> };
       };
-      // The default run (every rule axe enables), details kept for the violations only: faster.
-      const { violations } = await axe.run({ resultTypes: ['violations'] });
+      // The default run (every rule axe enables) and EXTRA_RULES, details kept for the violations only: faster.
+      const { violations } = await axe.run({ rules, resultTypes: ['violations'] });
       return {
         version: axe.version,
         violations: violations.map(({ id, impact, help, nodes }) => ({
@@ -87,7 +96,7 @@ async function check(path: string, size = DESKTOP): Promise<Checked> {
           nodes: nodes.map((n) => ({ target: n.target })),
         })),
       };
-    });
+    }, EXTRA_RULES);
     axeVersion = result.version;
     return { path, status: response?.status(), errors, violations: result.violations };
   } finally {
@@ -120,7 +129,8 @@ beforeAll(async () => {
       for (let job = queue.shift(); job; job = queue.shift()) checked.set(job.key, await check(job.path, job.size));
     }),
   );
-}, 300_000);
+  // The build and about 190 page checks: 190–280 s on a busy two-core machine, so the budget is twice that.
+}, 600_000);
 afterAll(async () => {
   await browser?.close();
   await site?.stop();
@@ -166,13 +176,28 @@ describe('every page of the site map, in headless Chromium with axe-core', () =>
     expect(broken).toEqual([]);
   });
 
-  it('has no violation of any impact (the interactive API reference: none critical or serious)', () => {
+  it('has no violation of any impact (the interactive API reference: none critical or serious but Scalar’s sidebar toggles)', () => {
+    /** On Scalar's pages, a violation without the nodes of SCALAR_TARGETS. */
+    const ours = (path: string, v: Violation): Violation =>
+      THIRD_PARTY.has(path) && v.id === SCALAR_TARGETS.rule
+        ? { ...v, nodes: v.nodes.filter((n) => !SCALAR_TARGETS.target.test(String(n.target[0]))) }
+        : v;
     const failures = [...checked].flatMap(([key, c]) =>
       c.violations
+        .map((v) => ours(c.path, v))
+        .filter((v) => v.nodes.length > 0)
         .filter((v) => !THIRD_PARTY.has(c.path) || v.impact === 'critical' || v.impact === 'serious')
         .map((v) => `${key}: ${describeViolation(v)}`),
     );
     expect(failures).toEqual([]);
+  });
+
+  it('runs target-size (WCAG 2.2) too: Scalar’s sidebar toggles, the one exception, still fail it (drop the exception once they do not)', () => {
+    const scalar = [...checked].filter(([, c]) => THIRD_PARTY.has(c.path));
+    const toggles = scalar.flatMap(([, c]) =>
+      c.violations.filter((v) => v.id === SCALAR_TARGETS.rule).flatMap((v) => v.nodes),
+    );
+    expect(toggles.length).toBeGreaterThan(0);
   });
 });
 

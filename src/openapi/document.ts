@@ -12,7 +12,6 @@ import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
-import { TERMS_OF_USE } from '../schemas/common.ts';
 import { registerChangesPath } from '../changes/openapi.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
@@ -272,7 +271,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       version: '1.0.0',
       description:
         'New Zealand lending rates (mortgage, personal loan, car loan and credit card), collected hourly from interest.co.nz, as a public read-only JSON API. ' +
-        `No authentication. Every rate response carries the terms of use: ${TERMS_OF_USE}`,
+        'No authentication. Every rate response carries the terms of use, in `termsOfUse`: see /docs/terms.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: options.site, description: 'This deployment' }],

@@ -1,11 +1,16 @@
 /**
- * The rates pages are built once and served until the next change, while the collector checks the
- * source every hour: the page says at build time when each dataset last changed, and this fills in
- * when it was last checked, from the same origin's health (GET /api/v1/health, /docs/deploying).
- * "Today" is said only of data checked within health's freshness window (not `stale`). Without
- * JavaScript, or when health cannot be read, the built sentence stays.
+ * The rates pages are built once and served until the next change: the page says at build time
+ * when each dataset last changed (New Zealand time), and this adds what no build can know. Beside
+ * each date, how old the rates are in words ("20 months old", from the clock of health, else the
+ * browser's), when a day or more. Then, from the same origin's health (GET /api/v1/health,
+ * /docs/deploying), when each dataset was last checked: "today" only of data checked within
+ * health's freshness window (not `stale`). Without JavaScript the built sentence stays, with no
+ * age rather than a wrong one; when health cannot be read, the date and its age.
+ *
+ * On the home page it says "every hour" of the collection only where health says a collector
+ * runs here and has checked every dataset within the window; the built sentence claims no cadence.
  */
-import { parseHealthTime, timeAgo } from '../lib/time-words.ts';
+import { age, elapsed, nzTime, parseHealthTime, timeAgo } from '../lib/time-words.ts';
 
 interface DatasetHealth {
   lastUpdated: string | null;
@@ -19,12 +24,6 @@ interface Health {
   timestamp?: string;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-NZ', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Pacific/Auckland',
-});
-
 function element(tag: string, text: string, attributes: Record<string, string> = {}): HTMLElement {
   const node = document.createElement(tag);
   node.textContent = text;
@@ -32,7 +31,7 @@ function element(tag: string, text: string, attributes: Record<string, string> =
   return node;
 }
 
-const time = (date: Date) => element('time', dateTime.format(date), { datetime: date.toISOString() });
+const time = (date: Date) => element('time', nzTime(date), { datetime: date.toISOString() });
 
 interface Verdict {
   state: 'fresh' | 'stale' | 'uncollected' | 'unknown';
@@ -40,7 +39,7 @@ interface Verdict {
   parts: (Node | string)[];
 }
 
-function verdict(health: DatasetHealth, collection: string | undefined, now: number): Verdict {
+function verdict(health: DatasetHealth, collection: string | undefined, now: Date): Verdict {
   if (health.lastChecked === null) {
     return collection === 'unavailable'
       ? {
@@ -50,7 +49,6 @@ function verdict(health: DatasetHealth, collection: string | undefined, now: num
       : { state: 'uncollected', parts: [element('strong', 'not being collected here')] };
   }
   const checked = parseHealthTime(health.lastChecked);
-  const since = timeAgo(now - checked.getTime());
   return health.stale
     ? {
         state: 'stale',
@@ -58,10 +56,10 @@ function verdict(health: DatasetHealth, collection: string | undefined, now: num
           element('strong', 'stale'),
           ' since ',
           time(checked),
-          ` (not checked for ${since.replace(' ago', '')})`,
+          ` (not checked for ${elapsed(checked, now) ?? 'more than 3 hours'})`,
         ],
       }
-    : { state: 'fresh', parts: [element('strong', 'up to date today'), `: checked ${since}`] };
+    : { state: 'fresh', parts: [element('strong', 'up to date today'), `: checked ${timeAgo(checked, now)}`] };
 }
 
 /** The words' first letter in capitals, for a verdict that opens a sentence. */
@@ -83,18 +81,21 @@ function pending(health: DatasetHealth): (Node | string)[] {
   return [' (a newer change, collected ', time(parseHealthTime(health.lastChanged)), ', is not shown yet)'];
 }
 
+/** Each dataset the page dates: its item, and the built <time> of its last change. */
+interface Dated {
+  item: HTMLElement;
+  changed: HTMLTimeElement;
+}
+
 /**
  * One dataset per item: its verdict, then when it last changed (the built <time>, kept). Where every
  * dataset of a list has the same verdict (one collector checks them all), it is said once, before
  * the list, and each item keeps its own date.
  */
-function describe(root: HTMLElement, health: Health, now: number): void {
-  const items = [...root.querySelectorAll<HTMLElement>('[data-dataset]')].flatMap((item) => {
+function describe(root: HTMLElement, dated: Dated[], health: Health, now: Date): void {
+  const items = dated.flatMap(({ item, changed }) => {
     const record = health.datasets?.[item.dataset.dataset!];
-    const changed = item.querySelector('time');
-    return record && changed
-      ? [{ item, record, changed, verdict: verdict(record, health.collection?.status, now) }]
-      : [];
+    return record ? [{ item, record, changed, verdict: verdict(record, health.collection?.status, now) }] : [];
   });
   const words = (v: Verdict) =>
     `${v.state}:${v.parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('')}`;
@@ -117,17 +118,59 @@ function describe(root: HTMLElement, health: Health, now: number): void {
   }
 }
 
-async function fill(root: HTMLElement): Promise<void> {
-  let health: Health;
-  try {
-    const response = await fetch(root.dataset.health!, { headers: { accept: 'application/json' }, cache: 'no-store' });
-    health = (await response.json()) as Health;
-  } catch {
-    return; // offline or no health here: the built sentence stands
+/** Beside each date of a last change, how old the rates are at `now` ("20 months old"), when a day or more. */
+function addAges(dated: Dated[], now: Date): void {
+  for (const { changed } of dated) {
+    const old = age(new Date(changed.dateTime), now);
+    if (old) changed.after(element('span', ` (${old})`, { class: 'age' }));
   }
-  describe(root, health, Date.parse(health.timestamp ?? '') || Date.now());
+}
+
+async function readHealth(url: string): Promise<Health | undefined> {
+  try {
+    const response = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
+    return (await response.json()) as Health;
+  } catch {
+    return undefined; // offline or no health here: the built sentence stands
+  }
+}
+
+/** Health's clock where there is one (the reader's may be wrong), else the reader's. */
+const clock = (health: Health | undefined) => new Date(Date.parse(health?.timestamp ?? '') || Date.now());
+
+async function fill(root: HTMLElement): Promise<void> {
+  const dated = [...root.querySelectorAll<HTMLElement>('[data-dataset]')].flatMap((item) => {
+    const changed = item.querySelector('time');
+    return changed ? [{ item, changed }] : [];
+  });
+  const health = await readHealth(root.dataset.health!);
+  const now = clock(health);
+  if (health) describe(root, dated, health, now);
+  addAges(dated, now);
+  if (health) root.dataset.filled = '';
+}
+
+/**
+ * The home page's cadence: "every hour (last checked 12 minutes ago)" where a collector reports
+ * here and every dataset was checked within health's freshness window; nothing otherwise.
+ */
+async function cadence(root: HTMLElement): Promise<void> {
+  const health = await readHealth(root.dataset.health!);
+  if (!health) return;
+  const records = Object.values(health.datasets ?? {});
+  const checked = records.map((r) => (r.lastChecked === null ? undefined : parseHealthTime(r.lastChecked)));
+  const running =
+    health.collection?.status === 'ok' &&
+    records.length > 0 &&
+    records.every((r) => r.stale === false) &&
+    checked.every((c) => c !== undefined);
+  if (running) {
+    const oldest = new Date(Math.min(...checked.map((c) => c!.getTime())));
+    root.textContent = ` every hour (last checked ${timeAgo(oldest, clock(health))})`;
+  }
+  root.dataset.state = running ? 'fresh' : 'not-running';
   root.dataset.filled = '';
 }
 
 const root = document.querySelector<HTMLElement>('[data-health]');
-if (root) void fill(root);
+if (root) void (root.hasAttribute('data-cadence') ? cadence(root) : fill(root));

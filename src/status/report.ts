@@ -5,8 +5,8 @@
  */
 import { healthReport } from '../api/health.ts';
 import { cleanText } from '../lib/clean-text.ts';
-import { timeAgo } from '../lib/time-words.ts';
-import type { Health } from '../schemas/health.ts';
+import { parseHealthTime, timeAgo } from '../lib/time-words.ts';
+import type { DatasetHealth, Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import type { CollectionRun, RunOutcome } from './run-log.ts';
 import type { StatusStore } from './status-store.ts';
@@ -40,20 +40,105 @@ export async function statusReport(
   return { health, ...runs, now };
 }
 
-/** "26 Nov 2026, 11:16 pm NZDT": New Zealand time, as the rates pages show it. */
-export const nzTime = (at: Date) =>
-  at.toLocaleString('en-NZ', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: 'Pacific/Auckland',
-    timeZoneName: 'short',
-  });
+/** "26 Nov 2026, 11:16 pm NZDT": New Zealand time, as the rates pages show it (src/lib/time-words.ts). */
+export { nzTime } from '../lib/time-words.ts';
 
 /** How long before `now` the time `at` was, in words (src/lib/time-words.ts). */
-export const ago = (at: Date, now: Date) => timeAgo(now.getTime() - at.getTime());
+export const ago = (at: Date, now: Date) => timeAgo(at, now);
+
+/**
+ * What the page says of a dataset, mildest first: `fresh` checked within 3 hours, its newest run
+ * fine and the newest data served; `uncollected` no collector reports it here (a copy serving its
+ * committed snapshots); `failing` its newest run failed or was refused, though an earlier one
+ * within 3 hours succeeded; `unknown` a collector is expected or the status store failed, and no
+ * collection is recorded; `stale` no successful collection for more than 3 hours; `behind` a newer
+ * collection is not deployed; `missing` this deployment has no data of it. Each has its own words
+ * and colour on the page, and only `fresh` the healthy one.
+ */
+export const DATASET_STATES = ['fresh', 'uncollected', 'failing', 'unknown', 'stale', 'behind', 'missing'] as const;
+export type DatasetState = (typeof DATASET_STATES)[number];
+/** The page's banner: its worst dataset's state, or `error` when the service cannot read its data at all. */
+export type PageState = DatasetState | 'error';
+
+/** Each state in a word or two, beside its colour: never by colour alone. */
+export const STATE_WORDS: Record<PageState, string> = {
+  fresh: 'Fresh',
+  uncollected: 'Not collected here',
+  failing: 'Failing',
+  unknown: 'Unknown',
+  stale: 'Stale',
+  behind: 'Behind',
+  missing: 'No data',
+  error: 'Error',
+};
+
+/** Each dataset's outcome in the newest run that collected it. */
+export function newestOutcomes(runs: readonly CollectionRun[]): Map<string, RunOutcome> {
+  const outcomes = new Map<string, RunOutcome>();
+  for (const run of runs) for (const [slug, d] of Object.entries(run.datasets)) outcomes.set(slug, d.outcome);
+  return outcomes;
+}
+
+/** A dataset's state (DATASET_STATES), from its health, the collection's and its newest run's outcome. */
+export function datasetState(
+  dataset: DatasetHealth,
+  collection: Health['collection'],
+  newest: RunOutcome | undefined,
+): DatasetState {
+  if (dataset.lastUpdated === null) return 'missing';
+  if (dataset.deployment === 'behind') return 'behind';
+  if (dataset.stale) return 'stale';
+  if (dataset.lastChecked === null)
+    return collection.status === 'unavailable' || collection.required ? 'unknown' : 'uncollected';
+  if (newest === 'failed' || newest === 'refused') return 'failing';
+  return 'fresh';
+}
+
+/**
+ * The banner's state: the worst of the datasets' (`error` when health is). Health `degraded` is
+ * never shown as fresh or uncollected: each of its causes makes some dataset worse than that.
+ */
+export function pageState(health: Health, states: readonly DatasetState[]): PageState {
+  if (health.status === 'error') return 'error';
+  const rank = (s: DatasetState) => DATASET_STATES.indexOf(s);
+  const worst = states.reduce<DatasetState>((w, s) => (rank(s) > rank(w) ? s : w), 'fresh');
+  return health.status === 'degraded' && rank(worst) < rank('unknown') ? 'unknown' : worst;
+}
+
+/** The banner's sentence for the page's state. */
+export function headline(state: PageState, health: Health): string {
+  if (state === 'error') return 'The service cannot read its data';
+  if (health.status !== 'ok') return 'Something needs attention';
+  if (state === 'fresh') return 'All datasets are fresh and served';
+  if (state === 'uncollected')
+    return health.collection.status === 'ok'
+      ? 'Serving the committed snapshots of some datasets: no collector reports them here'
+      : 'Serving the committed snapshots: no collector reports here';
+  if (state === 'failing') return 'The newest collection run failed for some datasets';
+  return 'Something needs attention';
+}
+
+/** A part of one of health's sentences: words, a command (backticked in health), or a time. */
+export type SentencePart = { text: string } | { code: string } | { time: Date };
+
+/**
+ * One of health's sentences (its problems, the collection's message) in parts, for the page to
+ * show: commands as code, and health's UTC times (`YYYY-MM-DD HH:MM:SS`) as times, which the page
+ * says in New Zealand time like every other date of it.
+ */
+export function sentenceParts(sentence: string): SentencePart[] {
+  return sentence
+    .split('`')
+    .flatMap((part, i): SentencePart[] =>
+      i % 2 === 1
+        ? [{ code: part }]
+        : part
+            .split(/(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})/)
+            .flatMap((piece, j): SentencePart[] =>
+              j % 2 === 1 ? [{ time: parseHealthTime(piece) }] : piece ? [{ text: piece }] : [],
+            ),
+    );
+}
 
 /** What each outcome means, for the strip's legend and its cells' labels. */
 export const OUTCOME_WORDS: Record<RunOutcome, string> = {
