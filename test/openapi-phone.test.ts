@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
-import { chromiumForTests, SCREENSHOTS } from './support/chromium.ts';
+import { chromiumForTests, openInContext, SCREENSHOTS } from './support/chromium.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 
@@ -48,26 +48,13 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => site?.stop());
 
-interface Open {
-  page: Page;
-  errors: string[];
-  close(): Promise<void>;
-}
-
-async function open(
+/** `path` of the site in a fresh context of `size`, loaded, with its console errors. */
+const open = (
   browser: Browser,
   path: string,
   size: { width: number; height: number },
   options: BrowserContextOptions = {},
-): Promise<Open> {
-  const context = await browser.newContext({ viewport: size, ...options });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
-  return { page, errors, close: () => context.close() };
-}
+) => openInContext(browser, `${site.url}${path}`, size, options);
 
 const scrollWidth = (page: Page) => page.evaluate(() => document.scrollingElement!.scrollWidth);
 const top = (page: Page, selector: string) =>

@@ -7,12 +7,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
-import { chromiumForTests, SCREENSHOTS } from './support/chromium.ts';
+import { chromiumForTests, openInContext, SCREENSHOTS } from './support/chromium.ts';
 import { datasetOfSchema } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite, serveWithStatus } from './support/production.ts';
@@ -67,27 +67,7 @@ function lastChanged(slug: string): string {
   return at.toLocaleDateString('en-NZ', { dateStyle: 'medium', timeZone: 'Pacific/Auckland' });
 }
 
-interface Open {
-  page: Page;
-  errors: string[];
-  close(): Promise<void>;
-}
-
-/** `path` in a fresh context of `size`, loaded until the network is idle, with its console errors. */
-async function open(
-  browser: Browser,
-  url: string,
-  size: { width: number; height: number },
-  options: BrowserContextOptions = {},
-): Promise<Open> {
-  const context = await browser.newContext({ viewport: size, ...options });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url, { waitUntil: 'networkidle' });
-  return { page, errors, close: () => context.close() };
-}
+const open = openInContext;
 
 /** What a rates page says of its data's freshness (the sources and downloads beside it left out). */
 const freshness = async (page: Page) =>

@@ -11,7 +11,7 @@ import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { formatAmount, formatRepayment, monthlyRepayment, termWords } from '../src/lib/repayments.ts';
 import { MORTGAGE_TERM_TABLE } from '../src/schemas/terms.ts';
-import { chromiumForTests } from './support/chromium.ts';
+import { chromiumForTests, openInContext } from './support/chromium.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 
@@ -43,26 +43,13 @@ afterAll(async () => {
   await site?.stop();
 });
 
-interface Open {
-  page: Page;
-  errors: string[];
-  close(): Promise<void>;
-}
-
-async function open(
+/** `path` of the site in a fresh context of `size`, loaded, with its console errors. */
+const open = (
   browser: Browser,
   path: string,
   size: { width: number; height: number },
   options: BrowserContextOptions = {},
-): Promise<Open> {
-  const context = await browser.newContext({ viewport: size, ...options });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
-  return { page, errors, close: () => context.close() };
-}
+) => openInContext(browser, `${site.url}${path}`, size, options);
 
 /** Each row of the comparison table: its rate (`data-value`, absent without an open offer) and its cells' text. */
 const rowsOf = (page: Page) =>

@@ -1,7 +1,7 @@
 /** Headless Chromium (the system's /usr/bin/chromium, driven by playwright-core) for the page tests. */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { ROOT } from './constants.ts';
 
@@ -50,4 +50,28 @@ export async function visit(browser: Browser, url: string, width = 1280): Promis
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url, { waitUntil: 'networkidle' });
   return { page, errors, shot: (file) => page.screenshot({ path: join(SCREENSHOTS, file), fullPage: false }) };
+}
+
+export interface Opened {
+  page: Page;
+  /** Console errors and uncaught page errors, as they happen. */
+  errors: string[];
+  /** Closes the page's context. */
+  close(): Promise<void>;
+}
+
+/** `url` in a fresh context of `size` (and `options`, e.g. JavaScript off), loaded until the network is idle. */
+export async function openInContext(
+  browser: Browser,
+  url: string,
+  size: { width: number; height: number },
+  options: BrowserContextOptions = {},
+): Promise<Opened> {
+  const context = await browser.newContext({ viewport: size, ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url, { waitUntil: 'networkidle' });
+  return { page, errors, close: () => context.close() };
 }
