@@ -80,9 +80,9 @@ export interface OfferRef {
 export interface BestCard {
   measure: Measure;
   noun: string;
-  /** The best value open to anyone, and as the card writes it ("from 8.99 %" where a range starts there). */
+  /** The best value open to anyone, and whether it is where a range starts (written "from 8.99 %"). */
   value: number;
-  valueText: string;
+  fromRange: boolean;
   who: OfferRef[];
   /** The next lenders by their best open offer, best first (a few): who else comes close. */
   next: OfferRef[];
@@ -157,10 +157,6 @@ const refOf = (definition: ExplorerDefinition, w: Who): OfferRef => ({
   restricted: w.offer.restricted,
 });
 
-/** A best value as a card or a ranking writes it: "from 8.99 %" when the offers making it are ranges that start there. */
-export const valueText = (value: number, who: readonly { ranged: boolean }[]) =>
-  `${who.some((w) => w.ranged) ? 'from ' : ''}${rate(value)}`;
-
 function trendSummary(points: { date: string; value: number | null }[]): string {
   const known = points.filter((p) => p.value !== null);
   if (known.length === 0) return 'no data';
@@ -192,7 +188,7 @@ export function bestCards(view: DatasetView, restrictedShown = 2, nextShown = 0)
         measure,
         noun: definition.valueNoun(measure),
         value: best.value,
-        valueText: valueText(best.value, who),
+        fromRange: who.some((w) => w.ranged),
         who,
         next,
         restricted: best.restricted.slice(0, restrictedShown).map((w) => refOf(definition, w)),
@@ -422,9 +418,9 @@ export interface ComparisonRow {
   entityId: string;
   url: string;
   type: LenderType;
-  /** The best open offer, as the page writes it ("from 8.99 %" for a range), and the offers that make it. */
+  /** The best open offer, whether it is where a range starts ("from 8.99"), and the offers that make it. */
   value?: number;
-  valueText?: string;
+  fromRange?: boolean;
   products: string[];
   ids: string[];
   /** Each offer making it, as the pages name it: its range, grade, a card's fee and days. */
@@ -465,7 +461,7 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
       url: entityUrl(definition, s.entity.id),
       type: lenderType(s.entity.id),
       value: s.best?.value,
-      valueText: s.best ? valueText(s.best.value, refs) : undefined,
+      fromRange: refs.some((r) => r.ranged),
       products: [...new Set(s.best?.who.map((w) => w.item.name || '(unnamed)') ?? [])],
       ids: s.best?.who.map((w) => w.offer.id) ?? [],
       offers: refs,
