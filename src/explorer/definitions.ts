@@ -219,18 +219,18 @@ const loans = (
     'revolving-credit',
     'medical-finance',
   ];
-  const offersOf = (product: LoanProduct, entity: LoanInstitution): Offer[] =>
-    loanRanges(product).map((range) => {
-      const start = range.from ?? range.only ?? range.to!;
-      return {
-        key: planGroup(range.plan),
-        value: start.rate,
-        id: start.id,
-        ...(range.only ? {} : { range: { from: range.from?.rate ?? null, to: range.to?.rate ?? null } }),
-        ...(range.note ? { note: range.note } : {}),
-        restricted: restrictionOf(restrictions, { entity: entity.name, product: product.name }),
-      };
-    });
+  /** A range as an offer: worth where it starts (a "To" alone, its only rate). */
+  const offerOf = (range: LoanRange, product: LoanProduct, entity: LoanInstitution): Offer => {
+    const start = range.from ?? range.only ?? range.to!;
+    return {
+      key: planGroup(range.plan),
+      value: start.rate,
+      id: start.id,
+      ...(range.only ? {} : { range: { from: range.from?.rate ?? null, to: range.to?.rate ?? null } }),
+      ...(range.note ? { note: range.note } : {}),
+      restricted: restrictionOf(restrictions, { entity: entity.name, product: product.name }),
+    };
+  };
   return {
     path,
     title: titleOf(slug),
@@ -242,23 +242,21 @@ const loans = (
     compared: ['secured', 'unsecured'],
     repayment,
     chartFirst: 'secured',
-    offers: offersOf,
+    offers: (product, entity) => loanRanges(product).map((range) => offerOf(range, product, entity)),
     headers: ['Product', 'Plan', 'Condition', 'Rate %'],
     // One row per offer: a range's "From" and "To" are one row.
     rows: (entity) =>
       entity.products.flatMap((product) =>
-        offersOf(product, entity).map((offer, i) => [
-          { text: product.name },
-          { text: loanRanges(product)[i]!.plan ?? '' },
-          { text: offer.note ?? '' },
-          {
-            text: offerRate(offer, ''),
-            value: offer.value,
-            key: offer.key,
-            id: offer.id,
-            restricted: offer.restricted,
-          },
-        ]),
+        loanRanges(product).map((range) => {
+          const offer = offerOf(range, product, entity);
+          const { value, key, id, restricted } = offer;
+          return [
+            { text: product.name },
+            { text: range.plan ?? '' },
+            { text: offer.note ?? '' },
+            { text: offerRate(offer, ''), value, key, id, restricted },
+          ];
+        }),
       ),
   };
 };
