@@ -34,7 +34,7 @@ import { generateHistory } from '../bench/lib/synthetic-history.ts';
 import { vercelFunctionSection } from '../bench/lib/vercel-function.ts';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
-import { listToolName } from '../src/mcp/tools.ts';
+import { listToolName } from '../src/mcp/rest-tools.ts';
 import { MCP_PATH, modern } from '../test/support/mcp.ts';
 
 const { values: args } = parseArgs({

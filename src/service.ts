@@ -14,7 +14,7 @@ import { isWhole, joined, type Answer, type Outgoing, type RequestHead } from '.
 import { KeptAnswers, type Kept } from './http/kept-answers.ts';
 import { prepare, respond, type Prepared } from './http/way-out.ts';
 import type { McpCore, McpEndpointOptions } from './mcp/endpoint.ts';
-import type { RestAnswer } from './mcp/server.ts';
+import type { RestAnswer } from './mcp/tool.ts';
 import { readUpTo } from './lib/read-up-to.ts';
 import { siteUrl } from './site.ts';
 import { HEALTH_PATH, isMcpPath, MCP_PATH } from './endpoints.ts';

@@ -11,11 +11,12 @@ import { buildSiteData, type SiteData } from '../src/build/site-data.ts';
 import { changesEndpointOf } from '../src/changes/endpoint.ts';
 import { rateValues } from '../src/collect/guards.ts';
 import { DATASETS } from '../src/datasets.ts';
-import { countWord } from '../src/docs/pages.ts';
-import { size } from '../src/docs/figures.ts';
+import { countWord } from '../src/lib/words.ts';
+import { size } from '../src/mcp/sizes.ts';
 import { endpointsOf, HEALTH_PATH } from '../src/endpoints.ts';
 import { LIMITS, SUPPORTED_VERSIONS } from '../src/mcp/protocol.ts';
-import { TOOLS } from '../src/mcp/tools.ts';
+import { restToolsOf } from '../src/mcp/rest-tools.ts';
+import { TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
@@ -23,6 +24,7 @@ import { compileSnapshotTree } from '../src/store/compile.ts';
 import { historyFiles, servedStoreOf } from '../src/store/history-build.ts';
 import { ROOT } from './support/constants.ts';
 import { historyDir, newestSnapshots, tempDir } from './support/history.ts';
+import { MCP_PATH, type McpRequest, modern } from './support/mcp.ts';
 
 const SITE = 'https://rates.example';
 let data: SiteData;
@@ -30,6 +32,8 @@ let readme: string;
 let openapi: any;
 /** The core over the test history, as `npm start` on a fresh clone runs it (no collection recorded). */
 let core: (target: string) => Promise<Response>;
+/** The MCP endpoint of the same core. */
+let mcpCore: (request: McpRequest) => Promise<Response>;
 
 const page = (slug: string) => data.pages.find((p) => p.slug === slug)!.markdown;
 /** An answer's JSON, and its size in bytes as sent. */
@@ -50,6 +54,7 @@ beforeAll(async () => {
     siteUrl: SITE,
   });
   core = (target) => service(new Request(`${SITE}${target}`));
+  mcpCore = (request) => service(new Request(`${SITE}${MCP_PATH}`, request));
 });
 
 describe('OpenAPI examples', () => {
@@ -168,6 +173,29 @@ describe('the AI page', () => {
     }
     expect(sizes.replace(/\s+/g, ' ')).toContain(`the largest is ${largest.text}`);
     expect(page('limits')).toContain(`such as ${whole.text}`);
+  });
+
+  it("each dataset tool's description states the sizes of the Sizes table's row, in its words", async () => {
+    const ai = page('ai');
+    const sizes = ai.slice(ai.indexOf('### Sizes'), ai.indexOf('### Limits'));
+    const response = await mcpCore(modern('tools/list'));
+    const described = new Map(
+      (await response.json()).result.tools.map((t: { name: string; description: string }) => [t.name, t.description]),
+    );
+    for (const dataset of DATASETS) {
+      const cells = sizes
+        .split('\n')
+        .find((line) => line.startsWith(`| ${dataset.title} |`))!
+        .split(' | ')
+        .map((cell) => cell.replace(/^\| /, ''));
+      const [list, detail, series] = restToolsOf(dataset).map((t) => described.get(t.name) as string);
+      expect(list).toContain(`Size: ${cells[1]}.`);
+      expect(detail).toContain(`Size: ${cells[2]}.`);
+      // "1.2 MiB (224 snapshots, 2024-02-22 to 2025-03-05): over 1 MiB": the count and dates the time series states.
+      const [, count, dates] = /\((\d+) snapshots, (\S+ to \S+)\)/.exec(cells[3]!)!;
+      expect(series).toContain(`there are ${count} snapshots (${dates})`);
+      expect(series).toContain(`${SITE}/docs/ai#sizes`);
+    }
   });
 
   it('the Inspector commands run the Inspector whose CLI the suite tests', async () => {

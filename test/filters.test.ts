@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DATASETS, filtersOf, type Dataset, type ItemFilter } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
-import { readArguments, toolsFor } from '../src/mcp/tools.ts';
+import { restToolsOf } from '../src/mcp/rest-tools.ts';
+import { readArguments } from '../src/mcp/tool.ts';
 
 /** A dataset with one more filter, as a contributor would add it (under a slug of its own). */
 function withFilter(base: Dataset, filter: ItemFilter, slug: string): Dataset {
@@ -40,7 +41,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('a filter for one endpo
   });
 
   it('is an argument and a sentence of the MCP list tool only', () => {
-    const [list, detail, series] = toolsFor(dataset);
+    const [list, detail, series] = restToolsOf(dataset);
     expect(Object.keys(list!.inputSchema.properties ?? {})).toContain('minimumRate');
     expect(list!.description).toContain('minimumRate');
     for (const tool of [detail!, series!]) {
@@ -50,7 +51,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('a filter for one endpo
   });
 
   it('takes a JSON number only where the filter says its values are whole numbers', () => {
-    const [list] = toolsFor(dataset);
+    const [list] = restToolsOf(dataset);
     expect([...list!.digits].sort()).toEqual(wholeNumbers.map((f) => f.name).sort());
     for (const filter of wholeNumbers)
       expect(readArguments(list!, { [filter.name]: Number(filter.example) })).toEqual({
@@ -62,7 +63,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('a filter for one endpo
       { ...minRate, name: 'minimumMonths', wholeNumber: true, schema: z.string() },
       `${slug}-whole`,
     );
-    const [wholeList] = toolsFor(whole);
+    const [wholeList] = restToolsOf(whole);
     expect([...wholeList!.digits].sort()).toEqual(['minimumMonths', ...wholeNumbers.map((f) => f.name)].sort());
     expect(readArguments(wholeList!, { minimumMonths: 6 })).toEqual({ values: { minimumMonths: '6' } });
   });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { MAX_MCP_BODY_BYTES } from '../src/mcp/endpoint.ts';
-import { TOOLS } from '../src/mcp/tools.ts';
+import { TOOLS } from '../src/mcp/tool-table.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';

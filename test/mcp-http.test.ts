@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
 import { createMcpCore } from '../src/mcp/endpoint.ts';
-import { TOOLS, toolsFor } from '../src/mcp/tools.ts';
+import { restToolsOf } from '../src/mcp/rest-tools.ts';
+import { TOOLS } from '../src/mcp/tool-table.ts';
 import { rawServiceOver } from './support/core.ts';
 import { FILTERED, IGNORING, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates } from './support/history.ts';
@@ -510,7 +511,7 @@ describe('arguments and texts, as an agent reads them', () => {
   });
 
   it('an unknown argument names the arguments the tool takes; only a type error says "string"', async () => {
-    const series = toolsFor(B)[2]!;
+    const series = restToolsOf(B)[2]!;
     const unknown = errorBody((await call('2026-07-28', TB.series, { colour: 'blue' })).json);
     expect(unknown.hint).toBe(
       `${TB.series} does not take "colour". ${TB.series} takes: ${Object.keys(series.inputSchema.properties ?? {}).join(', ')}.`,

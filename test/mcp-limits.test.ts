@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
 import { LIMITS, mib } from '../src/mcp/protocol.ts';
-import { TOOLS } from '../src/mcp/tools.ts';
+import { size } from '../src/mcp/sizes.ts';
+import { TOOLS } from '../src/mcp/tool-table.ts';
 import { rawServiceOver } from './support/core.ts';
 import { EACH, largestDataset, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates } from './support/history.ts';
@@ -69,22 +70,17 @@ describe(`one tool result holds at most ${mib(LIMITS.resultBytes)}`, () => {
     async (_, dataset) => {
       const { kind, param } = dataset.entity;
       const tool = (await tools()).find((t) => t.name === toolNamesOf(dataset).series)!;
-      const [, snapshotKb, count, , last, total, unit] = new RegExp(
-        `one snapshot of every ${kind} is about (\\d+) KB, of one ${kind} about [\\d.]+ KB; there are (\\d+) snapshots \\((\\S+) to (\\S+)\\), about ([\\d.]+) (KB|MB) in all\\.`,
+      const [, snapshotSize, count, , last] = new RegExp(
+        `one snapshot of every ${kind} is (\\S+ KiB); there are (\\d+) snapshots \\((\\S+) to (\\S+)\\)`,
       ).exec(tool.description)!;
       const { list, timeSeries } = endpointsOf(dataset);
       const rest = await (await fetch(`${server.url}${list.path}`)).text();
-      expect(Math.abs(Number(snapshotKb) * 1024 - Buffer.byteLength(rest))).toBeLessThan(1024);
+      expect(snapshotSize).toBe(size(Buffer.byteLength(rest)));
       const full = await (
         await fetch(`${server.url}${timeSeries.path}?startDate=2000-01-01&endDate=2100-01-01`)
       ).text();
       expect(Object.keys(JSON.parse(full).timeSeries)).toHaveLength(Number(count));
       expect(last).toBe(newestDates()[dataset.slug]);
-      // The size of every snapshot of every entity, to 25 % (the JSON of a whole time series has its envelope too).
-      const bytes = Buffer.byteLength(full);
-      const stated = Number(total) * (unit === 'MB' ? 2 ** 20 : 1024);
-      expect(stated).toBeGreaterThan(bytes * 0.8);
-      expect(stated).toBeLessThan(bytes * 1.25);
       const range = / range of about (\d+) days or less\./.exec(tool.description)?.[1];
       const whole = await call('2026-07-28', tool.name, { startDate: '2000-01-01', endDate: '2100-01-01' });
       if (range === undefined) {
@@ -113,7 +109,7 @@ describe(`one tool result holds at most ${mib(LIMITS.resultBytes)}`, () => {
 
   it('the other descriptions state sizes too', async () => {
     for (const tool of await tools()) {
-      expect(tool.description, tool.name).toMatch(/Sizes?: .*\d+ KB/);
+      expect(tool.description, tool.name).toMatch(/Sizes?: .*\d+(\.\d)? KiB/);
       if (tool.name.endsWith('_time_series'))
         expect(tool.description).toContain(`One result may hold at most ${mib(LIMITS.resultBytes)}`);
     }
@@ -184,22 +180,28 @@ describe('outputSchema', () => {
       for (const tool of await tools(version)) expect(tool.outputSchema).toBeUndefined();
   });
 
-  /** Calls of every tool: each dataset's list (filtered where it can be), an entity, and its time series in four ways. */
-  const CALLS: [string, Record<string, string>][] = DATASETS.flatMap((d, n) => {
-    const names = toolNamesOf(d);
-    const { param } = d.entity;
-    const newest = newestDates()[d.slug];
-    const filter = d.filters[0];
-    const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
-    return [
-      [names.list, filter ? { [filter.name]: filter.example } : {}],
-      // The first dataset's entity by its bare slug, the others' by their whole id.
-      [names.detail, { [param]: n === 0 ? bare : d.exampleEntityId }],
-      [names.series, { startDate: minusDays(newest, 30), endDate: newest, [param]: d.exampleEntityId }],
-      [names.series, {}],
-      [names.series, { date: newest, ...Object.fromEntries(d.ignoredTimeSeriesParams.map((p) => [p, 'ignored'])) }],
-    ] as [string, Record<string, string>][];
-  });
+  /**
+   * Calls of every tool: its example from the tool table, and for the datasets' tools their list
+   * (filtered where it can be), an entity, and its time series in four ways.
+   */
+  const CALLS: [string, Record<string, string>][] = [
+    ...TOOLS.map((tool) => [tool.name, tool.example] as [string, Record<string, string>]),
+    ...DATASETS.flatMap((d, n) => {
+      const names = toolNamesOf(d);
+      const { param } = d.entity;
+      const newest = newestDates()[d.slug];
+      const filter = d.filters[0];
+      const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
+      return [
+        [names.list, filter ? { [filter.name]: filter.example } : {}],
+        // The first dataset's entity by its bare slug, the others' by their whole id.
+        [names.detail, { [param]: n === 0 ? bare : d.exampleEntityId }],
+        [names.series, { startDate: minusDays(newest, 30), endDate: newest, [param]: d.exampleEntityId }],
+        [names.series, {}],
+        [names.series, { date: newest, ...Object.fromEntries(d.ignoredTimeSeriesParams.map((p) => [p, 'ignored'])) }],
+      ] as [string, Record<string, string>][];
+    }),
+  ];
 
   it('structuredContent of every tool is valid against its outputSchema, and equal to the text', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthTime } from '../src/api/health.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
-import { toolsFor } from '../src/mcp/tools.ts';
+import { restToolsOf } from '../src/mcp/rest-tools.ts';
 import { serveSourcePages, startSourceServer, type SourceServer } from './support/source-server.ts';
 import { ROOT } from './support/constants.ts';
 import { freePort } from './support/free-port.ts';
@@ -180,7 +180,7 @@ describe('the production server from npm start', () => {
       `${base}${MCP_PATH}`,
       modern(
         'tools/call',
-        { name: toolsFor(B)[1]!.name, arguments: { [B.entity.param]: B.exampleEntityId } },
+        { name: restToolsOf(B)[1]!.name, arguments: { [B.entity.param]: B.exampleEntityId } },
         { headers: { origin: 'https://agent.example' } },
       ),
     );

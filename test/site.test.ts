@@ -17,7 +17,7 @@ import { parseFeed } from '@rowanmanning/feed-parser';
 import { parseChangelog } from '../src/docs/changelog.ts';
 import type { DocPage } from '../src/docs/pages.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
-import { TOOLS } from '../src/mcp/tools.ts';
+import { TOOLS } from '../src/mcp/tool-table.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
 import { chromiumForTests, SCREENSHOTS, visit as open } from './support/chromium.ts';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { endpointsOf, exampleEntityId, HEALTH_PATH } from '../src/endpoints.ts';
 import { Health } from '../src/schemas/health.ts';
-import { toolsFor } from '../src/mcp/tools.ts';
+import { restToolsOf } from '../src/mcp/rest-tools.ts';
 import { API_FUNCTION, API_ROUTE_SOURCE } from '../src/build/on-vercel.ts';
 import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
 import { STATUS_PAGE_CACHE_CONTROL } from '../src/api/caching.ts';
@@ -240,7 +240,7 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
-      params: { name: toolsFor(DATASETS.at(-1)!)[0]!.name, arguments: {} },
+      params: { name: restToolsOf(DATASETS.at(-1)!)[0]!.name, arguments: {} },
     };
     const headers = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' };
     const pair = await both(MCP_PATH, { method: 'POST', headers, body: JSON.stringify(call) });
@@ -250,7 +250,7 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
   });
 
   it('MCP 2026-07-28: tools/call with its headers and _meta', async () => {
-    const pair = await both(MCP_PATH, modern('tools/call', { name: toolsFor(DATASETS[0])[2]!.name, arguments: {} }));
+    const pair = await both(MCP_PATH, modern('tools/call', { name: restToolsOf(DATASETS[0])[2]!.name, arguments: {} }));
     expect(pair.local.status).toBe(200);
     expect(JSON.parse(pair.local.text).result.resultType).toBe('complete');
     expectSame(pair, 'tools/call 2026-07-28');

@@ -9,6 +9,7 @@ import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { LIMITS } from '../mcp/protocol.ts';
+import { entityCount, size, sizeRange } from '../mcp/sizes.ts';
 import { possessive } from '../lib/words.ts';
 
 export interface DatasetFigures {
@@ -26,22 +27,6 @@ export interface DatasetFigures {
   historyBytes: number;
   /** The entity whose whole time series is largest. */
   largest: { id: string; name: string; bytes: number };
-}
-
-/** Bytes as the docs write them: KiB below a MiB (one decimal under 10 KiB), else MiB with one decimal. */
-export function size(bytes: number): string {
-  const k = bytes / 1024;
-  if (k < 10) return `${Math.max(0.1, Math.round(k * 10) / 10)} KiB`;
-  if (k < 1024) return `${Math.round(k)} KiB`;
-  return `${Math.round((k / 1024) * 10) / 10} MiB`;
-}
-
-/** "0.6–2.5 KiB": a range of sizes, the unit written once when both ends share it. */
-export function sizeRange(min: number, max: number): string {
-  const [low, high] = [size(min), size(max)];
-  if (low === high) return low;
-  const unit = high.slice(high.indexOf(' '));
-  return low.endsWith(unit) ? `${low.slice(0, -unit.length)}–${high}` : `${low}–${high}`;
 }
 
 /** Does an answer of this size fit in one MCP tool result? */
@@ -109,11 +94,6 @@ export async function measureFigures(handle: Handler, origin: string): Promise<D
   return figures;
 }
 
-const entityWord = (slug: string, n: number) => {
-  const { kind } = DATASETS.find((d) => d.slug === slug)!.entity;
-  return `${n} ${kind}${n === 1 ? '' : 's'}`;
-};
-
 /** The docs' placeholders these figures fill. */
 export function figuresSubstitutions(figures: DatasetFigures[]): Record<string, string> {
   const limit = size(LIMITS.resultBytes);
@@ -137,7 +117,7 @@ export function figuresSubstitutions(figures: DatasetFigures[]): Record<string, 
         [
           '',
           f.title,
-          `${size(f.listBytes)} (${entityWord(f.slug, f.entities)})`,
+          `${size(f.listBytes)} (${entityCount(DATASETS.find((d) => d.slug === f.slug)!, f.entities)})`,
           sizeRange(f.detailBytes.min, f.detailBytes.max),
           `${size(f.historyBytes)} (${f.snapshots} snapshots, ${f.firstDate} to ${f.lastDate}): ${fits(f.historyBytes) ? 'fits' : `over ${limit}`}`,
           `${f.largest.name} (\`${f.largest.id}\`), ${size(f.largest.bytes)}: ${fits(f.largest.bytes) ? 'fits' : `over ${limit}`}`,

@@ -1,6 +1,6 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
 import { DATASETS, datasetsInWords } from '../datasets.ts';
-import { TOOLS } from '../mcp/tools.ts';
+import { TOOLS } from '../mcp/tool-table.ts';
 import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
 import { changesLlmsLines } from '../changes/docs.ts';

@@ -8,9 +8,11 @@ import { join, resolve } from 'node:path';
 import { DATASETS, type DatasetSlug } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
+import { countWord } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
-import { TOOLS } from '../mcp/tools.ts';
+import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
+import { TOOLS } from '../mcp/tool-table.ts';
 import { figuresSubstitutions, type DatasetFigures } from './figures.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
@@ -47,10 +49,6 @@ export interface DocPage {
 const REPOSITORY = resolve(import.meta.dirname, '../..');
 
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
-
-const WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
-/** A count as prose writes it: a word up to twelve, digits above. */
-export const countWord = (n: number) => WORDS[n] ?? n.toLocaleString('en');
 
 /** A tool's arguments for the tools table: what it takes, then what it accepts and ignores. */
 const toolArguments = (t: (typeof TOOLS)[number]) =>
@@ -91,7 +89,7 @@ function substitutions(site: string): Record<string, string> {
     ),
     /** How many MCP tools there are, and per dataset, in words. */
     toolCount: countWord(TOOLS.length),
-    toolsPerDataset: countWord(TOOLS.length / DATASETS.length),
+    toolsPerDataset: countWord(REST_TOOL_KINDS.length),
     /** How many MCP protocol versions the server speaks, in words. */
     protocolVersionCount: countWord(SUPPORTED_VERSIONS.length),
     /** The Inspector the docs' commands run: the version the suite tests. */

@@ -45,3 +45,7 @@ export function termBeforeNoun(label: string): string {
   const match = /^(\d+) (year|month)s?$/i.exec(label);
   return match ? `${match[1]}-${match[2]!.toLowerCase()}` : label;
 }
+
+const WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+/** A count as prose writes it: a word up to twelve, digits above. */
+export const countWord = (n: number) => WORDS[n] ?? n.toLocaleString('en');

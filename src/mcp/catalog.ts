@@ -4,86 +4,18 @@
  * descriptions state. The sizes come from the data this deployment serves (it changes only with a
  * new deployment), measured through the REST core on first use.
  */
-import { DATASETS, type Dataset } from '../datasets.ts';
-import { endpointsOf } from '../endpoints.ts';
-import { INSTRUCTIONS, SERVER_INFO } from './instructions.ts';
-import {
-  atLeast,
-  LEGACY_VERSIONS,
-  LIMITS,
-  mib,
-  MODERN_VERSION,
-  SERVER_INFO_KEY,
-  SUPPORTED_VERSIONS,
-} from './protocol.ts';
-import { TOOLS, type ToolDefinition } from './tools.ts';
-import type { RestForTools } from './server.ts';
+import { DATASETS } from '../datasets.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
-
-export interface DatasetSizes {
-  /** Bytes of the newest snapshot of every entity (the list result). */
-  snapshotBytes: number;
-  entities: number;
-  snapshots: number;
-  firstDate: string;
-  lastDate: string;
-  /** The longest startDate–endDate range that fits in one result wherever it falls (Infinity: the whole history fits). */
-  safeDays: number;
-  /** The same for one entity (institutionId or issuerId given). */
-  safeDaysOne: number;
-}
+import { INSTRUCTIONS, SERVER_INFO } from './instructions.ts';
+import { atLeast, LEGACY_VERSIONS, MODERN_VERSION, SERVER_INFO_KEY, SUPPORTED_VERSIONS } from './protocol.ts';
+import { measureSizes, sizeNote, type DatasetSizes } from './sizes.ts';
+import type { RestForTools } from './tool.ts';
+import { TOOLS } from './tool-table.ts';
 
 const CAPABILITIES = { tools: { listChanged: false } };
 const ONE_HOUR = { ttlMs: 60 * 60 * 1000, cacheScope: 'public' } as const;
 /** What every 2026-07-28 result carries. */
 export const MODERN_RESULT_FIELDS = `"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_KEY]: SERVER_INFO })}`;
-
-const kb = (bytes: number) =>
-  bytes < 1024 ? `${Math.max(1, Math.round(bytes / 100) / 10)} KB` : `${Math.round(bytes / 1024)} KB`;
-const mb = (bytes: number) => (bytes < 1024 * 1024 ? kb(bytes) : `${Math.round((bytes / 2 ** 20) * 10) / 10} MB`);
-const dayNumber = (date: string) => Math.round(Date.parse(date) / 86_400_000);
-
-/**
- * How many days any startDate–endDate range may span and still fit in one result, wherever it
- * falls: with at most `k` snapshots fitting (an allowance of 20 % for older, larger snapshots),
- * the shortest span holding k + 1 of them.
- */
-function safeDaysOf(dates: string[], snapshotBytes: number): number {
-  const k = Math.floor(LIMITS.resultBytes / (Math.max(1, snapshotBytes) * 1.2));
-  let fewest = Infinity;
-  for (let i = 0; i + k < dates.length; i++) fewest = Math.min(fewest, dayNumber(dates[i + k]!) - dayNumber(dates[i]!));
-  return Math.max(1, fewest);
-}
-
-/** About how many days of every entity's snapshots fit in one result. */
-export const daysThatFit = (sizes: DatasetSizes) => sizes.safeDays;
-
-/** The sentence a too-large time series is answered with, and the one its description ends with. */
-export function narrowing(dataset: Dataset, sizes: DatasetSizes | undefined): string {
-  const { param, kind } = dataset.entity;
-  if (!sizes) return `pass ${param} for one ${kind}, or a shorter startDate–endDate range`;
-  const range = `a startDate–endDate range of about ${daysThatFit(sizes)} days or less`;
-  if (!Number.isFinite(sizes.safeDaysOne)) return `pass ${param} for one ${kind}, or ${range}`;
-  return `pass ${range}, or ${param} for one ${kind} with a range of about ${sizes.safeDaysOne} days or less`;
-}
-
-function sizeNote(tool: ToolDefinition, sizes: DatasetSizes | undefined): string {
-  if (!sizes) return '';
-  const { kind } = tool.endpoint.dataset.entity;
-  const one = sizes.snapshotBytes / Math.max(1, sizes.entities);
-  if (tool.kind === 'list')
-    return ` Size: about ${kb(sizes.snapshotBytes)} (${sizes.entities} ${kind === 'issuer' ? 'issuers' : 'institutions'}).`;
-  if (tool.kind === 'detail') return ` Size: about ${kb(one)}.`;
-  const whole = sizes.snapshots * sizes.snapshotBytes;
-  return (
-    ` Sizes: one snapshot of every ${kind} is about ${kb(sizes.snapshotBytes)}, of one ${kind} about ${kb(one)}; ` +
-    `there are ${sizes.snapshots} snapshots (${sizes.firstDate} to ${sizes.lastDate}), about ${mb(whole)} in all. ` +
-    `One result may hold at most ${mib(LIMITS.resultBytes)}` +
-    (Number.isFinite(sizes.safeDays)
-      ? `: for a longer period, ${narrowing(tool.endpoint.dataset, sizes)}.`
-      : '; the whole history fits.')
-  );
-}
 
 /** A whole REST answer's text, or undefined unless it is a 200. */
 async function textOf(rest: RestForTools, target: string): Promise<string | undefined> {
@@ -91,28 +23,6 @@ async function textOf(rest: RestForTools, target: string): Promise<string | unde
   if (status !== 200) return undefined;
   if (body === null || body instanceof Uint8Array) return Buffer.from(body ?? []).toString('utf8');
   return (await readUpTo(body, Number.POSITIVE_INFINITY))?.toString('utf8');
-}
-
-async function measure(rest: RestForTools, dataset: Dataset): Promise<DatasetSizes | undefined> {
-  const endpoints = endpointsOf(dataset);
-  const [listText, seriesText] = await Promise.all([
-    textOf(rest, endpoints.list.path),
-    textOf(rest, endpoints.timeSeries.path),
-  ]);
-  if (listText === undefined || seriesText === undefined) return undefined;
-  const { availableDates } = JSON.parse(seriesText) as { availableDates: string[] };
-  if (availableDates.length === 0) return undefined;
-  const snapshotBytes = Buffer.byteLength(listText);
-  const entities = (JSON.parse(listText) as { data: unknown[] }).data.length;
-  return {
-    snapshotBytes,
-    safeDays: safeDaysOf(availableDates, snapshotBytes),
-    safeDaysOne: safeDaysOf(availableDates, snapshotBytes / entities),
-    entities,
-    snapshots: availableDates.length,
-    firstDate: availableDates[0]!,
-    lastDate: availableDates.at(-1)!,
-  };
 }
 
 export interface Catalog {
@@ -125,12 +35,14 @@ export interface Catalog {
   tools: readonly Record<string, unknown>[];
 }
 
-export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined>): Catalog {
+export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined>, site: string): Catalog {
   const toolsOf = (version: string) =>
     TOOLS.map((tool) => ({
       name: tool.name,
       title: tool.title,
-      description: tool.description + sizeNote(tool, sizes.get(tool.endpoint.dataset.slug)),
+      description:
+        tool.description +
+        (tool.dataset && tool.sizes ? sizeNote(tool.dataset, tool.sizes, sizes.get(tool.dataset.slug), site) : ''),
       inputSchema: tool.inputSchema,
       // structuredContent exists from 2025-06-18, and with it outputSchema.
       ...(atLeast(version, '2025-06-18') ? { outputSchema: tool.outputSchema } : {}),
@@ -174,14 +86,16 @@ export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined
 }
 
 /** The catalog, measured once; a failed measurement (no data yet) is tried again on the next request. */
-export function catalogLoader(rest: RestForTools): () => Promise<Catalog> {
+export function catalogLoader(rest: RestForTools, site: string): () => Promise<Catalog> {
   let catalog: Promise<Catalog> | undefined;
   return () =>
     (catalog ??= Promise.all(
-      DATASETS.map(async (d) => [d.slug, await measure(rest, d).catch(() => undefined)] as const),
+      DATASETS.map(
+        async (d) => [d.slug, await measureSizes(d, (target) => textOf(rest, target)).catch(() => undefined)] as const,
+      ),
     ).then((entries) => {
       const sizes = new Map(entries);
       if ([...sizes.values()].some((s) => s === undefined)) catalog = undefined;
-      return buildCatalog(sizes);
+      return buildCatalog(sizes, site);
     }));
 }

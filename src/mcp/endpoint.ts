@@ -9,7 +9,8 @@ import type { Answer, RequestHead } from '../http/answer.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
 import { errorText, INVALID_REQUEST, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR } from './protocol.ts';
-import { createRpc, type Json, type RestForTools } from './server.ts';
+import { createRpc, type Json } from './server.ts';
+import type { RestForTools } from './tool.ts';
 
 /** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
 export const MAX_MCP_BODY_BYTES = LIMITS.bodyBytes;
@@ -79,7 +80,7 @@ export function createMcpCore(rest: RestForTools, options: McpEndpointOptions = 
   const site = options.siteUrl ?? siteUrl();
   const allowed = allowedHostNames(options.allowedHosts, site);
   const log = options.log ?? defaultLog;
-  const rpc = createRpc({ rest, site, catalog: catalogLoader(rest), log });
+  const rpc = createRpc({ rest, site, catalog: catalogLoader(rest, site), log });
 
   /** The refusal that needs no body (Host, method), or undefined: read the body. */
   function beforeBody(input: RequestHead): Answer | undefined {

@@ -1,8 +1,10 @@
 /** What an agent is told about this server in `initialize` and `server/discover`, written from the dataset table. */
 import { DATASETS } from '../datasets.ts';
 import { API_PREFIX } from '../endpoints.ts';
-import { listInWords } from '../lib/words.ts';
+import { countWord, listInWords } from '../lib/words.ts';
 import { LIMITS, mib } from './protocol.ts';
+import { REST_TOOL_KINDS } from './rest-tools.ts';
+import { OWN_TOOLS } from './tool-table.ts';
 
 export const SERVER_INFO = { name: 'nz-rates', title: 'New Zealand lending rates', version: '1.0.0' };
 
@@ -18,10 +20,10 @@ const FILTERS = DATASETS.flatMap((d) =>
 
 export const INSTRUCTIONS = `New Zealand lending rates, collected hourly from interest.co.nz: read-only tools, no authentication.
 
-Datasets (three tools each): ${listInWords(DATASETS.map((d) => `${d.label} (by ${d.entity.kind})`))}.
+Datasets (${countWord(REST_TOOL_KINDS.length)} tools each, the twins of the REST endpoints): ${listInWords(DATASETS.map((d) => `${d.label} (by ${d.entity.kind})`))}.
 - list_<dataset>: the newest rates of every ${KINDS.map((d) => d.entity.kind).join(' or ')}, with their ids.
 - ${KINDS.map((d) => `get_<dataset>_by_${d.entity.kind}`).join(' / ')}: one ${KINDS.map((d) => d.entity.kind).join(' or ')}.
-- get_<dataset>_time_series: earlier snapshots.
+- get_<dataset>_time_series: earlier snapshots.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
 
 Ids: ${listInWords(KINDS.map((d) => `${d.entity.kind}s are "${d.entity.prefix}:<slug>" (e.g. ${d.exampleEntityId})`))}. They are matched case-insensitively and do not change between collections; call a list tool first to find them.
 

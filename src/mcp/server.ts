@@ -9,7 +9,9 @@
 import type { Log } from '../api/edge.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
-import { MODERN_RESULT_FIELDS, narrowing, type Catalog } from './catalog.ts';
+import type { ErrorCode } from '../schemas/errors.ts';
+import { MODERN_RESULT_FIELDS, type Catalog } from './catalog.ts';
+import { narrowing } from './sizes.ts';
 import {
   atLeast,
   errorText,
@@ -32,7 +34,17 @@ import {
   type McpHeaders,
   type Message,
 } from './protocol.ts';
-import { forAgents, readArguments, restUrl, TOOL_BY_NAME, TOOLS, type ToolDefinition } from './tools.ts';
+import { forAgents } from './rest-tools.ts';
+import {
+  readArguments,
+  type Arguments,
+  type OwnTool,
+  type RestAnswer,
+  type RestForTools,
+  type Tool,
+  type ToolContext,
+} from './tool.ts';
+import { TOOL_BY_NAME, TOOLS } from './tool-table.ts';
 import { INVALID_REQUEST as INVALID_REQUEST_MESSAGE } from '../api/query.ts';
 
 export { HEADERLESS_VERSION, LEGACY_VERSIONS, MODERN_VERSION } from './protocol.ts';
@@ -51,24 +63,8 @@ const sizeOf = (json: Json): number =>
       ? json.length
       : json.reduce((n, part) => n + part.length, 0);
 
-/**
- * What the tools read of the REST API: its answers to GET, as src/service.ts keeps them. A kept
- * answer is reused for its second, and so is what a tool makes of it (`derived`).
- */
-export interface RestAnswer {
-  status: number;
-  body: Uint8Array | AsyncIterable<Uint8Array> | null;
-  /** Results made from a kept answer, reused while it is kept; absent when the answer is not kept. */
-  derived?: Map<string, unknown>;
-}
-export interface RestForTools {
-  /** The kept answer to GET of this path and query, if there is one this second. */
-  kept(target: string): RestAnswer | undefined;
-  /** The answer to GET of this path and query: the kept one, or one made now. */
-  get(target: string): Promise<RestAnswer>;
-}
-
-export interface Answer {
+/** The answer to one MCP message or batch, before the endpoint's HTTP rules. */
+export interface RpcAnswer {
   status: number;
   /** JSON, or undefined for 202 with no body. */
   body?: Json;
@@ -150,8 +146,8 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
     const args = readArguments(tool, params.arguments);
     // The REST endpoint's message for the same mistake (the body a tool returns is the REST body); the hint names the tool's arguments.
     if ('problems' in args) return badArguments(version, INVALID_REQUEST_MESSAGE, args.problems);
-    const url = restUrl(tool, args.values, site);
-    const target = `${url.pathname}${url.search}`;
+    if ('call' in tool) return inTurn(() => ownResult(version, tool, args.values), inBatch);
+    const target = tool.forward(args.values);
     // A call of its own whose REST answer is kept is answered now: it holds no memory past this
     // turn, so it needs no place in the semaphore (a batch's calls still take turns).
     const kept = inBatch ? undefined : rest.kept(target);
@@ -168,12 +164,47 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
     }, inBatch);
   }
 
+  /** What a tool's own call reads the REST API with: a 200's JSON, or the REST error thrown. */
+  const context: ToolContext = {
+    site,
+    async json(target) {
+      const { status, body } = await rest.get(target);
+      const raw = body === null || body instanceof Uint8Array ? body : await readUpTo(body, LIMITS.responseBytes);
+      if (raw === undefined)
+        throw new ApiError('invalid_request', 'Result too large', `${target} is over ${mib(LIMITS.responseBytes)}.`);
+      const value = JSON.parse(Buffer.from(raw ?? []).toString('utf8')) as {
+        error: ErrorCode;
+        message: string;
+        hint: string;
+      };
+      if (status === 200) return value;
+      throw new ApiError(value.error, value.message, value.hint);
+    },
+  };
+
+  /** The result of a tool that answers itself: its JSON value, or the ApiError it threw as the REST body it stands for. */
+  async function ownResult(version: string, tool: OwnTool, args: Arguments): Promise<Outcome> {
+    let text: string;
+    try {
+      text = JSON.stringify(await tool.call(args, context));
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        log('mcp: tool failed:', error);
+        return new RpcError(INTERNAL_ERROR, 'Internal error');
+      }
+      text = JSON.stringify(error.body(site));
+      return fromRest(version, error.status, Buffer.from(text));
+    }
+    if (Buffer.byteLength(text) > LIMITS.resultBytes) return toolResult(version, await tooLarge(tool), true);
+    return toolResult(version, text, false);
+  }
+
   /**
    * The result of a call from its REST answer. A kept answer's result is made once per version
    * and reused while the answer is kept: the result is a function of the REST answer and the
    * version alone (the caller's JSON-RPC id goes around it, in resultText).
    */
-  async function resultOf(version: string, tool: ToolDefinition, answer: RestAnswer): Promise<Outcome> {
+  async function resultOf(version: string, tool: Tool, answer: RestAnswer): Promise<Outcome> {
     const key = `mcp ${version}`;
     const known = answer.derived?.get(key) as Outcome | undefined;
     if (known !== undefined) return known;
@@ -185,7 +216,7 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
     return bytes;
   }
 
-  async function outcomeOf(version: string, tool: ToolDefinition, { status, body }: RestAnswer): Promise<Outcome> {
+  async function outcomeOf(version: string, tool: Tool, { status, body }: RestAnswer): Promise<Outcome> {
     const raw =
       body === null || body instanceof Uint8Array
         ? body !== null && body.length > LIMITS.resultBytes
@@ -210,12 +241,13 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
     );
   }
 
-  async function tooLarge(tool: ToolDefinition): Promise<string> {
-    const dataset = tool.endpoint.dataset;
-    const sizes = (await options.catalog()).sizes.get(dataset.slug);
-    const narrower = narrowing(dataset, sizes);
+  async function tooLarge(tool: Tool): Promise<string> {
+    const { dataset } = tool;
+    const narrower = dataset && narrowing(dataset, (await options.catalog()).sizes.get(dataset.slug));
     const how =
-      tool.kind === 'timeSeries' ? `${narrower[0]!.toUpperCase()}${narrower.slice(1)}.` : 'Call a narrower tool.';
+      tool.sizes === 'timeSeries' && narrower
+        ? `${narrower[0]!.toUpperCase()}${narrower.slice(1)}.`
+        : 'Call a narrower tool.';
     const error = new ApiError(
       'invalid_request',
       'Result too large',
@@ -267,12 +299,12 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
 
   const reply = (id: JsonRpcId, outcome: Outcome): Json =>
     outcome instanceof RpcError ? errorText(id, outcome) : resultText(id, outcome);
-  const refuse = (value: unknown, error: RpcError): Answer => ({
+  const refuse = (value: unknown, error: RpcError): RpcAnswer => ({
     status: error.status === 200 ? 400 : error.status,
     body: errorText(idOf(value), error),
   });
 
-  async function single(value: unknown, headers: McpHeaders): Promise<Answer> {
+  async function single(value: unknown, headers: McpHeaders): Promise<RpcAnswer> {
     const message = readMessage(value);
     if (message instanceof RpcError) return refuse(value, message);
     if (message.kind === 'response') return { status: 202 };
@@ -287,8 +319,8 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
     new RpcError(SERVER_ERROR, message, { limit, max: LIMITS[limit] });
 
   /** A 2025-03-26 batch: each message answered in turn, within the batch limits. */
-  async function batch(values: unknown[], headers: McpHeaders): Promise<Answer> {
-    const refuseAll = (why: string, limit?: keyof typeof LIMITS): Answer => ({
+  async function batch(values: unknown[], headers: McpHeaders): Promise<RpcAnswer> {
+    const refuseAll = (why: string, limit?: keyof typeof LIMITS): RpcAnswer => ({
       status: 400,
       body: errorText(
         null,
@@ -355,7 +387,7 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
 
   return {
     /** The answer to one parsed JSON body (a message or a batch). */
-    handle(value: unknown, headers: McpHeaders): Promise<Answer> {
+    handle(value: unknown, headers: McpHeaders): Promise<RpcAnswer> {
       return Array.isArray(value) ? batch(value, headers) : single(value, headers);
     },
   };

@@ -16,7 +16,7 @@ import { registerChangesPath } from '../changes/openapi.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
-import { TOOLS } from '../mcp/tools.ts';
+import { TOOLS } from '../mcp/tool-table.ts';
 
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { DATASETS, type Dataset, filtersOf } from '../../src/datasets.ts';
 import { endpointsOf } from '../../src/endpoints.ts';
-import { toolsFor } from '../../src/mcp/tools.ts';
+import { restToolsOf } from '../../src/mcp/rest-tools.ts';
 
 /** The first dataset whose entities have `schema`: for a test that writes data of that shape. */
 export function datasetOfSchema(schema: z.ZodType): Dataset {
@@ -36,7 +36,7 @@ export const EACH = DATASETS.map((d) => [d.slug, d] as const);
 
 /** A dataset's three MCP tools' names: its list, its detail and its time series. */
 export function toolNamesOf(dataset: Dataset): { list: string; detail: string; series: string } {
-  const [list, detail, series] = toolsFor(dataset).map((t) => t.name) as [string, string, string];
+  const [list, detail, series] = restToolsOf(dataset).map((t) => t.name) as [string, string, string];
   return { list, detail, series };
 }
 

@@ -1,0 +1,133 @@
+/**
+ * The tools that are REST endpoints' twins, three per dataset, from the dataset table and the
+ * endpoints: a tool's arguments are its endpoint's parameters (strings, validated by the same zod
+ * schemas), its result is the REST answer, and its outputSchema is the schema the OpenAPI document
+ * gives that answer.
+ */
+import { DATASETS, filtersOf, type Dataset } from '../datasets.ts';
+import {
+  endpointsOf,
+  entityIdParam,
+  exampleEntityId,
+  operationName,
+  type DataEndpoint,
+  type EndpointKind,
+} from '../endpoints.ts';
+import { z } from 'zod';
+import { defineTool, jsonSchemaOf, type Arguments, type Tool } from './tool.ts';
+
+/** The endpoints each dataset has a twin tool of, in the order the tool list gives them. */
+export const REST_TOOL_KINDS = ['list', 'detail', 'timeSeries'] as const satisfies readonly EndpointKind[];
+
+export const listToolName = (dataset: Dataset) => operationName(endpointsOf(dataset).list);
+
+function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; description: string } {
+  const { entity, title } = dataset;
+  const filters = filtersOf(dataset, kind)
+    .map((f) => ` Optional ${f.name}: ${f.description}`)
+    .join('');
+  const list = listToolName(dataset);
+  switch (kind) {
+    case 'list':
+      return {
+        title: `List ${title.toLowerCase()}`,
+        description:
+          `The newest ${dataset.label} of every New Zealand ${entity.kind} (as last collected from interest.co.nz), ` +
+          `with each ${entity.kind}'s id for the other ${dataset.label} tools.${filters}`,
+      };
+    case 'detail':
+      return {
+        title: `Get ${title.toLowerCase()} by ${entity.kind}`,
+        description: `The newest ${dataset.label} of one ${entity.kind}, by ${entity.param} (e.g. ${exampleEntityId(dataset)}; ${list} lists every id).${filters}`,
+      };
+    case 'timeSeries':
+      return {
+        title: `Get ${title.toLowerCase()} time series`,
+        description:
+          `Earlier ${dataset.label} from daily snapshots. Give date (one day) or startDate with endDate (inclusive range); ` +
+          `with no date the result lists availableDates. A snapshot exists only on dates when rates changed; ` +
+          `on other dates the rates equal the nearest earlier snapshot. Optional ${entity.param} keeps one ${entity.kind}.${filters}`,
+      };
+  }
+}
+
+/** Path parameter (detail tools) plus the endpoint's query parameters. */
+function inputOf(endpoint: DataEndpoint): z.ZodObject {
+  return endpoint.pathParam
+    ? z.strictObject({ [endpoint.pathParam]: entityIdParam(endpoint.dataset), ...endpoint.query.shape })
+    : endpoint.query;
+}
+
+/** The input's JSON schema, where REST's words point to a request (GET /api/v1/…), naming the tool. */
+function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject) {
+  const schema = jsonSchemaOf(input);
+  const properties = (schema.properties ??= {});
+  const list = listToolName(endpoint.dataset);
+  for (const property of Object.values(properties))
+    if (typeof property.description === 'string')
+      property.description = property.description.replace(/GET \/api\/v1\/[a-z-]+/, list);
+  for (const name of endpoint.ignoredQuery) {
+    properties[name] = {
+      type: 'string',
+      description: `Accepted and ignored, as by the REST endpoint (${endpoint.dataset.title.toLowerCase()} are by ${endpoint.dataset.entity.kind}: use ${endpoint.dataset.entity.param}).`,
+    };
+  }
+  return schema;
+}
+
+/** The REST request a call stands for: path parameter in the path, the rest in the query. */
+export function restTarget(endpoint: DataEndpoint, args: Arguments): string {
+  const { pathParam } = endpoint;
+  // toWellFormed: a lone surrogate in an argument would make encodeURIComponent throw.
+  const path = pathParam
+    ? endpoint.path.replace(`{${pathParam}}`, encodeURIComponent(args[pathParam]!.toWellFormed()))
+    : endpoint.path;
+  // As a URL reads it (dot segments resolved), so the kept answers' key is the REST request's own.
+  const url = new URL(path, 'http://tool.invalid');
+  for (const [key, value] of Object.entries(args)) if (key !== pathParam) url.searchParams.set(key, value);
+  return `${url.pathname}${url.search}`;
+}
+
+/** A dataset's twin tools, one per endpoint. */
+export const restToolsOf = (dataset: Dataset): Tool[] =>
+  REST_TOOL_KINDS.map((kind) => {
+    const endpoint = endpointsOf(dataset)[kind];
+    const input = inputOf(endpoint);
+    return defineTool({
+      name: operationName(endpoint),
+      ...describeTool(dataset, kind),
+      input,
+      inputSchema: inputSchemaOf(endpoint, input),
+      output: kind === 'timeSeries' ? dataset.schemas.timeSeries : dataset.schemas.envelope,
+      example: endpoint.pathParam ? { [endpoint.pathParam]: exampleEntityId(dataset) } : {},
+      ignored: endpoint.ignoredQuery,
+      digits: new Set(
+        filtersOf(dataset, kind)
+          .filter((filter) => filter.wholeNumber)
+          .map((filter) => filter.name),
+      ),
+      dataset,
+      sizes: kind,
+      forward: (args) => restTarget(endpoint, args),
+    });
+  });
+
+const TOOL_FOR_PATH = new Map(
+  DATASETS.flatMap((dataset) => {
+    const endpoints = endpointsOf(dataset);
+    return [endpoints.list, endpoints.timeSeries].map((e) => [e.path, operationName(e)] as const);
+  }),
+);
+
+/**
+ * A REST error text as an agent should read it: where REST points to a request
+ * (`GET /api/v1/<slug>`, `Request …/time-series without date parameters`), the tool to call.
+ */
+export function forAgents(text: string): string {
+  return text
+    .replace(/Request (\/api\/v1\/[a-z-]+\/time-series) without date parameters/g, (whole, path: string) => {
+      const tool = TOOL_FOR_PATH.get(path);
+      return tool ? `Call ${tool} without date arguments` : whole;
+    })
+    .replace(/GET (\/api\/v1\/[a-z-]+)(?![a-z/-])/g, (whole, path: string) => TOOL_FOR_PATH.get(path) ?? whole);
+}

@@ -1,0 +1,120 @@
+/**
+ * The sizes the dataset tools' descriptions state, measured from the data this deployment serves
+ * through the REST answers the tools return, in the units and rounding of the docs' sizes table
+ * (content/docs/ai.md, Sizes; src/docs/figures.ts), so that the two never disagree.
+ */
+import type { Dataset } from '../datasets.ts';
+import { endpointsOf } from '../endpoints.ts';
+import { LIMITS, mib } from './protocol.ts';
+
+export interface DatasetSizes {
+  /** Bytes of the newest snapshot of every entity (the list result). */
+  snapshotBytes: number;
+  entities: number;
+  /** The smallest and largest answer for one entity (the detail result). */
+  detailBytes: { min: number; max: number };
+  snapshots: number;
+  firstDate: string;
+  lastDate: string;
+  /** The longest startDate–endDate range that fits in one result wherever it falls (Infinity: the whole history fits). */
+  safeDays: number;
+  /** The same for one entity (institutionId or issuerId given). */
+  safeDaysOne: number;
+}
+
+/** Bytes as the docs write them: KiB below a MiB (one decimal under 10 KiB), else MiB with one decimal. */
+export function size(bytes: number): string {
+  const k = bytes / 1024;
+  if (k < 10) return `${Math.max(0.1, Math.round(k * 10) / 10)} KiB`;
+  if (k < 1024) return `${Math.round(k)} KiB`;
+  return `${Math.round((k / 1024) * 10) / 10} MiB`;
+}
+
+/** "0.6–2.5 KiB": a range of sizes, the unit written once when both ends share it. */
+export function sizeRange(min: number, max: number): string {
+  const [low, high] = [size(min), size(max)];
+  if (low === high) return low;
+  const unit = high.slice(high.indexOf(' '));
+  return low.endsWith(unit) ? `${low.slice(0, -unit.length)}–${high}` : `${low}–${high}`;
+}
+
+/** "12 institutions": an entity count as the docs' table and the list tool's description write it. */
+export const entityCount = (dataset: Dataset, n: number) => `${n} ${dataset.entity.kind}${n === 1 ? '' : 's'}`;
+
+const dayNumber = (date: string) => Math.round(Date.parse(date) / 86_400_000);
+
+/**
+ * How many days any startDate–endDate range may span and still fit in one result, wherever it
+ * falls: with at most `k` snapshots fitting (an allowance of 20 % for older, larger snapshots),
+ * the shortest span holding k + 1 of them.
+ */
+function safeDaysOf(dates: string[], snapshotBytes: number): number {
+  const k = Math.floor(LIMITS.resultBytes / (Math.max(1, snapshotBytes) * 1.2));
+  let fewest = Infinity;
+  for (let i = 0; i + k < dates.length; i++) fewest = Math.min(fewest, dayNumber(dates[i + k]!) - dayNumber(dates[i]!));
+  return Math.max(1, fewest);
+}
+
+/**
+ * A dataset's sizes from the texts of its answers (the list, each entity's, the time series'
+ * availableDates) as the figures of the docs measure them; undefined before any snapshot.
+ */
+export async function measureSizes(
+  dataset: Dataset,
+  text: (target: string) => Promise<string | undefined>,
+): Promise<DatasetSizes | undefined> {
+  const endpoints = endpointsOf(dataset);
+  const [listText, seriesText] = await Promise.all([text(endpoints.list.path), text(endpoints.timeSeries.path)]);
+  if (listText === undefined || seriesText === undefined) return undefined;
+  const { availableDates } = JSON.parse(seriesText) as { availableDates: string[] };
+  if (availableDates.length === 0) return undefined;
+  const snapshotBytes = Buffer.byteLength(listText);
+  const data = (JSON.parse(listText) as { data: { id: string }[] }).data;
+  const entities = data.length;
+  const details = await Promise.all(
+    data.map(async (e) => Buffer.byteLength((await text(`${endpoints.list.path}/${e.id}`)) ?? '')),
+  );
+  return {
+    detailBytes: { min: Math.min(...details), max: Math.max(...details) },
+    snapshotBytes,
+    safeDays: safeDaysOf(availableDates, snapshotBytes),
+    safeDaysOne: safeDaysOf(availableDates, snapshotBytes / entities),
+    entities,
+    snapshots: availableDates.length,
+    firstDate: availableDates[0]!,
+    lastDate: availableDates.at(-1)!,
+  };
+}
+
+/** The sentence a too-large time series is answered with, and the one its description ends with. */
+export function narrowing(dataset: Dataset, sizes: DatasetSizes | undefined): string {
+  const { param, kind } = dataset.entity;
+  if (!sizes) return `pass ${param} for one ${kind}, or a shorter startDate–endDate range`;
+  const range = `a startDate–endDate range of about ${sizes.safeDays} days or less`;
+  if (!Number.isFinite(sizes.safeDaysOne)) return `pass ${param} for one ${kind}, or ${range}`;
+  return `pass ${range}, or ${param} for one ${kind} with a range of about ${sizes.safeDaysOne} days or less`;
+}
+
+/**
+ * What a dataset tool's description adds about its result's size. The whole history's size is
+ * not stated: it is measured only at build time, and stated on the docs' AI page.
+ */
+export function sizeNote(
+  dataset: Dataset,
+  answer: 'list' | 'detail' | 'timeSeries',
+  sizes: DatasetSizes | undefined,
+  site: string,
+): string {
+  if (!sizes) return '';
+  const { kind } = dataset.entity;
+  if (answer === 'detail') return ` Size: ${sizeRange(sizes.detailBytes.min, sizes.detailBytes.max)}.`;
+  if (answer === 'list') return ` Size: ${size(sizes.snapshotBytes)} (${entityCount(dataset, sizes.entities)}).`;
+  return (
+    ` Sizes: one snapshot of every ${kind} is ${size(sizes.snapshotBytes)}; ` +
+    `there are ${sizes.snapshots} snapshots (${sizes.firstDate} to ${sizes.lastDate}); ${site}/docs/ai#sizes gives the whole history's size. ` +
+    `One result may hold at most ${mib(LIMITS.resultBytes)}` +
+    (Number.isFinite(sizes.safeDays)
+      ? `: for a longer period, ${narrowing(dataset, sizes)}.`
+      : '; the whole history fits.')
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * The MCP tools, each declared once. `tools/list`, the instructions, the docs' tool table and the
+ * tests read this table; to add a tool, write it (a `defineTool` of its own file, src/mcp/tool.ts
+ * says what a tool is) and add its line here.
+ */
+import { DATASETS } from '../datasets.ts';
+import { restToolsOf } from './rest-tools.ts';
+import type { Tool } from './tool.ts';
+
+/** Tools that are not a REST endpoint's twin, in the order `tools/list` gives them after the twins. */
+export const OWN_TOOLS: readonly Tool[] = [];
+
+export const TOOLS: readonly Tool[] = [...DATASETS.flatMap(restToolsOf), ...OWN_TOOLS];
+
+export const TOOL_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.name, tool]));
