@@ -15,7 +15,7 @@ import { countWord } from '../src/lib/words.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { endpointsOf, HEALTH_PATH } from '../src/endpoints.ts';
 import { LIMITS, SUPPORTED_VERSIONS } from '../src/mcp/protocol.ts';
-import { restToolsOf } from '../src/mcp/rest-tools.ts';
+import { REST_TOOL_KINDS, restToolsOf } from '../src/mcp/rest-tools.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
@@ -210,7 +210,7 @@ describe('the AI page', () => {
   it('states the counts of tools and protocol versions the code has', () => {
     const ai = page('ai');
     expect(ai).toContain(`has ${countWord(TOOLS.length)} read-only tools`);
-    expect(ai).toContain(`${countWord(TOOLS.length / DATASETS.length)} per dataset`);
+    expect(ai).toContain(`${countWord(REST_TOOL_KINDS.length)} per dataset`);
     expect(ai).toContain(`all ${countWord(SUPPORTED_VERSIONS.length)} versions`);
     expect(page('')).toContain(`call ${countWord(TOOLS.length)} tools`);
   });
