@@ -4,7 +4,7 @@
  * schemas), its result is the REST answer, and its outputSchema is the schema the OpenAPI document
  * gives that answer.
  */
-import { DATASETS, filtersOf, type Dataset } from '../datasets.ts';
+import { filtersOf, type Dataset } from '../datasets.ts';
 import {
   endpointsOf,
   entityIdParam,
@@ -58,14 +58,10 @@ function inputOf(endpoint: DataEndpoint): z.ZodObject {
     : endpoint.query;
 }
 
-/** The input's JSON schema, where REST's words point to a request (GET /api/v1/…), naming the tool. */
+/** The input's JSON schema, with the parameters the REST endpoint accepts and ignores. */
 function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject) {
   const schema = jsonSchemaOf(input);
   const properties = (schema.properties ??= {});
-  const list = listToolName(endpoint.dataset);
-  for (const property of Object.values(properties))
-    if (typeof property.description === 'string')
-      property.description = property.description.replace(/GET \/api\/v1\/[a-z-]+/, list);
   for (const name of endpoint.ignoredQuery) {
     properties[name] = {
       type: 'string',
@@ -111,23 +107,3 @@ export const restToolsOf = (dataset: Dataset): Tool[] =>
       forward: (args) => restTarget(endpoint, args),
     });
   });
-
-const TOOL_FOR_PATH = new Map(
-  DATASETS.flatMap((dataset) => {
-    const endpoints = endpointsOf(dataset);
-    return [endpoints.list, endpoints.timeSeries].map((e) => [e.path, operationName(e)] as const);
-  }),
-);
-
-/**
- * A REST error text as an agent should read it: where REST points to a request
- * (`GET /api/v1/<slug>`, `Request …/time-series without date parameters`), the tool to call.
- */
-export function forAgents(text: string): string {
-  return text
-    .replace(/Request (\/api\/v1\/[a-z-]+\/time-series) without date parameters/g, (whole, path: string) => {
-      const tool = TOOL_FOR_PATH.get(path);
-      return tool ? `Call ${tool} without date arguments` : whole;
-    })
-    .replace(/GET (\/api\/v1\/[a-z-]+)(?![a-z/-])/g, (whole, path: string) => TOOL_FOR_PATH.get(path) ?? whole);
-}

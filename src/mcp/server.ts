@@ -34,7 +34,7 @@ import {
   type McpHeaders,
   type Message,
 } from './protocol.ts';
-import { forAgents } from './rest-tools.ts';
+import { forAgents } from './for-agents.ts';
 import {
   readArguments,
   type Arguments,

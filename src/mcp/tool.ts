@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { Dataset } from '../datasets.ts';
+import { forAgents } from './for-agents.ts';
 
 export type JsonSchema = {
   type: 'object';
@@ -100,9 +101,10 @@ export const jsonSchemaOf = (schema: z.ZodType): JsonSchema => {
 export function defineTool(spec: ToolSpec & { inputSchema?: JsonSchema }): Tool {
   const digits = spec.digits ?? new Set<string>();
   const inputSchema = spec.inputSchema ?? jsonSchemaOf(spec.input);
-  for (const name of digits) {
-    const property = inputSchema.properties?.[name];
-    if (property)
+  for (const [name, property] of Object.entries(inputSchema.properties ?? {})) {
+    // An argument's description shared with REST points to a request (GET /api/v1/…): here, to a tool.
+    if (typeof property.description === 'string') property.description = forAgents(property.description);
+    if (digits.has(name))
       property.description =
         `${property.description ?? ''} A string of digits such as "12"; a JSON number (12) is accepted too.`.trim();
   }
