@@ -2,10 +2,24 @@
 // Vercel Routing Middleware: stamps x-request-id on every /api/v1 answer, before the CDN.
 export const config = { runtime: 'nodejs', matcher: ["/api/v1/:path*"] };
 
-// src/endpoints.ts
-import { z as z5 } from "zod";
+// src/paths.ts
+var API_PREFIX = "/api/v1";
+var HEALTH_SEGMENT = "health";
+var HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
+var MCP_PATH = `${API_PREFIX}/mcp`;
+var isMcpPath = (path) => path === MCP_PATH || path === `${MCP_PATH}/`;
+var DATASET_SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*-rates$/;
+var ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"];
+var isAllowedMethod = (method) => ALLOWED_METHODS.includes(method);
+function endpointSegments(pathname) {
+  if (!pathname.startsWith(`${API_PREFIX}/`)) return void 0;
+  const [first = "", second, ...rest] = pathname.slice(API_PREFIX.length + 1).replace(/\/$/, "").split("/");
+  if (rest.length > 0 || second === "") return void 0;
+  if (first === HEALTH_SEGMENT) return second === void 0 ? { kind: "health" } : void 0;
+  return DATASET_SLUG_SHAPE.test(first) ? { kind: "dataset", slug: first, segment: second } : void 0;
+}
 
-// src/schemas/envelopes.ts
+// src/schemas/params.ts
 import { z as z2 } from "zod";
 
 // src/schemas/common.ts
@@ -20,561 +34,45 @@ var SnapshotDate = z.string().regex(DATE_PATTERN, "must be a date written YYYY-M
 var IsoDateTime = z.iso.datetime();
 var INVISIBLE_CHARACTERS = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u;
 var CleanText = z.string().refine((text) => !INVISIBLE_CHARACTERS.test(text), "must not hold control, bidi or zero-width characters").refine((text) => text === text.normalize("NFC"), "must be in Unicode NFC");
-var idWithPrefix = (prefix) => z.string().regex(new RegExp(`^${prefix}:`), `must begin with "${prefix}:"`);
-
-// src/schemas/envelopes.ts
-function* idsIn(value, path) {
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) yield* idsIn(item, [...path, index]);
-  } else if (value !== null && typeof value === "object") {
-    const record = value;
-    if (typeof record.id === "string") yield [record.id, [...path, "id"]];
-    for (const [key, child] of Object.entries(record))
-      if (typeof child === "object") yield* idsIn(child, [...path, key]);
-  }
-}
-function checkUniqueIds(data, ctx) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const [id, path] of idsIn(data, ["data"])) {
-    if (seen.has(id)) ctx.addIssue({ code: "custom", path, message: `duplicate id "${id}"` });
-    seen.add(id);
-  }
-}
-var snapshotSchema = (type, entity) => z2.strictObject({ type: z2.literal(type), data: z2.array(entity), lastUpdated: IsoDateTime }).superRefine((snapshot, ctx) => checkUniqueIds(snapshot.data, ctx));
-var envelopeSchema = (type, entity) => z2.strictObject({
-  type: z2.literal(type),
-  data: z2.array(entity),
-  lastUpdated: IsoDateTime,
-  termsOfUse: z2.string(),
-  timestamp: IsoDateTime
-});
-var timeSeriesSchema = (type, snapshot) => z2.strictObject({
-  type: z2.literal(type),
-  timeSeries: z2.record(SnapshotDate, snapshot),
-  availableDates: z2.array(SnapshotDate),
-  termsOfUse: z2.string(),
-  timestamp: IsoDateTime,
-  message: z2.string().optional()
-});
 
 // src/schemas/params.ts
-import { z as z3 } from "zod";
-var TermInMonthsParam = z3.string().regex(/^\d+$/, "must be a whole number of months written in digits");
+var TermInMonthsParam = z2.string().regex(/^\d+$/, "must be a whole number of months written in digits");
 var DateParam = SnapshotDate;
-var EntityIdParam = z3.string().min(1, "must not be empty");
-
-// src/schemas/rates.ts
-import { z as z4 } from "zod";
-
-// src/schemas/terms.ts
-var MORTGAGE_TERM_TABLE = [
-  { months: null, label: "Variable floating", key: "floating" },
-  { months: 6, label: "6 months", key: "6" },
-  { months: 12, label: "1 year", key: "12" },
-  { months: 18, label: "18 months", key: "18" },
-  { months: 24, label: "2 years", key: "24" },
-  { months: 36, label: "3 years", key: "36" },
-  { months: 48, label: "4 years", key: "48" },
-  { months: 60, label: "5 years", key: "60" }
-];
-var MORTGAGE_TERMS = MORTGAGE_TERM_TABLE.map((t) => t.label);
-var FIXED_MORTGAGE_TERMS = MORTGAGE_TERM_TABLE.filter((t) => t.months !== null);
-var FIXED_TERM_MONTHS_PROSE = (() => {
-  const months = FIXED_MORTGAGE_TERMS.map((t) => String(t.months));
-  return `${months.slice(0, -1).join(", ")} or ${months.at(-1)}`;
-})();
-
-// src/schemas/rates.ts
-var VALUE_BOUNDS = {
-  rate: { min: 0, max: 40 },
-  annualFeeNZD: { min: 0, max: 1e4 },
-  interestFreeDays: { min: 0, max: 365 }
+var EntityIdParam = z2.string().min(1, "must not be empty");
+var PARAMETER_FORMATS = {
+  date: DateParam,
+  startDate: DateParam,
+  endDate: DateParam,
+  since: DateParam,
+  until: DateParam,
+  institutionId: EntityIdParam,
+  issuerId: EntityIdParam,
+  termInMonths: TermInMonthsParam
 };
-var percent = (what) => z4.number().min(VALUE_BOUNDS.rate.min).max(VALUE_BOUNDS.rate.max).describe(`${what}, percent per year (4.29 means 4.29 %).`);
-var MortgageRate = z4.strictObject({
-  id: idWithPrefix("rate").describe("Rate id, e.g. rate:anz:special:1-year."),
-  rate: percent("The interest rate"),
-  term: z4.enum(MORTGAGE_TERMS).meta({ default: "Variable floating" }).describe(
-    'Term label. "Variable floating" is a rate the institution may change at any time; the others are fixed terms.'
-  ),
-  termInMonths: z4.number().int().positive().nullable().describe(`Fixed term in months (${FIXED_TERM_MONTHS_PROSE}); null for a variable floating rate.`)
-});
-var LoanRate = z4.strictObject({
-  id: idWithPrefix("rate").describe("Rate id, e.g. rate:anz:personal-loan:unsecured:3000-to-50000."),
-  rate: percent("The interest rate"),
-  plan: CleanText.nullable().describe("Loan type such as Secured or Unsecured; null when the source gives none."),
-  condition: CleanText.nullable().describe(
-    'Condition on the rate, such as a loan amount range ("$3,000 to $50,000") or "From"/"To" of a range; null when there is none.'
-  )
-});
-var CreditCardPlan = z4.strictObject({
-  id: idWithPrefix("plan").describe("Plan id, e.g. plan:amex:low-rate."),
-  name: CleanText.describe("Card name as the issuer uses it."),
-  purchaseRate: percent("Interest on purchases").nullable(),
-  cashAdvanceRate: percent("Interest on cash advances").nullable(),
-  balanceTransferRate: percent("Interest on balance transfers").nullable(),
-  balanceTransferPeriod: CleanText.nullable().describe(
-    'How long the balance transfer rate lasts ("6 months", "Life of balance transferred").'
-  ),
-  interestFreeDays: z4.number().int().min(VALUE_BOUNDS.interestFreeDays.min).max(VALUE_BOUNDS.interestFreeDays.max).nullable().describe("Interest-free period on purchases, in days."),
-  annualFeeNZD: z4.number().min(VALUE_BOUNDS.annualFeeNZD.min).max(VALUE_BOUNDS.annualFeeNZD.max).nullable().describe("Annual fee of the primary card, in NZ dollars.")
-});
-var product = (rate) => z4.strictObject({
-  id: idWithPrefix("product").describe("Product id, e.g. product:anz:special."),
-  name: CleanText.describe(
-    "Product name as the institution uses it; it can change when the institution changes its page."
-  ),
-  rates: z4.array(rate)
-});
-var MortgageProduct = product(MortgageRate);
-var LoanProduct = product(LoanRate);
-var institution = (item) => z4.strictObject({
-  id: idWithPrefix("institution").describe("Institution id (institution:<slug>); stable across collections."),
-  name: CleanText.describe("Institution name."),
-  products: z4.array(item)
-});
-var MortgageInstitution = institution(MortgageProduct);
-var LoanInstitution = institution(LoanProduct);
-var CreditCardIssuer = z4.strictObject({
-  id: idWithPrefix("issuer").describe("Issuer id (issuer:<slug>); stable across collections."),
-  name: CleanText.describe("Issuer name."),
-  plans: z4.array(CreditCardPlan)
-});
-
-// src/collect/page-layout.ts
-var INSTITUTION = {
-  key: "institution",
-  label: "institution",
-  header: /^(?:institutions?|lenders?|providers?|banks?|financial institutions?)$/
-};
-var CONDITION_LIKE = { text: /^(?:from|to)\b|\$|\d/i, reads: "an amount or a range" };
-var NUMBER_LIKE = { text: /^[\d\s.,%$]+$/, reads: "a number" };
-function termHeader(months) {
-  if (months === null) return /^(?:variable )?floating(?: rate)?$|^variable$/;
-  const inMonths = `${months} ?(?:months?|mths?)`;
-  if (months % 12 !== 0) return new RegExp(`^${inMonths}$`);
-  return new RegExp(`^(?:${months / 12} ?(?:years?|yrs?)|${inMonths})(?: fixed)?$`);
-}
-var FOLLOW_ON_MONTHS = 18;
-var MORTGAGE_PAGE = {
-  path: "/borrowing",
-  title: /\bmortgages?\b|\bhome loans?\b/,
-  columns: [
-    INSTITUTION,
-    { key: "product", label: "product", header: /^(?:products?|loans?|loan types?)$/, never: NUMBER_LIKE },
-    ...MORTGAGE_TERM_TABLE.map((t) => ({
-      key: `term:${t.key}`,
-      label: t.label,
-      header: termHeader(t.months),
-      optional: t.months === FOLLOW_ON_MONTHS
-    }))
-  ]
-};
-var loanPage = (path, title) => ({
-  path,
-  title,
-  columns: [
-    INSTITUTION,
-    // "Loan type" names the product here: the recorded plan column is headed "Plan".
-    {
-      key: "product",
-      label: "product",
-      header: /^(?:products?|loans?|loan (?:types?|names?|products?))$/,
-      never: NUMBER_LIKE
-    },
-    {
-      key: "plan",
-      label: "plan (secured or not)",
-      header: /^(?:plans?|security|secured(?: or |\/)unsecured)$/,
-      never: CONDITION_LIKE
-    },
-    {
-      key: "condition",
-      label: "notes (amount or term)",
-      header: /^(?:notes?|conditions?|details?|terms?)$/,
-      never: { text: /^(?:un)?secured\b/i, reads: "a plan (secured or not)" }
-    },
-    { key: "rate", label: "interest rate %", header: /^(?:interest )?rates?(?: %| \(%\))?$|^%$/ }
-  ]
-});
-var PERSONAL_LOAN_PAGE = loanPage("/borrowing/personal-loan", /\bpersonal loans?\b/);
-var CAR_LOAN_PAGE = loanPage("/borrowing/car-loan", /\bcar loans?\b|\bvehicle loans?\b/);
-var CREDIT_CARD_PAGE = {
-  path: "/borrowing/credit-cards",
-  title: /\bcredit cards?\b/,
-  columns: [
-    { key: "issuer", label: "issuer", header: /^(?:(?:card )?issuers?|institutions?|providers?|banks?|lenders?)$/ },
-    // "Plan" (recorded) names the card: the column after the issuer.
-    {
-      key: "plan",
-      label: "card (plan)",
-      header: /^(?:plans?|cards?|products?|card (?:names?|types?|plans?))$/,
-      never: { text: /^\d+\s*(?:days?|months?|mths?)$|^[\d\s.,%$]+$/i, reads: "a number or a period" }
-    },
-    {
-      key: "interestFreeDays",
-      label: "interest-free days",
-      header: /^interest[ -]?free(?: period| days)?(?: \(days\)| days)?$/
-    },
-    { key: "annualFeeNZD", label: "annual fee", header: /^(?:annual )?fees?(?: primary(?: card)?)?(?: \$| \(\$\))?$/ },
-    {
-      key: "balanceTransferRate",
-      label: "balance transfer rate",
-      header: /^balance transfers?(?: rate)?(?: %| \(%\))?$/
-    },
-    { key: "balanceTransferPeriod", label: "balance transfer period", header: /^balance transfers? (?:period|term)\b/ },
-    { key: "cashAdvanceRate", label: "cash advance rate", header: /^cash(?: advances?)?(?: rate)?(?: %| \(%\))?$/ },
-    { key: "purchaseRate", label: "purchase rate", header: /^purchases?(?: rate)?(?: %| \(%\))?$/ }
-  ]
-};
-
-// src/datasets.ts
-var INSTITUTION2 = {
-  kind: "institution",
-  param: "institutionId",
-  prefix: "institution",
-  label: "Institution",
-  notFound: "institution_not_found"
-};
-var ISSUER = {
-  kind: "issuer",
-  param: "issuerId",
-  prefix: "issuer",
-  label: "Issuer",
-  notFound: "issuer_not_found"
-};
-var termInMonths = {
-  name: "termInMonths",
-  schema: TermInMonthsParam,
-  wholeNumber: true,
-  example: "12",
-  description: `Only fixed rates of this term, in months (${FIXED_TERM_MONTHS_PROSE}); variable floating rates are left out. A term the data does not have gives empty product arrays.`,
-  item(product2, value) {
-    const months = Number(value);
-    const rates = product2.rates.filter((rate) => rate.termInMonths === months);
-    return rates.length > 0 ? { ...product2, rates } : null;
-  }
-};
-function defineDataset(d) {
-  const snapshot = snapshotSchema(d.type, d.entitySchema);
-  return {
-    ...d,
-    corrections: d.corrections ?? [],
-    sourcePath: d.page.path,
-    timeSeriesType: `${d.type}TimeSeries`,
-    schemas: {
-      snapshot,
-      envelope: envelopeSchema(d.type, d.entitySchema),
-      timeSeries: timeSeriesSchema(`${d.type}TimeSeries`, snapshot)
-    }
-  };
-}
-var DATASETS = [
-  defineDataset({
-    slug: "mortgage-rates",
-    title: "Mortgage rates",
-    label: "mortgage rates",
-    type: "MortgageRates",
-    entity: INSTITUTION2,
-    exampleEntityId: "institution:asb",
-    itemsKey: "products",
-    entitySchema: MortgageInstitution,
-    filters: [termInMonths],
-    ignoredTimeSeriesParams: [],
-    page: MORTGAGE_PAGE
-  }),
-  defineDataset({
-    slug: "personal-loan-rates",
-    title: "Personal loan rates",
-    label: "personal loan rates",
-    type: "PersonalLoanRates",
-    entity: INSTITUTION2,
-    exampleEntityId: "institution:asb",
-    itemsKey: "products",
-    entitySchema: LoanInstitution,
-    filters: [],
-    ignoredTimeSeriesParams: [],
-    page: PERSONAL_LOAN_PAGE,
-    corrections: [
-      {
-        entityId: "institution:sbs-bank",
-        field: "name",
-        wrong: "SBS Bank.",
-        right: "SBS Bank",
-        evidence: "the page writes the name with a stray full stop (test/fixtures/real-pages); the history drops it (commit bdf2d2b), as the collector cleans names"
-      }
-    ]
-  }),
-  defineDataset({
-    slug: "car-loan-rates",
-    title: "Car loan rates",
-    label: "car loan rates",
-    type: "CarLoanRates",
-    entity: INSTITUTION2,
-    exampleEntityId: "institution:asb",
-    itemsKey: "products",
-    entitySchema: LoanInstitution,
-    filters: [],
-    ignoredTimeSeriesParams: [],
-    page: CAR_LOAN_PAGE
-  }),
-  defineDataset({
-    slug: "credit-card-rates",
-    title: "Credit card rates",
-    label: "credit card rates",
-    type: "CreditCardRates",
-    entity: ISSUER,
-    exampleEntityId: "issuer:amex",
-    itemsKey: "plans",
-    entitySchema: CreditCardIssuer,
-    filters: [],
-    ignoredTimeSeriesParams: ["institutionId"],
-    page: CREDIT_CARD_PAGE,
-    corrections: [
-      {
-        entityId: "issuer:amex",
-        itemId: "plan:amex:platinum-charge-card",
-        field: "annualFeeNZD",
-        wrong: 1,
-        right: 1250,
-        evidence: 'interest.co.nz lists the annual fee as $1,250 (public scrapers of the page, 2024\u20132026); the earlier collector read "1,250" with parseFloat, as 1'
-      }
-    ]
-  })
-];
-var DATASET_SLUGS = DATASETS.map((d) => d.slug);
-function datasetBySlug(slug) {
-  return DATASETS.find((d) => d.slug === slug);
-}
-function filtersOf(dataset, kind) {
-  const filters = dataset.filters;
-  return filters.filter((filter) => filter.only?.includes(kind) ?? true);
-}
-
-// src/endpoints.ts
-var API_PREFIX = "/api/v1";
-var TIME_SERIES_SEGMENT = "time-series";
-var HEALTH_SEGMENT = "health";
-function filterParams(dataset, kind) {
-  return Object.fromEntries(
-    filtersOf(dataset, kind).map((filter) => [filter.name, filter.schema.describe(filter.description).optional()])
-  );
-}
-function exampleEntityId(dataset) {
-  return dataset.exampleEntityId;
-}
-function entityIdParam(dataset) {
-  const { kind } = dataset.entity;
-  return EntityIdParam.describe(
-    `The ${kind}'s id, e.g. ${exampleEntityId(dataset)} (case-insensitive; the bare slug also works). GET ${API_PREFIX}/${dataset.slug} lists every ${kind} with its id.`
-  );
-}
-var DATE_PARAMS = {
-  date: DateParam.describe(
-    "One snapshot: the UTC date YYYY-MM-DD. Cannot be combined with startDate or endDate."
-  ).optional(),
-  startDate: DateParam.describe("First date of a range, YYYY-MM-DD, inclusive. Needs endDate.").optional(),
-  endDate: DateParam.describe(
-    "Last date of a range, YYYY-MM-DD, inclusive; on or after startDate. Needs startDate."
-  ).optional()
-};
-var ENDPOINTS = /* @__PURE__ */ new Map();
-function endpointsOf(dataset) {
-  let endpoints = ENDPOINTS.get(dataset.slug);
-  if (!endpoints) ENDPOINTS.set(dataset.slug, endpoints = buildEndpoints(dataset));
-  return endpoints;
-}
-function buildEndpoints(dataset) {
-  const base = `${API_PREFIX}/${dataset.slug}`;
-  return {
-    list: { kind: "list", dataset, path: base, query: z5.strictObject(filterParams(dataset, "list")), ignoredQuery: [] },
-    detail: {
-      kind: "detail",
-      dataset,
-      path: `${base}/{${dataset.entity.param}}`,
-      pathParam: dataset.entity.param,
-      query: z5.strictObject(filterParams(dataset, "detail")),
-      ignoredQuery: []
-    },
-    timeSeries: {
-      kind: "timeSeries",
-      dataset,
-      path: `${base}/${TIME_SERIES_SEGMENT}`,
-      query: z5.strictObject({
-        ...DATE_PARAMS,
-        [dataset.entity.param]: entityIdParam(dataset).optional(),
-        ...filterParams(dataset, "timeSeries")
-      }),
-      ignoredQuery: dataset.ignoredTimeSeriesParams
-    }
-  };
-}
-var HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
-var MCP_PATH = `${API_PREFIX}/mcp`;
-
-// src/api/responses.ts
-var STATUS = {
-  invalid_request: 400,
-  no_data: 404,
-  institution_not_found: 404,
-  issuer_not_found: 404,
-  not_found: 404,
-  method_not_allowed: 405,
-  server_error: 500
-};
-var ApiError = class extends Error {
-  constructor(code, message, hint, options = {}) {
-    super(message);
-    this.code = code;
-    this.hint = hint;
-    this.options = options;
-    this.name = "ApiError";
-    this.status = STATUS[code];
-  }
-  code;
-  hint;
-  options;
-  status;
-  body(site) {
-    return {
-      code: this.status,
-      error: this.code,
-      message: this.message,
-      hint: this.hint,
-      documentationUrl: `${site}/docs/errors#${this.code}`
-    };
-  }
-};
-
-// src/api/routes.ts
-import { z as z7 } from "zod";
-
-// src/changes/endpoint.ts
-import { z as z6 } from "zod";
-var CHANGES_SEGMENT = "changes";
-var DEFAULT_DAYS = 30;
-var ENDPOINTS2 = /* @__PURE__ */ new Map();
-function changesEndpointOf(dataset) {
-  let endpoint = ENDPOINTS2.get(dataset.slug);
-  if (!endpoint) {
-    endpoint = {
-      kind: "changes",
-      dataset,
-      path: `${API_PREFIX}/${dataset.slug}/${CHANGES_SEGMENT}`,
-      query: z6.strictObject({
-        since: DateParam.describe(
-          `First date to include, YYYY-MM-DD (UTC), inclusive. Default: ${DEFAULT_DAYS} days before until. A date after the newest snapshot gives an empty list.`
-        ).optional(),
-        until: DateParam.describe(
-          "Last date to include, YYYY-MM-DD, inclusive; not before since. Default: the newest snapshot\u2019s date."
-        ).optional(),
-        [dataset.entity.param]: entityIdParam(dataset).optional()
-      }),
-      ignoredQuery: []
-    };
-    ENDPOINTS2.set(dataset.slug, endpoint);
-  }
-  return endpoint;
-}
-
-// src/api/query.ts
-var INVALID_REQUEST = "Invalid request parameters";
 function quote(value) {
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}\u2026` : value);
 }
-var ALL_OPTIONAL = /* @__PURE__ */ new WeakMap();
-function allOptional(schema) {
-  let known = ALL_OPTIONAL.get(schema);
-  if (known === void 0) {
-    known = Object.values(schema.shape).every((field) => field.safeParse(void 0).success);
-    ALL_OPTIONAL.set(schema, known);
-  }
-  return known;
-}
-function parseQuery(schema, params, ignored = []) {
-  if (params.size === 0 && allOptional(schema)) return {};
-  const values = /* @__PURE__ */ new Map();
+function formatProblem(params) {
+  const seen = /* @__PURE__ */ new Set();
   for (const [key, value] of params) {
-    if (ignored.includes(key)) continue;
-    if (values.has(key)) {
-      throw new ApiError(
-        "invalid_request",
-        INVALID_REQUEST,
-        `Parameter ${quote(key)} was given more than once; give it once.`,
-        {
-          formatError: true
-        }
-      );
-    }
-    values.set(key, value);
+    if (seen.has(key)) return `Parameter ${quote(key)} was given more than once; give it once.`;
+    seen.add(key);
+    const format = Object.hasOwn(PARAMETER_FORMATS, key) ? PARAMETER_FORMATS[key] : void 0;
+    const issue = format?.safeParse(value).error?.issues[0];
+    if (issue) return `${key} ${issue.message} (got ${quote(value)}).`;
   }
-  const accepted = Object.keys(schema.shape);
-  const acceptedText = accepted.length ? `It accepts: ${accepted.join(", ")}.` : "It takes no query parameters.";
-  const unknown = [...values.keys()].filter((key) => !Object.hasOwn(schema.shape, key));
-  if (unknown.length > 0) {
-    throw new ApiError(
-      "invalid_request",
-      INVALID_REQUEST,
-      `This endpoint does not use ${unknown.map(quote).join(", ")}. ${acceptedText}`
-    );
-  }
-  const result = schema.safeParse(Object.fromEntries(values));
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const key = String(issue.path[0] ?? "");
-    return `${key} ${issue.message} (got ${quote(values.get(key) ?? "")})`;
-  });
-  throw new ApiError("invalid_request", INVALID_REQUEST, `${problems.join("; ")}.`, { formatError: true });
+  return void 0;
 }
 
-// src/api/routes.ts
-var ALLOWED_METHODS = ["GET", "HEAD", "OPTIONS"];
-var HEALTH_QUERY = z7.strictObject({});
-function isAllowedMethod(method) {
-  return ALLOWED_METHODS.includes(method);
-}
-function decodeSegment(segment) {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-function matchRoute(pathname) {
-  if (!pathname.startsWith(`${API_PREFIX}/`)) return void 0;
-  const segments = pathname.slice(API_PREFIX.length + 1).replace(/\/$/, "").split("/");
-  const [first = "", second, ...rest] = segments;
-  if (rest.length > 0) return void 0;
-  if (first === HEALTH_SEGMENT && second === void 0) return { kind: "health" };
-  const dataset = datasetBySlug(first);
-  if (!dataset) return void 0;
-  const endpoints = endpointsOf(dataset);
-  if (second === void 0) return { kind: "data", endpoint: endpoints.list };
-  if (second === TIME_SERIES_SEGMENT) return { kind: "data", endpoint: endpoints.timeSeries };
-  if (second === CHANGES_SEGMENT) return { kind: "data", endpoint: changesEndpointOf(dataset) };
-  if (second === "") return void 0;
-  return { kind: "data", endpoint: endpoints.detail, pathValue: decodeSegment(second) };
-}
-function routeQuery(route, params) {
-  return route.kind === "health" ? parseQuery(HEALTH_QUERY, params) : parseQuery(route.endpoint.query, params, route.endpoint.ignoredQuery);
-}
-
-// src/api/request-id.ts
+// src/http/request-id.ts
 var REQUEST_ID = "x-request-id";
 var SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
-var MCP_PATHS = /* @__PURE__ */ new Set([MCP_PATH, `${MCP_PATH}/`]);
 function carriesRequestId(method, url) {
   if (method === "OPTIONS") return false;
-  if (MCP_PATHS.has(url.pathname)) return true;
-  const route = matchRoute(url.pathname);
-  if (!route) return false;
+  if (isMcpPath(url.pathname)) return true;
+  if (!endpointSegments(url.pathname)) return false;
   if (!isAllowedMethod(method)) return true;
-  try {
-    routeQuery(route, url.searchParams);
-    return true;
-  } catch (error) {
-    return !(error instanceof ApiError && error.options.formatError);
-  }
+  return formatProblem(url.searchParams) === void 0;
 }
 function requestIdFor(request) {
   return requestIdFrom(request.headers.get(REQUEST_ID));

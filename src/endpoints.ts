@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { filtersOf, type Dataset } from './datasets.ts';
+import { API_PREFIX, TIME_SERIES_SEGMENT } from './paths.ts';
 import { DateParam, EntityIdParam } from './schemas/params.ts';
 
 export type EndpointKind = 'list' | 'detail' | 'timeSeries';
@@ -24,11 +25,7 @@ export interface DataEndpoint {
   ignoredQuery: readonly string[];
 }
 
-export const API_PREFIX = '/api/v1';
-/** The path segment after a dataset's slug that names its time series (not an institution or issuer). */
-export const TIME_SERIES_SEGMENT = 'time-series';
-/** The path segment after API_PREFIX that names the health endpoint. */
-export const HEALTH_SEGMENT = 'health';
+export { API_PREFIX, HEALTH_PATH, HEALTH_SEGMENT, isMcpPath, MCP_PATH, TIME_SERIES_SEGMENT } from './paths.ts';
 
 function filterParams(dataset: Dataset, kind: EndpointKind) {
   return Object.fromEntries(
@@ -112,10 +109,3 @@ export function operationName(endpoint: DataEndpoint): string {
 /** The same name in camelCase, for OpenAPI operationIds (`list_foo_rates` → `listFooRates`). */
 export const operationId = (endpoint: DataEndpoint) =>
   operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-
-export const HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
-
-/** The MCP endpoint (Streamable HTTP, POST only); `${MCP_PATH}/` is answered too. */
-export const MCP_PATH = `${API_PREFIX}/mcp`;
-/** Does a path name the MCP endpoint (with or without a trailing slash)? */
-export const isMcpPath = (path: string) => path === MCP_PATH || path === `${MCP_PATH}/`;

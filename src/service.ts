@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream';
 import { createRestCore, type ApiDeps, type Handler } from './api/app.ts';
 import { MCP_CORS, preflightAnswer, READ_ONLY_CORS } from './api/edge.ts';
-import { carriesRequestId, REQUEST_ID } from './api/request-id.ts';
+import { carriesRequestId, REQUEST_ID } from './http/request-id.ts';
 import { isWhole, joined, type Answer, type Outgoing, type RequestHead } from './http/answer.ts';
 import { KeptAnswers, type Kept } from './http/kept-answers.ts';
 import { prepare, respond, type Prepared } from './http/way-out.ts';
@@ -46,7 +46,7 @@ export interface ServiceOptions {
 
 /**
  * The whole surface as a web handler — the same answers, without `x-request-id`, as the Vercel
- * function gives them to the CDN (wrap it in withRequestIds, src/api/request-id.ts, to be the
+ * function gives them to the CDN (wrap it in withRequestIds, src/http/request-id.ts, to be the
  * outermost layer) — and the two steps a Node listener calls without web objects.
  */
 export interface Service extends Handler {

@@ -4,7 +4,11 @@
  * middleware) gives every response its own id by the contract's rules. And every absolute URL
  * comes from the configured site URL, never from the request.
  */
+import type { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { changesEndpointOf } from '../src/changes/endpoint.ts';
+import { DATASET_SLUG_SHAPE } from '../src/paths.ts';
+import { PARAMETER_FORMATS } from '../src/schemas/params.ts';
 import type { Handler } from '../src/api/app.ts';
 import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
 import { createSearchCore } from '../src/docs/search.ts';
@@ -141,6 +145,79 @@ describe('the stamp, by the contract', () => {
       body: '{}',
     });
     expect(response.headers.get('x-request-id')).toBe('trace-9');
+  });
+});
+
+describe('the stamp decides from the path and the query alone, as the core answers', () => {
+  /** Every dataset's endpoints with, for every parameter any endpoint takes, a value of its format and one not, once and twice. */
+  const names = [
+    ...new Set(
+      DATASETS.flatMap((d) => [...endpointsOf(d).timeSeries.query.keyof().options, ...d.filters.map((f) => f.name)]),
+    ),
+  ];
+  const good: Record<string, string> = Object.fromEntries(
+    names.map((n) => [n, n.endsWith('Id') ? A.exampleEntityId : /date/i.test(n) ? '2025-01-01' : '12']),
+  );
+  const queries = [
+    '',
+    '?colour=blue',
+    ...names.flatMap((n) => [`?${n}=${good[n]}`, `?${n}=abc%20def`, `?${n}=`, `?${n}=${good[n]}&${n}=${good[n]}`]),
+  ];
+  const paths = [
+    '/api/v1/health',
+    '/api/v1/nothing-here',
+    '/api/v1',
+    ...DATASETS.flatMap((d) => [
+      list(d),
+      `${list(d)}/`,
+      `${list(d)}/${d.exampleEntityId}`,
+      series(d),
+      `${list(d)}/changes`,
+      `${list(d)}/a/b`,
+    ]),
+  ];
+
+  it('every answer carries an id unless it is a 404 of no endpoint or a 400 of a wrong format (the body says which)', async () => {
+    let checked = 0;
+    for (const path of paths)
+      for (const query of queries) {
+        const response = await get(api, `${path}${query}`, { headers: { 'x-request-id': 'r' } });
+        const body = response.status >= 400 ? await response.json() : undefined;
+        const formatError =
+          response.status === 400 && !/does not use|Give|without|after|both|range|at most/.test(`${body.hint}`);
+        const noEndpoint = response.status === 404 && body.error === 'not_found';
+        expect(response.headers.get('x-request-id'), `${path}${query}: ${response.status} ${body?.hint}`).toBe(
+          noEndpoint || formatError ? null : 'r',
+        );
+        checked++;
+      }
+    expect(checked).toBeGreaterThan(500);
+  });
+
+  it("every dataset's slug has the shape the stamp knows, and every parameter an endpoint takes has its format in PARAMETER_FORMATS", () => {
+    for (const d of DATASETS) {
+      expect(d.slug).toMatch(DATASET_SLUG_SHAPE);
+      const endpoints = [...Object.values(endpointsOf(d)), changesEndpointOf(d)];
+      for (const endpoint of endpoints)
+        for (const [name, schema] of Object.entries(endpoint.query.shape)) {
+          const format = PARAMETER_FORMATS[name];
+          expect(format, `${endpoint.path}: ${name}`).toBeDefined();
+          // The endpoint's own rule is its format's (optional, perhaps with a description of its own).
+          for (const value of ['abc', '', '12', '2025-01-01', 'institution:asb'])
+            expect((schema as z.ZodType).safeParse(value).success, `${name}=${value}`).toBe(
+              format!.safeParse(value).success,
+            );
+        }
+    }
+  });
+
+  it('a path shaped like a dataset that names none is a 404 that carries an id; one of another shape carries none', async () => {
+    const shaped = await get(api, '/api/v1/term-deposit-rates', { headers: { 'x-request-id': 'r' } });
+    expect(shaped.status).toBe(404);
+    expect(shaped.headers.get('x-request-id')).toBe('r');
+    const other = await get(api, '/api/v1/nope', { headers: { 'x-request-id': 'r' } });
+    expect(other.status).toBe(404);
+    expect(other.headers.get('x-request-id')).toBeNull();
   });
 });
 

@@ -308,7 +308,7 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
   it('a middleware that cannot load (an import not shipped, a read outside its folder) fails serving, with its error', async () => {
     const outside = JSON.stringify(join(ROOT, 'package.json'));
     const cases = [
-      ["import './src/api/request-id.ts';", /ERR_MODULE_NOT_FOUND/],
+      ["import './src/http/request-id.ts';", /ERR_MODULE_NOT_FOUND/],
       [`import { readFileSync } from 'node:fs'; readFileSync(${outside});`, /ERR_ACCESS_DENIED/],
     ] as const;
     for (const [line, error] of cases) {

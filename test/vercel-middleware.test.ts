@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { DATASETS } from '../src/datasets.ts';
 import { MIDDLEWARE_FILE, middlewareSource } from '../scripts/lib/middleware-bundle.ts';
 import { ROOT } from './support/constants.ts';
 
@@ -37,6 +39,29 @@ describe('middleware.js, the request-id stamp Vercel runs before its CDN', () =>
       expect(specifier, 'a relative import would need a file Vercel does not ship').not.toMatch(/^[./]/);
       expect(Object.keys(pkg.dependencies), specifier).toContain(specifier.split('/')[0]);
     }
+  });
+
+  it('is built from the request-id rule alone: no dataset, so no edit of the dataset table changes it', async () => {
+    const { metafile } = await build({
+      entryPoints: [resolve(ROOT, 'src/server/vercel-middleware.ts')],
+      absWorkingDir: ROOT,
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      packages: 'external',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    expect(Object.keys(metafile.inputs).sort()).toEqual([
+      'src/http/request-id.ts',
+      'src/paths.ts',
+      'src/schemas/common.ts',
+      'src/schemas/params.ts',
+      'src/server/vercel-middleware.ts',
+    ]);
+    const source = await committed();
+    for (const d of DATASETS) expect(source.toLowerCase()).not.toContain(d.slug);
   });
 
   it('declares its paths and runtime in the literal `config` Vercel reads before building', async () => {

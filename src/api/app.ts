@@ -12,10 +12,11 @@ import { siteUrl } from '../site.ts';
 import type { RequestContext } from './context.ts';
 import { defaultLog, type Log } from './edge.ts';
 import { cachedStatusStore, getHealth } from './health.ts';
-import { quote } from './query.ts';
+import { quote } from '../schemas/params.ts';
 import { getRatesByEntity, listRates } from './rates.ts';
 import { ApiError, errorAnswer } from './responses.ts';
-import { ALLOWED_METHODS, isAllowedMethod, matchRoute, routeQuery, type Route } from './routes.ts';
+import { ALLOWED_METHODS, isAllowedMethod } from '../paths.ts';
+import { matchRoute, routeQuery, type Route } from './routes.ts';
 import { getTimeSeries } from './time-series.ts';
 import { getChanges } from './changes.ts';
 

@@ -4,7 +4,7 @@
  * (src/http/way-out.ts) applies the policy to every answer; a preflight is answered from it.
  */
 import type { Answer } from '../http/answer.ts';
-import { ALLOWED_METHODS } from './routes.ts';
+import { ALLOWED_METHODS } from '../paths.ts';
 
 /** Browsers may keep a preflight's answer this long (seconds), the same for every endpoint. */
 export const CORS_MAX_AGE = '600';

@@ -1,17 +1,14 @@
 /**
  * Query-string validation against an endpoint's strict zod schema. Two kinds of 400: a value of
- * the wrong format (answered without `x-request-id`, see /docs/concepts#x-request-id) and a
- * parameter the endpoint does not use.
+ * the wrong format for its name, whatever the endpoint (src/schemas/params.ts PARAMETER_FORMATS;
+ * answered without `x-request-id`, see /docs/concepts#x-request-id), and a parameter the endpoint
+ * does not use or a value it does not take.
  */
 import type { z } from 'zod';
+import { formatProblem, quote } from '../schemas/params.ts';
 import { ApiError } from './responses.ts';
 
 export const INVALID_REQUEST = 'Invalid request parameters';
-
-/** A caller's value quoted for a hint, cut short so a huge value cannot bloat the answer. */
-export function quote(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-}
 
 const ALL_OPTIONAL = new WeakMap<z.ZodObject, boolean>();
 function allOptional(schema: z.ZodObject): boolean {
@@ -30,23 +27,13 @@ export function parseQuery(
 ): Record<string, string | undefined> {
   // Most requests have no query at all; then only a required parameter could be missing.
   if (params.size === 0 && allOptional(schema)) return {};
+  // Formats first, by the parameters' names alone: the request-id stamp decides the same from the query.
+  const wrongFormat = formatProblem(params);
+  if (wrongFormat) throw new ApiError('invalid_request', INVALID_REQUEST, wrongFormat, { formatError: true });
   // A Map, not an object: `values.__proto__ = …` would set the prototype instead of a key, and
   // the parameter would vanish before the schema could call it unknown.
   const values = new Map<string, string>();
-  for (const [key, value] of params) {
-    if (ignored.includes(key)) continue;
-    if (values.has(key)) {
-      throw new ApiError(
-        'invalid_request',
-        INVALID_REQUEST,
-        `Parameter ${quote(key)} was given more than once; give it once.`,
-        {
-          formatError: true,
-        },
-      );
-    }
-    values.set(key, value);
-  }
+  for (const [key, value] of params) if (!ignored.includes(key)) values.set(key, value);
   const accepted = Object.keys(schema.shape);
   const acceptedText = accepted.length ? `It accepts: ${accepted.join(', ')}.` : 'It takes no query parameters.';
   // Unknown names are found here, by own keys of the shape, so `__proto__`, `constructor` or
@@ -65,5 +52,5 @@ export function parseQuery(
     const key = String(issue.path[0] ?? '');
     return `${key} ${issue.message} (got ${quote(values.get(key) ?? '')})`;
   });
-  throw new ApiError('invalid_request', INVALID_REQUEST, `${problems.join('; ')}.`, { formatError: true });
+  throw new ApiError('invalid_request', INVALID_REQUEST, `${problems.join('; ')}.`);
 }

@@ -1,19 +1,19 @@
 /**
  * `GET /api/v1/<dataset>/changes`: the change log endpoint of each dataset, declared from the
  * dataset table beside the three endpoints of src/endpoints.ts. It is a REST endpoint only: the
- * MCP server keeps three tools per dataset (src/mcp/tools.ts: list, detail and time series).
+ * MCP server has no tool of it (src/mcp/tool-table.ts).
  *
  * `changes` (like `time-series`) is a path segment the router reserves before the detail route:
  * ids are `institution:<slug>`, so an id never reads `changes`, but a bare slug would; the build
  * refuses any entity whose slug is a reserved segment (reservedSlugProblems).
  */
 import { z } from 'zod';
-import { API_PREFIX, entityIdParam, TIME_SERIES_SEGMENT } from '../endpoints.ts';
+import { entityIdParam } from '../endpoints.ts';
+import { API_PREFIX, CHANGES_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { DateParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
 
-export const CHANGES_SEGMENT = 'changes';
 /** Path segments after a dataset that are not an institution or issuer. */
 export const RESERVED_SEGMENTS = [TIME_SERIES_SEGMENT, CHANGES_SEGMENT] as const;
 /** How far back the change log goes when `since` is not given. */

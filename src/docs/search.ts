@@ -4,7 +4,7 @@
  */
 import MiniSearch from 'minisearch';
 import { defaultLog, type Log } from '../api/edge.ts';
-import { ALLOWED_METHODS, isAllowedMethod } from '../api/routes.ts';
+import { ALLOWED_METHODS, isAllowedMethod } from '../paths.ts';
 import type { Answer } from '../http/answer.ts';
 import { ApiError, errorAnswer, json } from '../api/responses.ts';
 import { INVALID_REQUEST, parseQuery } from '../api/query.ts';

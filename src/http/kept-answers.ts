@@ -14,7 +14,7 @@ import type { Prepared } from './way-out.ts';
 
 export interface Kept {
   prepared: Prepared & { body: Uint8Array | null };
-  /** Does the answer carry `x-request-id` (the rule of src/api/request-id.ts, decided once per URL)? */
+  /** Does the answer carry `x-request-id` (the rule of src/http/request-id.ts, decided once per URL)? */
   requestId: boolean;
   /** Kept until this time of the clock (ms). */
   until: number;

@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
-import { REQUEST_ID } from '../api/request-id.ts';
+import { REQUEST_ID } from './request-id.ts';
 import { isWhole, joined, type Outgoing } from './answer.ts';
 
 /** Write one answer; `onError` hears of a stream that failed after its head was sent (the response is destroyed). */

@@ -8,7 +8,7 @@
  * Two steps, so that an answer kept for reuse (kept-answers.ts) does the first only once:
  * `prepare` applies what does not depend on who asks; `respond` makes one caller's answer (its
  * coding, its 304, its HEAD). The request id, the one header that differs per caller, is added
- * by the deployment's outermost layer (src/api/request-id.ts), never here: an answer from here is
+ * by the deployment's outermost layer (src/http/request-id.ts), never here: an answer from here is
  * the same for every caller, which is what lets a cache keep it.
  */
 import { corsHeaders, READ_ONLY_CORS } from '../api/edge.ts';

@@ -5,3 +5,38 @@ import { SnapshotDate } from './common.ts';
 export const TermInMonthsParam = z.string().regex(/^\d+$/, 'must be a whole number of months written in digits');
 export const DateParam = SnapshotDate;
 export const EntityIdParam = z.string().min(1, 'must not be empty');
+
+/**
+ * The format of every query parameter an endpoint takes, by name, whichever endpoint it is sent to.
+ * A value not of its format is a 400 of the wrong format, which carries no `x-request-id`
+ * (/docs/concepts#x-request-id): the core and the request-id stamp both decide that here, from the
+ * query alone. A new parameter with a format joins this table (test/request-id.test.ts checks).
+ */
+export const PARAMETER_FORMATS: Readonly<Record<string, z.ZodType<string>>> = {
+  date: DateParam,
+  startDate: DateParam,
+  endDate: DateParam,
+  since: DateParam,
+  until: DateParam,
+  institutionId: EntityIdParam,
+  issuerId: EntityIdParam,
+  termInMonths: TermInMonthsParam,
+};
+
+/** A caller's value quoted for a message, cut short so a huge value cannot bloat the answer. */
+export function quote(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}
+
+/** What is wrong with the query's format: a parameter given twice, or a value not of its name's format. */
+export function formatProblem(params: URLSearchParams): string | undefined {
+  const seen = new Set<string>();
+  for (const [key, value] of params) {
+    if (seen.has(key)) return `Parameter ${quote(key)} was given more than once; give it once.`;
+    seen.add(key);
+    const format = Object.hasOwn(PARAMETER_FORMATS, key) ? PARAMETER_FORMATS[key] : undefined;
+    const issue = format?.safeParse(value).error?.issues[0];
+    if (issue) return `${key} ${issue.message} (got ${quote(value)}).`;
+  }
+  return undefined;
+}

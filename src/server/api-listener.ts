@@ -6,11 +6,11 @@
  * written from it at once.
  *
  * Where it is the outermost layer (`npm start`) it stamps `x-request-id` by the rule of
- * src/api/request-id.ts; on Vercel the routing middleware does, before the CDN cache.
+ * src/http/request-id.ts; on Vercel the routing middleware does, before the CDN cache.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defaultLog, type Log } from '../api/edge.ts';
-import { REQUEST_ID, requestIdFrom } from '../api/request-id.ts';
+import { REQUEST_ID, requestIdFrom } from '../http/request-id.ts';
 import type { Outgoing, RequestHead } from '../http/answer.ts';
 import { writeOutgoing } from '../http/node-writer.ts';
 import { respond } from '../http/way-out.ts';

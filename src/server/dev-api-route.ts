@@ -5,7 +5,7 @@
  * layer does.
  */
 import type { APIRoute } from 'astro';
-import { withRequestIds } from '../api/request-id.ts';
+import { withRequestIds } from '../http/request-id.ts';
 import { serviceWith } from './runtime.ts';
 
 const service = withRequestIds(serviceWith(false));

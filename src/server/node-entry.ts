@@ -2,7 +2,7 @@
  * What `npm start` serves with (scripts/serve.mjs), bundled by scripts/build-api.ts: the HTTP
  * server with its limits (node-server.ts, limits.ts) and the API listener (api-listener.ts) over
  * the deployed service, coding its answers and, as the outermost layer here, stamping
- * `x-request-id` (src/api/request-id.ts). Pages go to Astro.
+ * `x-request-id` (src/http/request-id.ts). Pages go to Astro.
  */
 import { createApiListener } from './api-listener.ts';
 import { log, serviceWith, site } from './runtime.ts';

@@ -8,8 +8,8 @@
  * so that file is this module bundled and committed (`npm run build:middleware`); a test fails
  * when it is stale (scripts/lib/middleware-bundle.ts says what it holds).
  */
-import { API_PREFIX } from '../endpoints.ts';
-import { requestIdHeaders } from '../api/request-id.ts';
+import { API_PREFIX } from '../paths.ts';
+import { requestIdHeaders } from '../http/request-id.ts';
 
 /** The paths the middleware runs on (Vercel's `config.matcher`, path-to-regexp syntax). */
 export const MIDDLEWARE_MATCHER = [`${API_PREFIX}/:path*`];

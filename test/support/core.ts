@@ -3,7 +3,7 @@
  * the bare core, the REST API as callers see it, and REST with MCP as deployed; and requests to it.
  */
 import type { Handler } from '../../src/api/app.ts';
-import { withRequestIds } from '../../src/api/request-id.ts';
+import { withRequestIds } from '../../src/http/request-id.ts';
 import { createApi, createService, type Service, type ServiceOptions } from '../../src/service.ts';
 import { compileSnapshotTree } from '../../src/store/compile.ts';
 import { servedStoreOf } from '../../src/store/history-build.ts';

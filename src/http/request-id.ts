@@ -6,34 +6,32 @@
  * The core's answers never carry it, so a shared cache can keep one answer for every caller. The
  * outermost layer of each deployment stamps it on every response, cache hits included: on Vercel
  * the routing middleware (src/server/vercel-middleware.ts), which runs before the CDN cache and
- * never sees the answer, so whether an answer carries the id is decided from the request alone,
- * by the route and query rules the core itself applies; with `npm start`, its API listener
- * (src/server/api-listener.ts), and in process the service's web handler (src/service.ts).
+ * never sees the answer, so whether an answer carries the id is decided from the request alone:
+ * from the path's shape (src/paths.ts) and the parameters' formats (src/schemas/params.ts), the
+ * rules the core applies too. No dataset is named here, so the middleware bundled from this module
+ * changes only when these rules do. With `npm start` the stamp is its API listener's
+ * (src/server/api-listener.ts), and in process the service's web handler's (src/service.ts).
  */
-import { MCP_PATH } from '../endpoints.ts';
-import { ApiError } from './responses.ts';
-import { isAllowedMethod, matchRoute, routeQuery } from './routes.ts';
+import { endpointSegments, isAllowedMethod, isMcpPath } from '../paths.ts';
+import { formatProblem } from '../schemas/params.ts';
 
 export const REQUEST_ID = 'x-request-id';
 
 /** Characters and length a caller's `x-request-id` may have to be echoed; anything else is replaced. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
-const MCP_PATHS = new Set([MCP_PATH, `${MCP_PATH}/`]);
-
-/** Does the answer to a request of this method and URL carry `x-request-id`? */
+/**
+ * Does the answer to a request of this method and URL carry `x-request-id`? Every MCP answer but
+ * the preflight; on a path shaped like an endpoint (src/paths.ts endpointSegments: a slug shaped
+ * `<words>-rates` that names no dataset is answered 404 with an id), every answer but a preflight
+ * and a 400 for a parameter of the wrong format.
+ */
 export function carriesRequestId(method: string, url: URL): boolean {
   if (method === 'OPTIONS') return false;
-  if (MCP_PATHS.has(url.pathname)) return true; // every MCP answer, refusals included
-  const route = matchRoute(url.pathname);
-  if (!route) return false;
+  if (isMcpPath(url.pathname)) return true; // every MCP answer, refusals included
+  if (!endpointSegments(url.pathname)) return false;
   if (!isAllowedMethod(method)) return true; // the 405 carries it
-  try {
-    routeQuery(route, url.searchParams);
-    return true;
-  } catch (error) {
-    return !(error instanceof ApiError && error.options.formatError);
-  }
+  return formatProblem(url.searchParams) === undefined;
 }
 
 /** The caller's id when it is safe to echo, else a new one. */
