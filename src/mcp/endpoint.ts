@@ -8,7 +8,16 @@ import { defaultLog, MCP_CORS, type Log } from '../api/edge.ts';
 import type { Answer, RequestHead } from '../http/answer.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
-import { errorText, INVALID_REQUEST, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR } from './protocol.ts';
+import {
+  errorText,
+  INVALID_REQUEST,
+  LIMITS,
+  mcpHeaders,
+  PARSE_ERROR,
+  parseBody,
+  RpcError,
+  SERVER_ERROR,
+} from './protocol.ts';
 import { createRpc, type Json, type RestForTools } from './server.ts';
 
 /** Largest request body accepted: far above any tool call, small enough that no body can exhaust memory. */
@@ -122,7 +131,7 @@ export function createMcpCore(rest: RestForTools, options: McpEndpointOptions = 
 
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseBody(text); // each id kept as sent, to be answered byte for byte
     } catch {
       return refusal(400, PARSE_ERROR, 'Parse error: the body is not JSON');
     }
