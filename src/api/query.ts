@@ -4,13 +4,29 @@
  * parameter the endpoint does not use.
  */
 import type { z } from 'zod';
+import { cut } from '../lib/clean-text.ts';
 import { ApiError } from './responses.ts';
 
 export const INVALID_REQUEST = 'Invalid request parameters';
 
+/** The most characters of a caller's value or name a hint quotes (an ellipsis marks a cut). */
+export const QUOTED_MAX_CHARS = 60;
+/**
+ * The most unknown parameter names one 400 names, the rest counted: with each name quoted to
+ * QUOTED_MAX_CHARS, the answer stays near 1 KB however many names a query holds (/docs/limits).
+ */
+export const UNKNOWN_NAMED = 5;
+
 /** A caller's value quoted for a hint, cut short so a huge value cannot bloat the answer. */
 export function quote(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return JSON.stringify(cut(value, QUOTED_MAX_CHARS + 1));
+}
+
+/** The unknown names as a hint lists them: the first UNKNOWN_NAMED quoted, then how many more. */
+function unknownNames(names: readonly string[]): string {
+  const named = names.slice(0, UNKNOWN_NAMED).map(quote).join(', ');
+  const more = names.length - UNKNOWN_NAMED;
+  return more > 0 ? `${named} and ${more.toLocaleString('en')} more unknown parameter${more === 1 ? '' : 's'}` : named;
 }
 
 const ALL_OPTIONAL = new WeakMap<z.ZodObject, boolean>();
@@ -56,7 +72,7 @@ export function parseQuery(
     throw new ApiError(
       'invalid_request',
       INVALID_REQUEST,
-      `This endpoint does not use ${unknown.map(quote).join(', ')}. ${acceptedText}`,
+      `This endpoint does not use ${unknownNames(unknown)}. ${acceptedText}`,
     );
   }
   const result = schema.safeParse(Object.fromEntries(values));
