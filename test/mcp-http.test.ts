@@ -104,6 +104,53 @@ describe('transport', () => {
     expect((await send(new URL(server.url).port, 'any.example.net')).status).toBe(200); // no allow-list: every host
     await guarded.close();
   });
+
+  it('MCP_ALLOWED_HOSTS adds names to the loopback names and the site’s own, whatever HOST is; `*` lets every host in', async () => {
+    const { mcpAllowedHostsFromEnv } = await import('../src/mcp/allowed-hosts.ts');
+    const send = async (url: string, host: string) => {
+      const { status, text } = await nodeRequest(`${url}${MCP_PATH}`, {
+        method: 'POST',
+        headers: { host, ...JSON_HEADERS },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      return { status, body: text };
+    };
+    for (const HOST of ['127.0.0.1', '0.0.0.0']) {
+      const allowedHosts = mcpAllowedHostsFromEnv({ HOST, MCP_ALLOWED_HOSTS: ' example.org , api.example.net' });
+      const guarded = await serveService(
+        await rawServiceOver(historyDir(), { mcp: { allowedHosts, siteUrl: 'https://rates.example.org' } }),
+      );
+      const port = new URL(guarded.url).port;
+      for (const host of [
+        'localhost',
+        `127.0.0.1:${port}`,
+        '[::1]',
+        'rates.example.org',
+        'example.org',
+        'api.example.net:8080',
+      ])
+        expect((await send(guarded.url, host)).status, `${HOST} ${host}`).toBe(200);
+      const evil = await send(guarded.url, 'evil.test');
+      expect(evil.status).toBe(403);
+      expect(JSON.parse(evil.body)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message:
+            'Forbidden: Invalid Host "evil.test". This server answers MCP requests for localhost, 127.0.0.1, [::1], example.org, api.example.net, rates.example.org only (DNS-rebinding protection); set MCP_ALLOWED_HOSTS to add names.',
+        },
+      });
+      await guarded.close();
+    }
+    const open = await serveService(
+      await rawServiceOver(historyDir(), {
+        mcp: { allowedHosts: mcpAllowedHostsFromEnv({ HOST: '127.0.0.1', MCP_ALLOWED_HOSTS: 'example.org,*' }) },
+      }),
+    );
+    expect((await send(open.url, 'evil.test')).status).toBe(200);
+    await open.close();
+  });
 });
 
 describe('2026-07-28', () => {

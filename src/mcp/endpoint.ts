@@ -71,9 +71,9 @@ const mediaType = (type = '') => type.split(';')[0]!.trim().toLowerCase();
 
 export interface McpEndpointOptions {
   /**
-   * Host names the endpoint answers to, set when the server listens on a loopback address, so a
-   * web page cannot reach a local server through DNS rebinding; the site URL's host is always
-   * allowed too. Unset: every host.
+   * Host names the endpoint answers to, set when the server listens on a loopback address or
+   * MCP_ALLOWED_HOSTS names more (src/mcp/allowed-hosts.ts), so a web page cannot reach a local
+   * server through DNS rebinding; the site URL's host is always allowed too. Unset: every host.
    */
   allowedHosts?: string[];
   /** The origin of the URLs in tool results (default siteUrl()); never the request's. */
