@@ -35,6 +35,16 @@ var IsoDateTime = z.iso.datetime();
 var INVISIBLE_CHARACTERS = /[\p{Cc}\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/u;
 var CleanText = z.string().refine((text) => !INVISIBLE_CHARACTERS.test(text), "must not hold control, bidi or zero-width characters").refine((text) => text === text.normalize("NFC"), "must be in Unicode NFC");
 
+// src/lib/clean-text.ts
+var INVISIBLE = new RegExp(INVISIBLE_CHARACTERS.source, "gu");
+function cut(text, max) {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 55296 && code <= 56319) end--;
+  return `${text.slice(0, end)}\u2026`;
+}
+
 // src/schemas/params.ts
 var TermInMonthsParam = z2.string().regex(/^\d+$/, "must be a whole number of months written in digits");
 var DateParam = SnapshotDate;
@@ -49,8 +59,9 @@ var PARAMETER_FORMATS = {
   issuerId: EntityIdParam,
   termInMonths: TermInMonthsParam
 };
+var QUOTED_MAX_CHARS = 60;
 function quote(value) {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}\u2026` : value);
+  return JSON.stringify(cut(value, QUOTED_MAX_CHARS + 1));
 }
 function formatProblem(params) {
   const seen = /* @__PURE__ */ new Set();

@@ -133,6 +133,28 @@ describe('unknown paths', () => {
     expect(body.documentationUrl).toBe(`${SITE}/docs/errors#not_found`);
   });
 
+  it('500 unknown parameters: a 400 under 2 KB naming the first 5 (each to 60 characters) and counting the rest, cached as every URL-only 400 is', async () => {
+    const names = Array.from({ length: 500 }, (_, i) => `unknown${String(i).padStart(3, '0')}`.padEnd(30, 'x'));
+    names[1] = 'n'.repeat(5_000); // quoted to 60 characters
+    const response = await get(api, `${A}?${names.map((name) => `${name}=1`).join('&')}`);
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(Buffer.byteLength(text)).toBeLessThan(2048);
+    const body = JSON.parse(text);
+    expect(ErrorBody.parse(body)).toEqual(body);
+    expect(body).toMatchObject({ code: 400, error: 'invalid_request', message: 'Invalid request parameters' });
+    const named = [names[0], `${'n'.repeat(60)}…`, ...names.slice(2, 5)].map((name) => `"${name}"`).join(', ');
+    expect(
+      body.hint.startsWith(`This endpoint does not use ${named} and 495 more unknown parameters. It accepts: `),
+    ).toBe(true);
+    expect(body.hint).not.toContain(names[5]);
+    // The same Cache-Control as a 400 for one unknown name: the answer depends on the URL alone.
+    const one = await get(api, `${A}?colour=blue`);
+    expect(one.status).toBe(400);
+    expect(response.headers.get('cache-control')).toBe(one.headers.get('cache-control'));
+    expect(response.headers.get('cache-control')).toMatch(/^public/);
+  });
+
   it('never answers a client mistake with a 5xx or a stack trace', async () => {
     const paths = DATASETS.flatMap((d) => [
       `${list(d)}/%E0%A4%A`,

@@ -302,6 +302,62 @@ describe('health sees the whole chain: collected against deployed', () => {
     expect(body.problems).toEqual([`${B.slug}: no collection has been recorded, so its freshness is unknown.`]);
   });
 
+  it('a record dated more than 5 minutes ahead of the clock is read as none (freshness unknown), logged once; 4 minutes ahead is believed', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const status = await statusWith(allChecked(hoursAgo(1)), true);
+    const aDayAhead = hoursAgo(-24);
+    await status.write(A.slug, { lastChecked: aDayAhead, lastChanged: null, lastError: null, lastErrorAt: null });
+    await status.write(B.slug, {
+      lastChecked: hoursAgo(-4 / 60),
+      lastChanged: hoursAgo(-6 / 60), // a change "collected" 6 minutes from now: never served, never pending
+      lastError: null,
+      lastErrorAt: null,
+    });
+    // Two servers, as health's answer is kept for its second: each reads the store.
+    for (let n = 0; n < 2; n++) {
+      const { response, body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
+      expect(response.status).toBe(200);
+      expect(body.status).toBe('degraded');
+      for (const slug of [A.slug, B.slug])
+        expect(body.datasets[slug]).toEqual({
+          lastUpdated: served[slug],
+          lastChecked: null,
+          stale: null,
+          lastChanged: null,
+          deployment: 'unknown',
+        });
+      expect(body.problems).toEqual([
+        `${A.slug}: no collection has been recorded, so its freshness is unknown.`,
+        `${B.slug}: no collection has been recorded, so its freshness is unknown.`,
+      ]);
+    }
+    const aheadLogs = logged.mock.calls.filter(([message]) => String(message).includes('ahead of this server'));
+    // Once per record, in the order the reads end.
+    expect(aheadLogs).toHaveLength(2);
+    expect(aheadLogs.map(([message, detail]) => [message, detail])).toEqual(
+      expect.arrayContaining([
+        [
+          `health: ${A.slug}'s collection status is dated ahead of this server's clock, so it is read as unknown:`,
+          expect.stringContaining(aDayAhead),
+        ],
+        [
+          `health: ${B.slug}'s collection status is dated ahead of this server's clock, so it is read as unknown:`,
+          expect.stringContaining(hoursAgo(-6 / 60)),
+        ],
+      ]),
+    );
+
+    // Within the skew a record is believed: checked "just now", fresh.
+    await status.write(B.slug, {
+      lastChecked: hoursAgo(-4 / 60),
+      lastChanged: null,
+      lastError: null,
+      lastErrorAt: null,
+    });
+    const { body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
+    expect(body.datasets[B.slug]).toMatchObject({ lastChecked: healthTime(hoursAgo(-4 / 60)), stale: false });
+  });
+
   it('locally, with no collector: ok, and the body says collection is not configured; the dataset records keep their fields', async () => {
     const { response, body } = await getJson(
       await apiOver(historyDir(), { status: await statusWith({}) }),

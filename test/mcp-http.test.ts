@@ -105,6 +105,53 @@ describe('transport', () => {
     expect((await send(new URL(server.url).port, 'any.example.net')).status).toBe(200); // no allow-list: every host
     await guarded.close();
   });
+
+  it('MCP_ALLOWED_HOSTS adds names to the loopback names and the site’s own, whatever HOST is; `*` lets every host in', async () => {
+    const { mcpAllowedHostsFromEnv } = await import('../src/mcp/allowed-hosts.ts');
+    const send = async (url: string, host: string) => {
+      const { status, text } = await nodeRequest(`${url}${MCP_PATH}`, {
+        method: 'POST',
+        headers: { host, ...JSON_HEADERS },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      return { status, body: text };
+    };
+    for (const HOST of ['127.0.0.1', '0.0.0.0']) {
+      const allowedHosts = mcpAllowedHostsFromEnv({ HOST, MCP_ALLOWED_HOSTS: ' example.org , api.example.net' });
+      const guarded = await serveService(
+        await rawServiceOver(historyDir(), { mcp: { allowedHosts, siteUrl: 'https://rates.example.org' } }),
+      );
+      const port = new URL(guarded.url).port;
+      for (const host of [
+        'localhost',
+        `127.0.0.1:${port}`,
+        '[::1]',
+        'rates.example.org',
+        'example.org',
+        'api.example.net:8080',
+      ])
+        expect((await send(guarded.url, host)).status, `${HOST} ${host}`).toBe(200);
+      const evil = await send(guarded.url, 'evil.test');
+      expect(evil.status).toBe(403);
+      expect(JSON.parse(evil.body)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message:
+            'Forbidden: Invalid Host "evil.test". This server answers MCP requests for localhost, 127.0.0.1, [::1], example.org, api.example.net, rates.example.org only (DNS-rebinding protection); set MCP_ALLOWED_HOSTS to add names.',
+        },
+      });
+      await guarded.close();
+    }
+    const open = await serveService(
+      await rawServiceOver(historyDir(), {
+        mcp: { allowedHosts: mcpAllowedHostsFromEnv({ HOST: '127.0.0.1', MCP_ALLOWED_HOSTS: 'example.org,*' }) },
+      }),
+    );
+    expect((await send(open.url, 'evil.test')).status).toBe(200);
+    await open.close();
+  });
 });
 
 describe('2026-07-28', () => {
@@ -432,6 +479,49 @@ describe('version rules', () => {
     expect(status).toBe(400);
     expect(json).toMatchObject({ id: 7, error: { code: -32600 } });
     expect((await post('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}')).json.id).toBeNull();
+  });
+});
+
+describe('ids come back exactly as sent', () => {
+  /** Numbers a double cannot hold or would write otherwise, and a string with escapes. */
+  const IDS = ['9007199254740993', '1.0', '1e3', '-0', '12345678901234567890.50', '"a\\u0041\\/"'];
+
+  it.each(IDS)('%s: a result, an error and a refusal name it byte for byte', async (id) => {
+    const ping = await post(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);
+    expect(ping.text).toBe(`{"jsonrpc":"2.0","id":${id},"result":{}}`);
+    const unknown = await post(` { "method" : "no/such" , "id" : ${id} , "jsonrpc" : "2.0" } `);
+    expect(unknown.text).toBe(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32601,"message":"Method not found"}}`);
+    const invalid = await post(`{"jsonrpc":"2.0","id":${id},"method":5}`);
+    expect(invalid.status).toBe(400);
+    expect(invalid.text.startsWith(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32600,`)).toBe(true);
+  });
+
+  it('a tool result, made afresh and kept for its second, carries each caller’s id as sent', async () => {
+    const sent = request('tools/call', { name: TA.list, arguments: {} }, { id: 7 });
+    for (const id of ['9007199254740993', '1.0', '-0']) {
+      const { status, text } = await sendMcp(server.url, { ...sent, body: sent.body.replace('"id":7', `"id":${id}`) });
+      expect(status).toBe(200);
+      expect(text.startsWith(`{"jsonrpc":"2.0","id":${id},"result":{`)).toBe(true);
+    }
+  });
+
+  it('each message of a batch, and a repeated id member is the last one, as JSON reads it', async () => {
+    const { status, text } = await post(
+      `[{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},` +
+        `{"jsonrpc":"2.0","id":1e3,"method":"no/such"},{"id":"x","jsonrpc":"2.0","id":-0,"method":"ping","params":{"id":1.5}}]`,
+    );
+    expect(status).toBe(200);
+    expect(text).toBe(
+      '[{"jsonrpc":"2.0","id":9007199254740993,"result":{}},' +
+        '{"jsonrpc":"2.0","id":1e3,"error":{"code":-32601,"message":"Method not found"}},' +
+        '{"jsonrpc":"2.0","id":-0,"result":{}}]',
+    );
+  });
+
+  it('an id that is no JSON-RPC id as read (1e400 is not finite) is still refused, with a null id', async () => {
+    const { status, json } = await post('{"jsonrpc":"2.0","id":1e400,"method":"ping"}');
+    expect(status).toBe(400);
+    expect(json).toMatchObject({ id: null, error: { code: -32600 } });
   });
 });
 

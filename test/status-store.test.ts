@@ -5,6 +5,7 @@ import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-stor
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { appendRun, type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
+import { statusReport } from '../src/status/report.ts';
 import { datasetFailures } from '../scripts/hourly/collector.ts';
 import { apiOver, getJson } from './support/core.ts';
 import { NOW } from './support/constants.ts';
@@ -155,6 +156,25 @@ describe('the run log', () => {
     expect(await store.readRuns()).toEqual(RUNS.slice(-RUN_LOG_LENGTH));
     blob.objects.set('status/run-log.json', JSON.stringify([{ at: 'yesterday' }]));
     await expect(store.readRuns()).rejects.toThrow();
+  });
+
+  it('the status page leaves out a run dated more than 5 minutes ahead of the clock, and logs it once', async () => {
+    const store = new FileStatusStore(await tempDir());
+    const now = new Date(Date.UTC(2026, 10, 1, 3, 30)); // half an hour after runAt(3)
+    const ahead = { ...runAt(3), at: new Date(now.getTime() + 24 * 3600_000).toISOString() };
+    const soon = { ...runAt(3), at: new Date(now.getTime() + 4 * 60_000).toISOString() }; // within the skew
+    for (const run of [runAt(2), runAt(3), soon, ahead]) await appendRun(store, run);
+    const logged = vi.fn();
+    const noStore = () => Promise.reject(new Error('no snapshots here'));
+    for (let n = 0; n < 2; n++)
+      expect((await statusReport(noStore, store, now, logged)).runs).toEqual([runAt(2), runAt(3), soon]);
+    const aheadLogs = logged.mock.calls.filter(([message]) => String(message).includes('ahead of'));
+    expect(aheadLogs).toEqual([
+      [
+        "status: a run in the run log is dated ahead of this server's clock, so it is read as unknown:",
+        expect.stringContaining(ahead.at),
+      ],
+    ]);
   });
 
   it("the hourly chain names a run log the collector could not write among the run's failures", () => {

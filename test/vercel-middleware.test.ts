@@ -55,6 +55,7 @@ describe('middleware.js, the request-id stamp Vercel runs before its CDN', () =>
     });
     expect(Object.keys(metafile.inputs).sort()).toEqual([
       'src/http/request-id.ts',
+      'src/lib/clean-text.ts',
       'src/paths.ts',
       'src/schemas/common.ts',
       'src/schemas/params.ts',

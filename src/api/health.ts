@@ -8,6 +8,7 @@
 import { DATASETS, type Dataset } from '../datasets.ts';
 import type { CollectionHealth, DatasetHealth, Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
+import { isAhead, logAheadOnce } from '../status/clock-skew.ts';
 import type { CollectionStatus, StatusStore } from '../status/status-store.ts';
 import type { Answer } from '../http/answer.ts';
 import { json } from './responses.ts';
@@ -33,10 +34,25 @@ const STORE_NAMES: Record<StatusStore['kind'], string> = {
 
 type Log = (message: string, error: unknown) => void;
 
-/** Every dataset's status, or the reason the store could not give them. */
-async function readStatuses(status: StatusStore, log: Log): Promise<Map<string, CollectionStatus | null> | Error> {
+/**
+ * Every dataset's status, or the reason the store could not give them. A record with a time
+ * ahead of the clock (src/status/clock-skew.ts) is read as none: its freshness is unknown.
+ */
+async function readStatuses(
+  status: StatusStore,
+  now: Date,
+  log: Log,
+): Promise<Map<string, CollectionStatus | null> | Error> {
+  const believed = (slug: string, record: CollectionStatus | null) => {
+    const ahead = record && [record.lastChecked, record.lastChanged, record.lastErrorAt].find((t) => isAhead(t, now));
+    if (!ahead) return record;
+    logAheadOnce(log, `health: ${slug}'s collection status`, ahead, now);
+    return null;
+  };
   try {
-    const entries = await Promise.all(DATASETS.map(async (d) => [d.slug, await status.read(d.slug)] as const));
+    const entries = await Promise.all(
+      DATASETS.map(async (d) => [d.slug, believed(d.slug, await status.read(d.slug))] as const),
+    );
     return new Map(entries);
   } catch (error) {
     log('health: collection status store unreadable:', error);
@@ -146,7 +162,7 @@ export async function healthReport(
     };
   }
 
-  const statuses = await readStatuses(status, log);
+  const statuses = await readStatuses(status, now, log);
   const collection = collectionHealth(status, statuses);
   const problems: string[] = [];
   if (database.message) problems.push(database.message);

@@ -10,6 +10,19 @@ import { ApiError } from './responses.ts';
 
 export const INVALID_REQUEST = 'Invalid request parameters';
 
+/**
+ * The most unknown parameter names one 400 names, the rest counted: with each name quoted to
+ * QUOTED_MAX_CHARS, the answer stays near 1 KB however many names a query holds (/docs/limits).
+ */
+export const UNKNOWN_NAMED = 5;
+
+/** The unknown names as a hint lists them: the first UNKNOWN_NAMED quoted, then how many more. */
+function unknownNames(names: readonly string[]): string {
+  const named = names.slice(0, UNKNOWN_NAMED).map(quote).join(', ');
+  const more = names.length - UNKNOWN_NAMED;
+  return more > 0 ? `${named} and ${more.toLocaleString('en')} more unknown parameter${more === 1 ? '' : 's'}` : named;
+}
+
 const ALL_OPTIONAL = new WeakMap<z.ZodObject, boolean>();
 function allOptional(schema: z.ZodObject): boolean {
   let known = ALL_OPTIONAL.get(schema);
@@ -43,7 +56,7 @@ export function parseQuery(
     throw new ApiError(
       'invalid_request',
       INVALID_REQUEST,
-      `This endpoint does not use ${unknown.map(quote).join(', ')}. ${acceptedText}`,
+      `This endpoint does not use ${unknownNames(unknown)}. ${acceptedText}`,
     );
   }
   const result = schema.safeParse(Object.fromEntries(values));

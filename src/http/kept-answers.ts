@@ -9,7 +9,12 @@
  * Only what a shared cache may keep is kept here (`cache: 'data'`, whole bodies, no failures), so
  * reusing it for a second changes nothing a caller could tell from a CDN; and health's answer,
  * whose `timestamp` then says when it was worked out (src/service.ts).
+ *
+ * An answer leaves memory when its second is over: each `keep` and `get` drops the expired ones
+ * first, and a timer (unref'd, so it never holds the process open) drops them when no request
+ * comes, so an idle process keeps nothing. KEPT_URLS and KEPT_BYTES bound what is kept at once.
  */
+import { lengthOf } from './answer.ts';
 import type { Prepared } from './way-out.ts';
 
 export interface Kept {
@@ -26,24 +31,88 @@ export interface Kept {
 export const KEPT_FOR_MS = 1000;
 /** URLs kept at once: unusual URLs cannot grow memory past this. */
 export const KEPT_URLS = 1024;
+/**
+ * Body bytes kept at once; the oldest answers make way past it, and a body larger than it is not
+ * kept. Far above a second of ordinary traffic (a list is 30 KB, the full-range time series
+ * 5.6 MB: bench/RESULTS.md), far below what hurts the process. Each body's codings (br, gzip,
+ * deflate, made on first use) and MCP results (one per protocol version) are made from it, so
+ * what they add is in proportion to it.
+ */
+export const KEPT_BYTES = 64 * 1024 * 1024;
 
 export class KeptAnswers {
+  /** In the order they were kept, so in the order they expire (`until` only grows). */
   readonly #answers = new Map<string, Kept>();
+  #bytes = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   constructor(readonly clock: () => number = () => performance.now()) {}
+
+  /** Answers kept now (expired ones included until they are dropped). */
+  get size(): number {
+    return this.#answers.size;
+  }
+
+  /** Body bytes kept now. */
+  get bytes(): number {
+    return this.#bytes;
+  }
 
   /** The kept answer to GET of this path and query, if one was made within the last second. */
   get(target: string): Kept | undefined {
-    const kept = this.#answers.get(target);
-    if (kept && this.clock() < kept.until) return kept;
-    return undefined;
+    this.#dropExpired(this.clock());
+    return this.#answers.get(target);
   }
 
-  /** Keep an answer just made, for a second from now; the oldest URL makes way past KEPT_URLS. */
+  /**
+   * Keep an answer just made, for a second from now; the oldest URLs make way past KEPT_URLS or
+   * KEPT_BYTES. Returns the entry whether or not it is kept (a body over KEPT_BYTES is not).
+   */
   keep(target: string, prepared: Kept['prepared'], requestId: boolean): Kept {
-    const entry: Kept = { prepared, requestId, until: this.clock() + KEPT_FOR_MS, derived: new Map() };
-    this.#answers.delete(target);
-    if (this.#answers.size >= KEPT_URLS) this.#answers.delete(this.#answers.keys().next().value!);
+    const now = this.clock();
+    const entry: Kept = { prepared, requestId, until: now + KEPT_FOR_MS, derived: new Map() };
+    this.#dropExpired(now);
+    this.#drop(target);
+    const size = bytesOf(prepared);
+    if (size > KEPT_BYTES) return entry;
+    while (this.#answers.size >= KEPT_URLS || this.#bytes + size > KEPT_BYTES)
+      this.#drop(this.#answers.keys().next().value!);
     this.#answers.set(target, entry);
+    this.#bytes += size;
+    this.#schedule();
     return entry;
   }
+
+  #drop(target: string): void {
+    const kept = this.#answers.get(target);
+    if (!kept) return;
+    this.#answers.delete(target);
+    this.#bytes -= bytesOf(kept.prepared);
+  }
+
+  /** Drop every answer whose second is over: they are the oldest, so at the front. */
+  #dropExpired(now: number): void {
+    for (const [target, kept] of this.#answers) {
+      if (now < kept.until) return;
+      this.#drop(target);
+    }
+  }
+
+  /** One timer at a time, due when the oldest kept answer expires; it drops what expired and waits for the next. */
+  #schedule(): void {
+    if (this.#timer !== undefined) return;
+    const oldest = this.#answers.values().next().value;
+    if (!oldest) return;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#dropExpired(this.clock());
+        this.#schedule();
+      },
+      Math.max(oldest.until - this.clock(), 1),
+    );
+    this.#timer.unref?.();
+  }
 }
+
+/** A body's bytes, whether one array or parts (lengthOf). */
+const bytesOf = (prepared: Kept['prepared']) => (prepared.body === null ? 0 : lengthOf(prepared.body));

@@ -8,7 +8,16 @@ import { defaultLog, MCP_CORS, type Log } from '../api/edge.ts';
 import type { Answer, RequestHead } from '../http/answer.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';
-import { errorText, INVALID_REQUEST, LIMITS, mcpHeaders, PARSE_ERROR, RpcError, SERVER_ERROR } from './protocol.ts';
+import {
+  errorText,
+  INVALID_REQUEST,
+  LIMITS,
+  mcpHeaders,
+  PARSE_ERROR,
+  parseBody,
+  RpcError,
+  SERVER_ERROR,
+} from './protocol.ts';
 import { createRpc, type Json } from './server.ts';
 import type { RestForTools } from './tool.ts';
 
@@ -63,9 +72,9 @@ const mediaType = (type = '') => type.split(';')[0]!.trim().toLowerCase();
 
 export interface McpEndpointOptions {
   /**
-   * Host names the endpoint answers to, set when the server listens on a loopback address, so a
-   * web page cannot reach a local server through DNS rebinding; the site URL's host is always
-   * allowed too. Unset: every host.
+   * Host names the endpoint answers to, set when the server listens on a loopback address or
+   * MCP_ALLOWED_HOSTS names more (src/mcp/allowed-hosts.ts), so a web page cannot reach a local
+   * server through DNS rebinding; the site URL's host is always allowed too. Unset: every host.
    */
   allowedHosts?: string[];
   /** The origin of the URLs in tool results (default siteUrl()); never the request's. */
@@ -123,7 +132,7 @@ export function createMcpCore(rest: RestForTools, options: McpEndpointOptions = 
 
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseBody(text); // each id kept as sent, to be answered byte for byte
     } catch {
       return refusal(400, PARSE_ERROR, 'Parse error: the body is not JSON');
     }

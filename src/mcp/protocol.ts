@@ -68,9 +68,19 @@ export class RpcError extends Error {
   }
 }
 
-export type JsonRpcId = string | number;
+/** JSON text written as it is by JSON.stringify (JSON.rawJSON, Node 21 and later). */
+export interface RawJson {
+  readonly rawJSON: string;
+}
+const RAW = JSON as typeof JSON & {
+  rawJSON(text: string): RawJson;
+  isRawJSON(value: unknown): value is RawJson;
+};
+
+/** A request's id: as parsed, or (from a body, parseBody) its JSON text as sent. */
+export type JsonRpcId = string | number | RawJson;
 export const isId = (value: unknown): value is JsonRpcId =>
-  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || RAW.isRawJSON(value);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -217,6 +227,107 @@ export function errorText(id: JsonRpcId | null, error: RpcError): string {
     id,
     error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) },
   });
+}
+
+/**
+ * A request body as JSON, each message's `id` (the body's, or each of a batch's) kept as the JSON
+ * text it was sent as, so it is answered byte for byte as sent: `9007199254740993` is not a double
+ * (it would come back `9007199254740992`), and `1.0`, `1e3`, `-0` or `"\u0041"` come back so
+ * written. An id that is not a valid one as parsed (`1e400` is Infinity) is left as parsed, for
+ * readMessage to refuse. Throws as JSON.parse does.
+ */
+export function parseBody(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  const sources = idSources(text);
+  const keep = (message: unknown, source: string | undefined) => {
+    if (!isPlainObject(message) || source === undefined) return;
+    const { id } = message;
+    // The text read must be the id parsed: a string or finite number equal to it, or it is not used.
+    if ((typeof id === 'string' || typeof id === 'number') && isId(id) && Object.is(JSON.parse(source), id))
+      message.id = RAW.rawJSON(source);
+  };
+  if (Array.isArray(value)) for (const [i, message] of value.entries()) keep(message, sources[i]);
+  else keep(value, sources[0]);
+  return value;
+}
+
+/**
+ * The JSON text of the `id` member of the top-level object, or of each top-level array element
+ * (undefined where there is none), in a text JSON.parse accepted: one pass, no value built, so a
+ * 256 KiB body costs a scan of it. A repeated `id` is the last, as JSON.parse keeps the last.
+ */
+function idSources(text: string): (string | undefined)[] {
+  const [QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d];
+  const ENDS_SCALAR = ',}] \t\n\r';
+  const space = (i: number) => {
+    for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++i));
+    return i;
+  };
+  /** Past the string starting at `i` (its opening quote). */
+  const string = (i: number) => {
+    for (i++; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) return i + 1;
+      if (c === BACKSLASH) i++;
+    }
+    return i;
+  };
+  /** Past the value starting at `i`: a string, an object or array (by depth), or a number or literal. */
+  const skip = (i: number) => {
+    const first = text.charCodeAt(i);
+    if (first === QUOTE) return string(i);
+    if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+      while (i < text.length && !ENDS_SCALAR.includes(text[i]!)) i++;
+      return i;
+    }
+    for (let depth = 0; i < text.length; ) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        i = string(i);
+        continue;
+      }
+      if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return i + 1;
+      i++;
+    }
+    return i;
+  };
+  /** The `id` member's text of the object starting at `i`, and where the object ends. */
+  const object = (i: number): { id: string | undefined; end: number } => {
+    let id: string | undefined;
+    i = space(i + 1);
+    if (text[i] === '}') return { id, end: i + 1 };
+    for (;;) {
+      const keyEnd = string(i);
+      const key = text.slice(i, keyEnd);
+      const start = space(space(keyEnd) + 1); // past the colon
+      const end = skip(start);
+      if (key === '"id"' || (key.includes('\\') && JSON.parse(key) === 'id')) id = text.slice(start, end);
+      i = space(end);
+      if (text[i] !== ',') return { id, end: i + 1 };
+      i = space(i + 1);
+    }
+  };
+
+  let i = space(0);
+  if (text[i] === '{') return [object(i).id];
+  if (text[i] !== '[') return [];
+  const ids: (string | undefined)[] = [];
+  i = space(i + 1);
+  if (text[i] === ']') return ids;
+  for (;;) {
+    if (text[i] === '{') {
+      const { id, end } = object(i);
+      ids.push(id);
+      i = end;
+    } else {
+      ids.push(undefined);
+      i = skip(i);
+    }
+    i = space(i);
+    if (text[i] !== ',') return ids;
+    i = space(i + 1);
+  }
 }
 
 /** The id a refusal of this message answers with: its own when that id is valid (even if the rest is not), else null. */

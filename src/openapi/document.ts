@@ -254,7 +254,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       ),
       403: rpcError(
         'The `Host` header names a host this server does not answer MCP for (-32000 `Invalid Host`): a server listening on a loopback address answers ' +
-          "only `localhost`, `127.0.0.1`, `[::1]` and its site URL's host (DNS-rebinding protection; `MCP_ALLOWED_HOSTS` adds names). Carries the CORS headers.",
+          "only `localhost`, `127.0.0.1`, `[::1]` and its site URL's host (DNS-rebinding protection; `MCP_ALLOWED_HOSTS` adds names to these, on any address). Carries the CORS headers.",
       ),
       404: rpcError('Unknown method (-32601), protocol 2026-07-28.'),
       405: rpcError('GET or DELETE: the endpoint is stateless and takes POST only (-32000).'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cut } from '../lib/clean-text.ts';
 import { SnapshotDate } from './common.ts';
 
 /** Query and path parameters. Every value is a string, as on the wire and in MCP tool arguments. */
@@ -23,9 +24,12 @@ export const PARAMETER_FORMATS: Readonly<Record<string, z.ZodType<string>>> = {
   termInMonths: TermInMonthsParam,
 };
 
-/** A caller's value quoted for a message, cut short so a huge value cannot bloat the answer. */
+/** The most characters of a caller's value or name a hint quotes (an ellipsis marks a cut). */
+export const QUOTED_MAX_CHARS = 60;
+
+/** A caller's value quoted for a hint, cut short so a huge value cannot bloat the answer. */
 export function quote(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  return JSON.stringify(cut(value, QUOTED_MAX_CHARS + 1));
 }
 
 /** What is wrong with the query's format: a parameter given twice, or a value not of its name's format. */

@@ -5,6 +5,7 @@
  */
 import { healthReport } from '../api/health.ts';
 import { cleanText } from '../lib/clean-text.ts';
+import { isAhead, logAheadOnce } from './clock-skew.ts';
 import { parseHealthTime, timeAgo } from '../lib/time-words.ts';
 import type { DatasetHealth, Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
@@ -29,7 +30,12 @@ export async function statusReport(
   const [health, runs] = await Promise.all([
     healthReport(loadStore, status, now, log),
     status.readRuns().then(
-      (runs) => ({ runs }),
+      // A run dated ahead of the clock (src/status/clock-skew.ts) is left out, as if not logged.
+      (runs) => {
+        const ahead = runs.findLast((run) => isAhead(run.at, now));
+        if (ahead) logAheadOnce(log, 'status: a run in the run log', ahead.at, now);
+        return { runs: ahead ? runs.filter((run) => !isAhead(run.at, now)) : runs };
+      },
       (error: unknown) => {
         log('status: run log unreadable:', error);
         // Shown on the page: an unreadable log's message is clean already (src/status/stored.ts), an I/O error's may not be.
