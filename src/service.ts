@@ -8,7 +8,7 @@
  */
 import { Readable } from 'node:stream';
 import { createRestCore, type ApiDeps, type Handler } from './api/app.ts';
-import { MCP_CORS, preflightAnswer, READ_ONLY_CORS } from './api/edge.ts';
+import { MCP_CORS, preflightAnswer, READ_ONLY_CORS } from './http/cors.ts';
 import { carriesRequestId, REQUEST_ID } from './http/request-id.ts';
 import { isWhole, joined, type Answer, type Outgoing, type RequestHead } from './http/answer.ts';
 import { KeptAnswers, type Kept } from './http/kept-answers.ts';

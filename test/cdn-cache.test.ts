@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
+import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/http/caching.ts';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';

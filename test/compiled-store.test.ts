@@ -7,7 +7,7 @@ import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
-import { DATA_CACHE_CONTROL } from '../src/api/caching.ts';
+import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
 import { DATASETS, filterEntities, type Dataset, type Entity } from '../src/datasets.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';

@@ -10,7 +10,7 @@ import { changesEndpointOf } from '../src/changes/endpoint.ts';
 import { DATASET_SLUG_SHAPE } from '../src/paths.ts';
 import { PARAMETER_FORMATS } from '../src/schemas/params.ts';
 import type { Handler } from '../src/api/app.ts';
-import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/api/caching.ts';
+import { DATA_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../src/http/caching.ts';
 import { createSearchCore } from '../src/docs/search.ts';
 import { buildSearchIndex } from '../src/docs/search-index.ts';
 import middleware, { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';

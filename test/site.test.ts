@@ -19,7 +19,7 @@ import type { DocPage } from '../src/docs/pages.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
 import { ERROR_CODES } from '../src/schemas/errors.ts';
-import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
+import { SECURITY_HEADERS } from '../src/http/security-headers.ts';
 import { chromiumForTests, SCREENSHOTS, visit as open } from './support/chromium.ts';
 import { freePort } from './support/free-port.ts';
 import { MCP_PATH, modern } from './support/mcp.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
-import { STATUS_PAGE_CACHE_CONTROL } from '../src/api/caching.ts';
+import { STATUS_PAGE_CACHE_CONTROL } from '../src/http/caching.ts';
 import { parseHealthTime } from '../src/lib/time-words.ts';
 import { nzTime } from '../src/status/report.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';

@@ -8,14 +8,14 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORS_MAX_AGE } from '../src/api/edge.ts';
+import { CORS_MAX_AGE } from '../src/http/cors.ts';
 import { createSearchCore } from '../src/docs/search.ts';
 import { buildSearchIndex } from '../src/docs/search-index.ts';
 import { LIMITS } from '../src/mcp/protocol.ts';
 import { createApiListener } from '../src/server/api-listener.ts';
 import { DEFAULT_LIMITS } from '../src/server/limits.ts';
 import { createNodeServer } from '../src/server/node-server.ts';
-import { SECURITY_HEADERS } from '../src/server/security-headers.ts';
+import { SECURITY_HEADERS } from '../src/http/security-headers.ts';
 import type { Service } from '../src/service.ts';
 import { NOW, SITE } from './support/constants.ts';
 import { rawServiceOver } from './support/core.ts';

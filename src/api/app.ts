@@ -10,7 +10,7 @@ import { DATASETS } from '../datasets.ts';
 import { endpointsOf, HEALTH_PATH } from '../endpoints.ts';
 import { siteUrl } from '../site.ts';
 import type { RequestContext } from './context.ts';
-import { defaultLog, type Log } from './edge.ts';
+import { defaultLog, type Log } from '../lib/log.ts';
 import { cachedStatusStore, getHealth } from './health.ts';
 import { quote } from '../schemas/params.ts';
 import { getRatesByEntity, listRates } from './rates.ts';

@@ -22,7 +22,7 @@ import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { restrictionsMarkdown } from '../explorer/restrictions.ts';
 import { INSPECTOR_PACKAGE } from './tested-versions.ts';
-import { STATUS_PAGE_CACHE_CONTROL } from '../api/caching.ts';
+import { STATUS_PAGE_CACHE_CONTROL } from '../http/caching.ts';
 import { RUN_LOG_LENGTH, RUN_LOG_MAX_BYTES } from '../status/run-log.ts';
 import { REASON_MAX_CHARS } from '../lib/clean-text.ts';
 import { STATUS_RECORD_MAX_BYTES } from '../status/status-store.ts';

@@ -3,7 +3,7 @@
  * build time (search-index.ts, MiniSearch).
  */
 import MiniSearch from 'minisearch';
-import { defaultLog, type Log } from '../api/edge.ts';
+import { defaultLog, type Log } from '../lib/log.ts';
 import { ALLOWED_METHODS, isAllowedMethod } from '../paths.ts';
 import type { Answer } from '../http/answer.ts';
 import { ApiError, errorAnswer, json } from '../api/responses.ts';

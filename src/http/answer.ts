@@ -3,7 +3,7 @@
  * HTTP rules; the request head those rules read; and what a writer sends. Plain objects, no web
  * Request or Response: the Node listener, the web handler and the raw-socket refusals all use them.
  */
-import type { CorsPolicy } from '../api/edge.ts';
+import type { CorsPolicy } from './cors.ts';
 
 /**
  * A whole body — bytes, text, or bytes in parts sent as they are in one write (an MCP response:

@@ -11,9 +11,9 @@
  * by the deployment's outermost layer (src/http/request-id.ts), never here: an answer from here is
  * the same for every caller, which is what lets a cache keep it.
  */
-import { corsHeaders, READ_ONLY_CORS } from '../api/edge.ts';
-import { cacheControlFor, matchesEtag, NO_STORE, VERCEL_CDN_CACHE_CONTROL } from '../api/caching.ts';
-import { SECURITY_HEADERS } from '../server/security-headers.ts';
+import { corsHeaders, READ_ONLY_CORS } from './cors.ts';
+import { cacheControlFor, matchesEtag, NO_STORE, VERCEL_CDN_CACHE_CONTROL } from './caching.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 import { isWhole, joined, lengthOf, type Answer, type Outgoing, type RequestHead, type Whole } from './answer.ts';
 import { CODING_THRESHOLD, encodeStream, encodeWhole, negotiate, type Encoding } from './coding.ts';
 

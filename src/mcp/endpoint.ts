@@ -4,7 +4,8 @@
  * JSON-RPC rules in server.ts and protocol.ts; CORS, coding and the rest of the way out are
  * src/http/way-out.ts's, as for every answer under /api.
  */
-import { defaultLog, MCP_CORS, type Log } from '../api/edge.ts';
+import { defaultLog, type Log } from '../lib/log.ts';
+import { MCP_CORS } from '../http/cors.ts';
 import type { Answer, RequestHead } from '../http/answer.ts';
 import { siteUrl } from '../site.ts';
 import { catalogLoader } from './catalog.ts';

@@ -6,7 +6,7 @@
  * 2026-07-28 results carry `resultType` and the server information. Stateless: nothing is kept
  * between requests, and everything that does not depend on the request is built once (catalog.ts).
  */
-import type { Log } from '../api/edge.ts';
+import type { Log } from '../lib/log.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
 import type { ErrorCode } from '../schemas/errors.ts';

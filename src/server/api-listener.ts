@@ -9,7 +9,7 @@
  * src/http/request-id.ts; on Vercel the routing middleware does, before the CDN cache.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { defaultLog, type Log } from '../api/edge.ts';
+import { defaultLog, type Log } from '../lib/log.ts';
 import { REQUEST_ID, requestIdFrom } from '../http/request-id.ts';
 import type { Outgoing, RequestHead } from '../http/answer.ts';
 import { writeOutgoing } from '../http/node-writer.ts';

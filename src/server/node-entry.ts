@@ -16,4 +16,4 @@ export const apiListener = createApiListener(serviceWith(true), {
 export { log, site };
 export { createNodeServer } from './node-server.ts';
 export { limitsFromEnv, LIMIT_VARIABLES } from './limits.ts';
-export { SECURITY_HEADERS } from './security-headers.ts';
+export { SECURITY_HEADERS } from '../http/security-headers.ts';

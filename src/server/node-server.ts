@@ -19,14 +19,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
-import { defaultLog, type Log } from '../api/edge.ts';
+import { defaultLog, type Log } from '../lib/log.ts';
 import { isMcpPath } from '../endpoints.ts';
 import { relayDrain } from './drain-relay.ts';
 import { bodyTooLarge, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import type { ServerLimits } from './limits.ts';
 import { servePage } from './page-requests.ts';
 import { originForm, unusableRequest } from './request-checks.ts';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import { SECURITY_HEADERS } from '../http/security-headers.ts';
 
 const SECURITY = Object.entries(SECURITY_HEADERS);
 

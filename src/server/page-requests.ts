@@ -9,7 +9,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { edgeErrorBody, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import { JSON_TYPE } from '../api/responses.ts';
-import { NO_STORE } from '../api/caching.ts';
+import { NO_STORE } from '../http/caching.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
 
 export const PAGE_METHODS = 'GET, HEAD';

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import historyDirText from '@generated/history-dir.json?raw';
 import newestText from '@generated/served-newest.json?raw';
 import searchIndexText from '@generated/search-index.json?raw';
-import { defaultLog } from '../api/edge.ts';
+import { defaultLog } from '../lib/log.ts';
 import { createSearchCore } from '../docs/search.ts';
 import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
 import { STATUS_CACHE_MS } from '../api/health.ts';

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import text from '@generated/openapi.json?raw';
-import { preflightAnswer, READ_ONLY_CORS } from '../../api/edge.ts';
+import { preflightAnswer, READ_ONLY_CORS } from '../../http/cors.ts';
 import { ApiError, errorAnswer } from '../../api/responses.ts';
 import type { Answer } from '../../http/answer.ts';
 import { prepare, respond } from '../../http/way-out.ts';

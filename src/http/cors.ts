@@ -1,17 +1,13 @@
 /**
  * Who may read each endpoint under /api from another origin (CORS), as a policy per endpoint —
- * the read-only API and docs search, and MCP — and the logger failures go to. The way out
- * (src/http/way-out.ts) applies the policy to every answer; a preflight is answered from it.
+ * the read-only API and docs search, and MCP. The way out (way-out.ts) applies the policy to
+ * every answer; a preflight is answered from it.
  */
-import type { Answer } from '../http/answer.ts';
+import type { Answer } from './answer.ts';
 import { ALLOWED_METHODS } from '../paths.ts';
 
 /** Browsers may keep a preflight's answer this long (seconds), the same for every endpoint. */
 export const CORS_MAX_AGE = '600';
-
-/** Where server-side failures are reported (never to the caller); console.error unless injected. */
-export type Log = (message: string, error?: unknown) => void;
-export const defaultLog: Log = (message, error) => console.error(message, error);
 
 export interface CorsPolicy {
   /** The methods the endpoint takes, OPTIONS included. */
