@@ -196,8 +196,11 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
     }
     if (API_PATH.test(req.url)) return api(req, res);
     for (const [name, value] of SECURITY) res.setHeader(name, value);
+    // HEAD is coded as its GET would be (compression leaves HEAD alone: its headers would describe
+    // the uncoded page); Node sends no body for HEAD whatever is written.
+    const asGet = req.method === 'HEAD' ? (Object.create(req, { method: { value: 'GET' } }) as IncomingMessage) : req;
     compression().then((compress) =>
-      compress(req, res, () => {
+      compress(asGet, res, () => {
         relayDrain(res);
         servePage(req, res, pages, site, log);
       }),
