@@ -1,10 +1,10 @@
 /**
  * The bounds of `npm start`'s edge (src/server/node-server.ts) over real sockets, with the
- * production API listener over the test history: HEAD answered with the headers of its GET,
- * coding included.
+ * production API listener over the test history: a client that stops reading dropped after the
+ * stall timeout (not twice it), and HEAD answered with the headers of its GET, coding included.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiListener } from '../src/server/api-listener.ts';
 import { DEFAULT_LIMITS, type ServerLimits } from '../src/server/limits.ts';
@@ -14,6 +14,7 @@ import { NOW, SITE } from './support/constants.ts';
 import { rawServiceOver } from './support/core.ts';
 import { historyDir } from './support/history.ts';
 import { type NodeAnswer, nodeRequest } from './support/http.ts';
+import { head } from './support/raw-http.ts';
 
 /** The service's clock (ms): moved by the HEAD tests, so a GET and its HEAD share a kept answer or do not. */
 let clock = 0;
@@ -74,6 +75,61 @@ beforeAll(async () => {
     now: () => new Date(NOW.getTime() + clock),
     clock: () => clock,
   });
+});
+
+describe('a client that stops reading', () => {
+  const STALLED_MS = 1500;
+  const RANGE = '/api/v1/mortgage-rates/time-series?startDate=2024-01-01&endDate=2025-03-05';
+  let server: Started;
+  beforeAll(async () => (server = await start({ stalledTimeoutMs: STALLED_MS })));
+  afterAll(() => server.close());
+
+  it(`is dropped once no byte has moved for STALLED_TIMEOUT_MS (${STALLED_MS} ms), not twice that`, async () => {
+    // Paused before it connects: it never reads a byte of the answer.
+    const before = server.closes.length;
+    const socket = connect(server.port, '127.0.0.1');
+    socket.pause();
+    socket.on('error', () => {});
+    await new Promise((done) => socket.once('connect', done));
+    socket.write(head(`GET ${RANGE} HTTP/1.1`, { 'accept-encoding': 'identity', connection: 'keep-alive' }));
+    const sent = performance.now();
+    await new Promise((done) => setTimeout(done, 50));
+    expect(server.closes.length, 'the server has the connection').toBe(before + 1);
+    const droppedAt = await Promise.race([
+      server.closes[before]!,
+      new Promise<number>((done) => setTimeout(() => done(Number.POSITIVE_INFINITY), 4 * STALLED_MS)),
+    ]);
+    socket.destroy();
+    const after = droppedAt - sent;
+    console.log(`a client that stopped reading was dropped ${after.toFixed(0)} ms after its request`);
+    expect(server.responses.at(-1)!.writableFinished, 'the answer was cut, not finished').toBe(false);
+    expect(after, 'not before the stall timeout').toBeGreaterThanOrEqual(STALLED_MS);
+    expect(after, 'well before twice the stall timeout').toBeLessThan(2 * STALLED_MS - 300);
+  }, 15_000);
+
+  it('a client that reads slowly, a sip at a time within the timeout, is served its whole answer', async () => {
+    const socket = connect(server.port, '127.0.0.1');
+    socket.pause();
+    await new Promise((done) => socket.once('connect', done));
+    socket.write(head(`GET ${RANGE} HTTP/1.1`, { 'accept-encoding': 'identity' }));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const ended = new Promise<boolean>((done) => socket.once('end', () => done(true)).once('close', () => done(false)));
+    let sips = 0;
+    const sip = setInterval(() => {
+      sips++;
+      socket.resume();
+      setTimeout(() => socket.pause(), 5);
+    }, STALLED_MS * 0.6);
+    try {
+      expect(await ended, 'the server ends the answer rather than dropping the connection').toBe(true);
+    } finally {
+      clearInterval(sip);
+      socket.destroy();
+    }
+    expect(received.endsWith('\r\n0\r\n\r\n'), 'the whole chunked answer').toBe(true);
+    expect(sips, 'it took several sips').toBeGreaterThan(1);
+  }, 60_000);
 });
 
 describe('HEAD answers the headers its GET gets', () => {

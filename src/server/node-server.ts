@@ -11,7 +11,7 @@
  *   `clientError`, answered here with the JSON body and `connection: close`;
  * - a declared body over maxBodyBytes: 413, before routing (the MCP endpoint has its own limit);
  * - no progress either way for stalledTimeoutMs (above all, a client that stops reading a long
- *   answer): the connection is dropped;
+ *   answer): the connection is dropped (stall-watch.ts);
  * - an idle keep-alive connection: closed after keepAliveTimeoutMs;
  * - over maxConnections open at once, or over maxConnectionsPerClient from one client address: 503
  *   with `retry-after`, and closed.
@@ -27,6 +27,7 @@ import type { ServerLimits } from './limits.ts';
 import { servePage } from './page-requests.ts';
 import { originForm, unusableRequest } from './request-checks.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
+import { StallWatch } from './stall-watch.ts';
 
 const SECURITY = Object.entries(SECURITY_HEADERS);
 
@@ -98,10 +99,9 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
     // (Node 24.12+; older versions ignore it). What reads a body checks readableEnded.
     optimizeEmptyRequests: true,
   });
-  // Inactivity on a connection with a request in flight: a client that stops reading its answer
-  // leaves the socket's buffers full and no bytes moving; with nobody listening for 'timeout',
-  // Node destroys the socket.
-  server.timeout = limits.stalledTimeoutMs;
+  // A connection with a request in flight that makes no progress: watched from the request to its
+  // settling, rather than by the socket's own timeout (server.timeout, off), which keeps it late.
+  const stalls = new StallWatch(limits.stalledTimeoutMs);
 
   // The connection cap, with an answer: Node's own server.maxConnections closes the socket
   // without a word. node:http serves a connection from its 'connection' listener, so the gate
@@ -131,6 +131,7 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
     open++;
     openBy.set(client, mine + 1);
     socket.once('close', () => {
+      stalls.unwatch(socket);
       open--;
       const left = openBy.get(client)! - 1;
       if (left > 0) openBy.set(client, left);
@@ -176,8 +177,13 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     inFlight.set(socket, res);
+    stalls.watch(socket);
     // Settled once the answer is sent and the request read to its end (a slow body may outlive an early answer).
-    const settle = () => inFlight.get(socket) === res && inFlight.delete(socket);
+    const settle = () => {
+      if (inFlight.get(socket) !== res) return;
+      inFlight.delete(socket);
+      stalls.unwatch(socket);
+    };
     res.once('finish', () => (req.complete || req.readableEnded ? settle() : req.once('end', settle)));
     const unusable = unusableRequest(req);
     if (unusable) {
