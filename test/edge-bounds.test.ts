@@ -1,11 +1,14 @@
 /**
  * The bounds of `npm start`'s edge (src/server/node-server.ts) over real sockets, with the
- * production API listener over the test history: a client that stops reading dropped after the
- * stall timeout (not twice it), and HEAD answered with the headers of its GET, coding included.
+ * production API listener over the test history: `Expect: 100-continue` refused before the body
+ * is sent when the body is too large, a client that stops reading dropped after the stall timeout
+ * (not twice it), and HEAD answered with the headers of its GET, coding included.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS as MCP_LIMITS } from '../src/mcp/protocol.ts';
+import { ErrorBody } from '../src/schemas/errors.ts';
 import { createApiListener } from '../src/server/api-listener.ts';
 import { DEFAULT_LIMITS, type ServerLimits } from '../src/server/limits.ts';
 import { createNodeServer } from '../src/server/node-server.ts';
@@ -14,7 +17,8 @@ import { NOW, SITE } from './support/constants.ts';
 import { rawServiceOver } from './support/core.ts';
 import { historyDir } from './support/history.ts';
 import { type NodeAnswer, nodeRequest } from './support/http.ts';
-import { head } from './support/raw-http.ts';
+import { JSON_HEADERS, MCP_PATH, modern } from './support/mcp.ts';
+import { head, parseAnswer, type RawAnswer } from './support/raw-http.ts';
 
 /** The service's clock (ms): moved by the HEAD tests, so a GET and its HEAD share a kept answer or do not. */
 let clock = 0;
@@ -74,6 +78,112 @@ beforeAll(async () => {
     coding: true,
     now: () => new Date(NOW.getTime() + clock),
     clock: () => clock,
+  });
+});
+
+/** A connection from `from` (a loopback address) on `port`. */
+function connection(port: number, from: string): Promise<Socket> {
+  return new Promise((done, fail) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => done(socket));
+    socket.once('error', fail);
+  });
+}
+
+/** Everything the server writes on `socket` until it closes it, or `waitMs` passes. */
+function readAll(socket: Socket, waitMs = 3000): Promise<RawAnswer> {
+  return new Promise((done) => {
+    const chunks: Buffer[] = [];
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      done(parseAnswer(Buffer.concat(chunks).toString('latin1'), closed));
+    };
+    const timer = setTimeout(() => finish(false), waitMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.once('close', () => finish(true));
+  });
+}
+
+/** What the server has written on `socket` by the time `waitMs` passes, or it closes: the socket stays open. */
+function readFor(socket: Socket, waitMs: number): Promise<{ text: string; closed: boolean }> {
+  return new Promise((done) => {
+    let text = '';
+    let closed = false;
+    const onData = (chunk: Buffer) => (text += chunk.toString('latin1'));
+    const onClose = () => (closed = true);
+    socket.on('data', onData).on('error', () => {});
+    socket.once('close', onClose);
+    setTimeout(() => {
+      socket.off('data', onData).off('close', onClose);
+      done({ text, closed });
+    }, waitMs);
+  });
+}
+
+/** The documented error body, with its status and code. */
+function expectError(answer: RawAnswer, status: number, error: string, what: string) {
+  expect(answer.status, `${what}: ${answer.text.slice(0, 300)}`).toBe(status);
+  expect(answer.headers['content-type'], what).toMatch(/^application\/json/);
+  const body = ErrorBody.parse(JSON.parse(answer.body));
+  expect(body.code, what).toBe(status);
+  expect(body.error, what).toBe(error);
+  expect(body.documentationUrl, what).toBe(`${SITE}/docs/errors#${error}`);
+  return body;
+}
+
+describe('Expect: 100-continue', () => {
+  let server: Started;
+  beforeAll(async () => (server = await start()));
+  afterAll(() => server.close());
+
+  const expecting = (target: string, length: number, headers: Record<string, string> = {}, expect = '100-continue') =>
+    head(`POST ${target} HTTP/1.1`, { ...headers, 'content-length': String(length), expect, connection: 'keep-alive' });
+
+  it('a declared body over the limit gets the 413 error body before it is sent, never 100 Continue', async () => {
+    for (const target of ['/api/v1/mortgage-rates', '/docs', MCP_PATH]) {
+      const limit = target === MCP_PATH ? MCP_LIMITS.bodyBytes : DEFAULT_LIMITS.maxBodyBytes;
+      const headers = target === MCP_PATH ? { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' } : {};
+      const socket = await connection(server.port, '127.0.0.1');
+      socket.write(expecting(target, limit + 1, headers));
+      // No body is sent: all the server writes, it writes to the head alone.
+      const answer = await readAll(socket);
+      expect(answer.text, target).not.toMatch(/^HTTP\/1\.1 100/);
+      expect(answer.status, target).toBe(413);
+      expect(answer.body, target).toContain(String(limit));
+      expect(answer.closed, `${target}: closed, the body never read`).toBe(true);
+      if (target !== MCP_PATH) expectError(answer, 413, 'invalid_request', target);
+    }
+  });
+
+  it('within the limit, a body that will be read gets 100 Continue, then its answer', async () => {
+    const call = modern('tools/list');
+    const socket = await connection(server.port, '127.0.0.1');
+    socket.write(expecting(MCP_PATH, Buffer.byteLength(call.body), call.headers));
+    const first = await readFor(socket, 500);
+    expect(first.text).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    const rest = readAll(socket, 5000);
+    socket.end(call.body);
+    const answer = await rest;
+    expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    expect(JSON.parse(answer.body).result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('an endpoint that takes no body answers at once, without asking for it', async () => {
+    const socket = await connection(server.port, '127.0.0.1');
+    socket.write(expecting('/api/v1/mortgage-rates', 10));
+    const answer = await readAll(socket);
+    expect(answer.text).not.toMatch(/^HTTP\/1\.1 100/);
+    expectError(answer, 405, 'method_not_allowed', 'a body to a read-only endpoint');
+    expect(answer.closed).toBe(true);
+  });
+
+  it('any other expectation is a 417 with the error body', async () => {
+    const socket = await connection(server.port, '127.0.0.1');
+    socket.write(expecting('/api/v1/mortgage-rates', 10, {}, 'something-else'));
+    const answer = await readAll(socket);
+    expectError(answer, 417, 'invalid_request', 'Expect: something-else');
+    expect(answer.closed).toBe(true);
   });
 });
 

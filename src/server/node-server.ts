@@ -10,6 +10,9 @@
  *   and Transfer-Encoding, bad chunks, a method Node does not know): 400 — all from Node's
  *   `clientError`, answered here with the JSON body and `connection: close`;
  * - a declared body over maxBodyBytes: 413, before routing (the MCP endpoint has its own limit);
+ * - `Expect: 100-continue` with a declared body over maxBodyBytes: the 413 at once, never a
+ *   `100 Continue`; otherwise `100 Continue` is written when the body is read (only MCP reads one),
+ *   and an endpoint that takes no body answers at once. Any other expectation: 417;
  * - no progress either way for stalledTimeoutMs (above all, a client that stops reading a long
  *   answer): the connection is dropped (stall-watch.ts);
  * - an idle keep-alive connection: closed after keepAliveTimeoutMs;
@@ -21,6 +24,7 @@ import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
 import { defaultLog, type Log } from '../api/edge.ts';
 import { isMcpPath } from '../endpoints.ts';
+import { awaitContinue } from './continue.ts';
 import { relayDrain } from './drain-relay.ts';
 import { bodyTooLarge, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import type { ServerLimits } from './limits.ts';
@@ -48,6 +52,13 @@ export interface NodeServerOptions {
 
 /** /api, /api?… and /api/…: the API listener's (its JSON answers), not the pages'. */
 const API_PATH = /^\/api(?:[/?]|$)/;
+
+/** An `Expect` other than 100-continue, the one this server knows (RFC 9110, 10.1.1). */
+const EXPECTATION_FAILED: EdgeError = {
+  status: 417,
+  message: 'Expectation failed',
+  hint: 'The only expectation this server meets is "Expect: 100-continue"; send the request without any other.',
+};
 
 /** Node's clientError codes, as the status Node itself would answer. */
 function clientErrorFor(error: NodeJS.ErrnoException, limits: ServerLimits): EdgeError {
@@ -174,7 +185,8 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
         make({ threshold: 1024, brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } }) as Middleware,
     ));
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  /** A request, with what its `Expect` asks: nothing, `100 Continue` before its body, or something else. */
+  const serve = (req: IncomingMessage, res: ServerResponse, expects: 'nothing' | 'continue' | 'other') => {
     const socket = req.socket;
     inFlight.set(socket, res);
     stalls.watch(socket);
@@ -191,15 +203,22 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
       sendEdgeError(res, unusable, site, req.method);
       return;
     }
+    if (expects === 'other') {
+      res.setHeader('connection', 'close');
+      sendEdgeError(res, EXPECTATION_FAILED, site, req.method);
+      return;
+    }
     req.url = originForm(req.url!);
     const declared = Number(req.headers['content-length'] ?? 0);
     // MCP states its own, smaller limit in its own error (src/mcp/protocol.ts LIMITS).
     if (declared > limits.maxBodyBytes && !isMcpPath(req.url.split('?', 1)[0]!)) {
-      // Refused before routing; closing spares reading a body nobody wants.
+      // Refused before routing (and before a client that expects 100 Continue sends its body);
+      // closing spares reading a body nobody wants.
       res.setHeader('connection', 'close');
       sendEdgeError(res, bodyTooLarge(limits.maxBodyBytes), site, req.method);
       return;
     }
+    if (expects === 'continue') awaitContinue(req, res);
     if (API_PATH.test(req.url)) return api(req, res);
     for (const [name, value] of SECURITY) res.setHeader(name, value);
     // HEAD is coded as its GET would be (compression leaves HEAD alone: its headers would describe
@@ -211,6 +230,11 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
         servePage(req, res, pages, site, log);
       }),
     );
-  });
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => serve(req, res, 'nothing'));
+  // With a listener here Node leaves `100 Continue` to us (without one it writes it at once, before
+  // any limit is checked); and answers another expectation with our body rather than its bare 417.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(req, res, 'continue'));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => serve(req, res, 'other'));
   return server;
 }
