@@ -1,16 +1,19 @@
 /**
  * The bounds of `npm start`'s edge (src/server/node-server.ts) over real sockets, with the
- * production API listener over the test history: `Expect: 100-continue` refused before the body
- * is sent when the body is too large, a client that stops reading dropped after the stall timeout
- * (not twice it), and HEAD answered with the headers of its GET, coding included.
+ * production API listener over the test history: connections counted by client network as well
+ * as by address, `Expect: 100-continue` refused before the body is sent when the body is too
+ * large, a client that stops reading dropped after the stall timeout (not twice it), and HEAD
+ * answered with the headers of its GET, coding included.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS as MCP_LIMITS } from '../src/mcp/protocol.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { createApiListener } from '../src/server/api-listener.ts';
-import { DEFAULT_LIMITS, type ServerLimits } from '../src/server/limits.ts';
+import { clientAddress, networkOf } from '../src/server/client-network.ts';
+import { DEFAULT_LIMITS, limitsFromEnv, type ServerLimits } from '../src/server/limits.ts';
 import { createNodeServer } from '../src/server/node-server.ts';
 import type { Service } from '../src/service.ts';
 import { NOW, SITE } from './support/constants.ts';
@@ -23,6 +26,8 @@ import { head, parseAnswer, type RawAnswer } from './support/raw-http.ts';
 /** The service's clock (ms): moved by the HEAD tests, so a GET and its HEAD share a kept answer or do not. */
 let clock = 0;
 let service: Service;
+/** Whether this machine has an IPv6 loopback (::1): the servers then listen on `::`, IPv4 clients arriving as `::ffff:a.b.c.d`. */
+let ipv6 = false;
 
 interface Started {
   port: number;
@@ -59,7 +64,7 @@ async function start(limits: Partial<ServerLimits> = {}): Promise<Started> {
   server.prependListener('connection', (socket: Socket) =>
     closes.push(new Promise((done) => socket.once('close', () => done(performance.now())))),
   );
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  await new Promise<void>((done) => server.listen(0, ipv6 ? '::' : '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {
     port,
@@ -79,12 +84,13 @@ beforeAll(async () => {
     now: () => new Date(NOW.getTime() + clock),
     clock: () => clock,
   });
+  ipv6 = Object.values(networkInterfaces()).some((addresses) => addresses?.some((a) => a.address === '::1'));
 });
 
-/** A connection from `from` (a loopback address) on `port`. */
-function connection(port: number, from: string): Promise<Socket> {
+/** A connection from `from` (a loopback address) to `to` on `port`. */
+function connection(port: number, from: string, to = from.includes(':') ? '::1' : '127.0.0.1'): Promise<Socket> {
   return new Promise((done, fail) => {
-    const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => done(socket));
+    const socket = connect({ port, host: to, localAddress: from }, () => done(socket));
     socket.once('error', fail);
   });
 }
@@ -131,6 +137,84 @@ function expectError(answer: RawAnswer, status: number, error: string, what: str
   expect(body.documentationUrl, what).toBe(`${SITE}/docs/errors#${error}`);
   return body;
 }
+
+describe('connections are counted by client network as well as by address', () => {
+  const BOUNDS = { maxConnections: 50, maxConnectionsPerClient: 3, maxConnectionsPerNetwork: 6 };
+  let server: Started;
+  beforeAll(async () => (server = await start(BOUNDS)));
+  afterAll(() => server.close());
+
+  /** A keep-alive connection from `from`, once it has been served (so the server counts it). */
+  async function held(from: string): Promise<Socket> {
+    const socket = await connection(server.port, from);
+    socket.write(head('GET /api/v1/health HTTP/1.1', { connection: 'keep-alive' }));
+    const answer = await new Promise<RawAnswer>((done) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        const answer = parseAnswer((text += chunk.toString('latin1')), false);
+        if (answer.body.length === Number(answer.headers['content-length'])) done(answer);
+      });
+    });
+    expect(answer.status, `a connection from ${from} is served`).toBe(200);
+    return socket;
+  }
+  const healthFrom = async (from: string) => {
+    const socket = await connection(server.port, from);
+    socket.write(head('GET /api/v1/health HTTP/1.1'));
+    return readAll(socket);
+  };
+
+  it(`addresses of one /24 hold ${BOUNDS.maxConnectionsPerNetwork} connections at most: a new address of it gets 503, another network is served`, async () => {
+    // Two from each of three addresses: each under the per-address bound, the network at its own.
+    const sockets: Socket[] = [];
+    try {
+      for (const last of [11, 12, 13]) for (let i = 0; i < 2; i++) sockets.push(await held(`127.0.0.${last}`));
+      const refused = await healthFrom('127.0.0.14');
+      const body = expectError(refused, 503, 'server_error', 'a fresh address of a full network');
+      expect(body.hint).toContain(
+        `network (its IPv4 /24 or IPv6 /64) has ${BOUNDS.maxConnectionsPerNetwork} connections open`,
+      );
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers.connection).toBe('close');
+      expect(refused.closed, 'the refused connection is closed').toBe(true);
+      // Another /24 of the loopback, and (where the machine has one) the IPv6 loopback, are served.
+      expect((await healthFrom('127.0.1.14')).status, 'a client of 127.0.1.0/24').toBe(200);
+      if (ipv6) expect((await healthFrom('::1')).status, 'a client of ::/64').toBe(200);
+      // One address still stops at its own bound first.
+      sockets.push(await held('127.0.1.20'), await held('127.0.1.20'), await held('127.0.1.20'));
+      const own = expectError(await healthFrom('127.0.1.20'), 503, 'server_error', 'over the per-address bound');
+      expect(own.hint).toContain(`client address has ${BOUNDS.maxConnectionsPerClient} connections open`);
+      // Once one of the network's connections closes, a new address of it is served again.
+      sockets.shift()!.destroy();
+      await new Promise((done) => setTimeout(done, 100));
+      expect((await healthFrom('127.0.0.14')).status, 'a place freed in the network').toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it('a network is an IPv4 /24 or an IPv6 /64; an IPv4-mapped IPv6 address counts as its IPv4 address', () => {
+    const network = (remote: string) => networkOf(clientAddress(remote));
+    expect(clientAddress('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(network('::FFFF:203.0.113.9')).toBe(network('203.0.113.200'));
+    expect(network('203.0.113.9')).not.toBe(network('203.0.114.9'));
+    expect(network('2001:db8:1:2::1')).toBe(network('2001:db8:1:2:ffff:ffff:ffff:ffff'));
+    expect(network('2001:db8:1:2::1')).toBe(network('2001:0db8:0001:0002:0:0:0:9'));
+    expect(network('2001:db8:1:3::1')).not.toBe(network('2001:db8:1:2::1'));
+    expect(network('fe80::1%eth0')).toBe(network('fe80::2'));
+    expect(network('::1')).not.toBe(network('127.0.0.1'));
+  });
+
+  it('the server refuses to start with a per-client bound over the per-network one, naming both', () => {
+    expect(() => limitsFromEnv({ MAX_CONNECTIONS_PER_CLIENT: '300' })).toThrow(
+      'MAX_CONNECTIONS_PER_CLIENT (300) must not exceed MAX_CONNECTIONS_PER_NETWORK (200)',
+    );
+    expect(limitsFromEnv({ MAX_CONNECTIONS_PER_CLIENT: '300', MAX_CONNECTIONS_PER_NETWORK: '300' })).toMatchObject({
+      maxConnectionsPerClient: 300,
+      maxConnectionsPerNetwork: 300,
+    });
+  });
+});
 
 describe('Expect: 100-continue', () => {
   let server: Started;

@@ -16,14 +16,16 @@
  * - no progress either way for stalledTimeoutMs (above all, a client that stops reading a long
  *   answer): the connection is dropped (stall-watch.ts);
  * - an idle keep-alive connection: closed after keepAliveTimeoutMs;
- * - over maxConnections open at once, or over maxConnectionsPerClient from one client address: 503
- *   with `retry-after`, and closed.
+ * - over maxConnections open at once, over maxConnectionsPerClient from one client address, or
+ *   over maxConnectionsPerNetwork from its network (an IPv4 /24, an IPv6 /64; client-network.ts):
+ *   503 with `retry-after`, and closed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
 import { defaultLog, type Log } from '../api/edge.ts';
 import { isMcpPath } from '../endpoints.ts';
+import { clientAddress, networkOf } from './client-network.ts';
 import { awaitContinue } from './continue.ts';
 import { relayDrain } from './drain-relay.ts';
 import { bodyTooLarge, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
@@ -129,24 +131,43 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
   const perClient = refusal(
     `This client address has ${limits.maxConnectionsPerClient} connections open, the most one client may hold; reuse them, or retry once one closes.`,
   );
+  const perNetwork = refusal(
+    `This client's network (its IPv4 /24 or IPv6 /64) has ${limits.maxConnectionsPerNetwork} connections open, the most one network may hold; reuse them, or retry once one closes.`,
+  );
   let open = 0;
-  /** Open connections by client address: an entry lives while its address has one open. */
-  const openBy = new Map<string, number>();
+  /** Open connections by client address, and by client network: an entry lives while it has one open. */
+  const byClient = new Map<string, number>();
+  const byNetwork = new Map<string, number>();
+  const release = (counts: Map<string, number>, key: string) => {
+    const left = counts.get(key)! - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
+  };
   server.on('connection', (socket: Socket) => {
-    const client = socket.remoteAddress ?? '';
-    const mine = openBy.get(client) ?? 0;
-    if (open >= limits.maxConnections || mine >= limits.maxConnectionsPerClient) {
+    const client = clientAddress(socket.remoteAddress ?? '');
+    const network = networkOf(client);
+    const mine = byClient.get(client) ?? 0;
+    const ours = byNetwork.get(network) ?? 0;
+    const over =
+      open >= limits.maxConnections
+        ? overall
+        : mine >= limits.maxConnectionsPerClient
+          ? perClient
+          : ours >= limits.maxConnectionsPerNetwork
+            ? perNetwork
+            : undefined;
+    if (over) {
       socket.resume(); // read and discard what it sends, so closing does not reset before it reads the 503
-      return closeWith(socket, open >= limits.maxConnections ? overall : perClient);
+      return closeWith(socket, over);
     }
     open++;
-    openBy.set(client, mine + 1);
+    byClient.set(client, mine + 1);
+    byNetwork.set(network, ours + 1);
     socket.once('close', () => {
       stalls.unwatch(socket);
       open--;
-      const left = openBy.get(client)! - 1;
-      if (left > 0) openBy.set(client, left);
-      else openBy.delete(client);
+      release(byClient, client);
+      release(byNetwork, network);
     });
     serveConnection.call(server, socket);
   });
