@@ -1,9 +1,10 @@
 // Serve the production build (`npm start` builds first) on 127.0.0.1:8787 unless HOST/PORT say otherwise.
 // /api/* goes straight to the API functions (the same ones Astro's routes call); pages go to the
 // Astro Node handler, loaded on the first page request. The server, its timeouts and connection
-// cap (configurable: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS,
-// STALLED_TIMEOUT_MS, MAX_CONNECTIONS, MAX_HEADER_BYTES, MAX_BODY_BYTES) are in
-// src/server/node-server.ts and src/server/limits.ts; the docs' limits page lists them.
+// caps (configurable: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS,
+// STALLED_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT, MAX_CONNECTIONS_PER_NETWORK,
+// MAX_HEADER_BYTES, MAX_BODY_BYTES) are in src/server/node-server.ts and src/server/limits.ts;
+// the docs' limits page lists them.
 import module from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

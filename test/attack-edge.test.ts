@@ -363,6 +363,28 @@ describe('bad framing', () => {
   }, 60_000);
 });
 
+describe('HEAD of a page', () => {
+  // The API's HEAD is checked against its GET in test/edge-bounds.test.ts, with a clock it controls
+  // (an API answer made again in a new second has a new timestamp, so its coded length may move).
+  it('answers the headers its GET gets, coding included: the OpenAPI document, a page, a text file', async () => {
+    for (const path of ['/openapi/json', '/docs/errors', '/llms.txt']) {
+      for (const encoding of ['br', 'gzip', 'identity']) {
+        const ask = (method: string) =>
+          rawRequest(port, head(`${method} ${path} HTTP/1.1`, { 'accept-encoding': encoding }));
+        const [get, viaHead] = [await ask('GET'), await ask('HEAD')];
+        const described = ({ status, headers }: RawAnswer) => {
+          const { date: _, 'transfer-encoding': __, ...rest } = headers;
+          return { status, headers: rest };
+        };
+        const what = `${path} ${encoding}`;
+        expect(described(viaHead), what).toEqual(described(get));
+        expect(viaHead.body, what).toBe('');
+        expect(get.headers['content-encoding'], what).toBe(encoding === 'identity' ? undefined : encoding);
+      }
+    }
+  });
+});
+
 describe('requests with no body framing', () => {
   // Neither Content-Length nor Transfer-Encoding: a body of length 0 (RFC 9112, 6.3), whose stream
   // the server gets already ended (optimizeEmptyRequests), so nothing may wait for its 'end'.

@@ -129,12 +129,13 @@ function abandon(body: AsyncIterable<Uint8Array>): void {
 }
 
 /**
- * One caller's answer: the coding it accepts (never for HEAD, as the body's length must be the
- * GET's), a 304 when it already holds this representation, no body for HEAD.
+ * One caller's answer: the coding it accepts, a 304 when it already holds this representation, no
+ * body for HEAD. HEAD describes the representation its GET would get — the same coding, ETag and
+ * length (RFC 9110, 9.3.2) — so a whole body is coded for it too (once, for a kept answer).
  */
 export function respond(prepared: Prepared, head: RequestHead): Outgoing | Promise<Outgoing> {
   const isHead = head.method === 'HEAD';
-  const encoding = prepared.codable && !isHead ? negotiate(head.header('accept-encoding')) : 'identity';
+  const encoding = prepared.codable ? negotiate(head.header('accept-encoding')) : 'identity';
   const { body } = prepared;
   // No body: a 204 must not state a length (RFC 9110, 8.6); any other states that it is empty.
   if (body === null) {

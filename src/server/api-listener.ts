@@ -16,6 +16,7 @@ import { writeOutgoing } from '../http/node-writer.ts';
 import { respond } from '../http/way-out.ts';
 import { isMcpPath } from '../endpoints.ts';
 import { mayBeKept, type Incoming, type Service } from '../service.ts';
+import { askForBody } from './continue.ts';
 import { clientGone, FAILED, sendEdgeError } from './edge-errors.ts';
 
 export interface ApiListenerOptions {
@@ -30,13 +31,15 @@ export interface ApiListenerOptions {
 const aborted = () => Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
 
 /**
- * The body as text, or undefined past `limit` (a declared length before reading, a longer
- * stream as it comes: reading stops and the rest stays unread). Rejects when the client goes away.
+ * The body as text, or undefined past `limit` (a declared length before reading — and before
+ * asking a client that expects 100 Continue for it — a longer stream as it comes: reading stops
+ * and the rest stays unread). Rejects when the client goes away.
  */
 function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve(undefined);
   if (req.readableEnded) return Promise.resolve('');
+  askForBody(req);
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -20,6 +20,13 @@ export interface ServerLimits {
    * has the proxy's address: raise it there, or let the proxy bound clients.
    */
   maxConnectionsPerClient: number;
+  /**
+   * Open connections at once from one client network — an IPv4 /24 or an IPv6 /64, what one
+   * holder of addresses usually has — so that many addresses of one network cannot hold the whole
+   * cap either; one more is answered 503 and closed. At least maxConnectionsPerClient, as each
+   * client's connections count toward its network's.
+   */
+  maxConnectionsPerNetwork: number;
   /** Request line and headers together, in bytes; more is answered 431. */
   maxHeaderBytes: number;
   /** A declared request body larger than this is answered 413 before routing (MCP keeps its own, smaller limit). */
@@ -33,6 +40,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   stalledTimeoutMs: 30_000,
   maxConnections: 1_000,
   maxConnectionsPerClient: 100,
+  maxConnectionsPerNetwork: 200,
   maxHeaderBytes: 16 * 1024,
   maxBodyBytes: 1024 * 1024,
 };
@@ -45,6 +53,7 @@ export const LIMIT_VARIABLES: Record<keyof ServerLimits, string> = {
   stalledTimeoutMs: 'STALLED_TIMEOUT_MS',
   maxConnections: 'MAX_CONNECTIONS',
   maxConnectionsPerClient: 'MAX_CONNECTIONS_PER_CLIENT',
+  maxConnectionsPerNetwork: 'MAX_CONNECTIONS_PER_NETWORK',
   maxHeaderBytes: 'MAX_HEADER_BYTES',
   maxBodyBytes: 'MAX_BODY_BYTES',
 };
@@ -65,6 +74,12 @@ export function limitsFromEnv(env: Record<string, string | undefined> = process.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
     throw new Error(
       `${LIMIT_VARIABLES.headersTimeoutMs} (${limits.headersTimeoutMs}) must not exceed ${LIMIT_VARIABLES.requestTimeoutMs} (${limits.requestTimeoutMs})`,
+    );
+  }
+  // A client's connections count toward its network's: a smaller network bound would be the client's.
+  if (limits.maxConnectionsPerClient > limits.maxConnectionsPerNetwork) {
+    throw new Error(
+      `${LIMIT_VARIABLES.maxConnectionsPerClient} (${limits.maxConnectionsPerClient}) must not exceed ${LIMIT_VARIABLES.maxConnectionsPerNetwork} (${limits.maxConnectionsPerNetwork})`,
     );
   }
   return limits;

@@ -10,23 +10,30 @@
  *   and Transfer-Encoding, bad chunks, a method Node does not know): 400 — all from Node's
  *   `clientError`, answered here with the JSON body and `connection: close`;
  * - a declared body over maxBodyBytes: 413, before routing (the MCP endpoint has its own limit);
+ * - `Expect: 100-continue` with a declared body over maxBodyBytes: the 413 at once, never a
+ *   `100 Continue`; otherwise `100 Continue` is written when the body is read (only MCP reads one),
+ *   and an endpoint that takes no body answers at once. Any other expectation: 417;
  * - no progress either way for stalledTimeoutMs (above all, a client that stops reading a long
- *   answer): the connection is dropped;
+ *   answer): the connection is dropped (stall-watch.ts);
  * - an idle keep-alive connection: closed after keepAliveTimeoutMs;
- * - over maxConnections open at once, or over maxConnectionsPerClient from one client address: 503
- *   with `retry-after`, and closed.
+ * - over maxConnections open at once, over maxConnectionsPerClient from one client address, or
+ *   over maxConnectionsPerNetwork from its network (an IPv4 /24, an IPv6 /64; client-network.ts):
+ *   503 with `retry-after`, and closed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
 import { defaultLog, type Log } from '../lib/log.ts';
 import { isMcpPath } from '../endpoints.ts';
+import { clientAddress, networkOf } from './client-network.ts';
+import { awaitContinue } from './continue.ts';
 import { relayDrain } from './drain-relay.ts';
 import { bodyTooLarge, rawEdgeError, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import type { ServerLimits } from './limits.ts';
 import { servePage } from './page-requests.ts';
 import { originForm, unusableRequest } from './request-checks.ts';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
+import { StallWatch } from './stall-watch.ts';
 
 const SECURITY = Object.entries(SECURITY_HEADERS);
 
@@ -47,6 +54,13 @@ export interface NodeServerOptions {
 
 /** /api, /api?… and /api/…: the API listener's (its JSON answers), not the pages'. */
 const API_PATH = /^\/api(?:[/?]|$)/;
+
+/** An `Expect` other than 100-continue, the one this server knows (RFC 9110, 10.1.1). */
+const EXPECTATION_FAILED: EdgeError = {
+  status: 417,
+  message: 'Expectation failed',
+  hint: 'The only expectation this server meets is "Expect: 100-continue"; send the request without any other.',
+};
 
 /** Node's clientError codes, as the status Node itself would answer. */
 function clientErrorFor(error: NodeJS.ErrnoException, limits: ServerLimits): EdgeError {
@@ -98,10 +112,9 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
     // (Node 24.12+; older versions ignore it). What reads a body checks readableEnded.
     optimizeEmptyRequests: true,
   });
-  // Inactivity on a connection with a request in flight: a client that stops reading its answer
-  // leaves the socket's buffers full and no bytes moving; with nobody listening for 'timeout',
-  // Node destroys the socket.
-  server.timeout = limits.stalledTimeoutMs;
+  // A connection with a request in flight that makes no progress: watched from the request to its
+  // settling, rather than by the socket's own timeout (server.timeout, off), which keeps it late.
+  const stalls = new StallWatch(limits.stalledTimeoutMs);
 
   // The connection cap, with an answer: Node's own server.maxConnections closes the socket
   // without a word. node:http serves a connection from its 'connection' listener, so the gate
@@ -118,23 +131,43 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
   const perClient = refusal(
     `This client address has ${limits.maxConnectionsPerClient} connections open, the most one client may hold; reuse them, or retry once one closes.`,
   );
+  const perNetwork = refusal(
+    `This client's network (its IPv4 /24 or IPv6 /64) has ${limits.maxConnectionsPerNetwork} connections open, the most one network may hold; reuse them, or retry once one closes.`,
+  );
   let open = 0;
-  /** Open connections by client address: an entry lives while its address has one open. */
-  const openBy = new Map<string, number>();
+  /** Open connections by client address, and by client network: an entry lives while it has one open. */
+  const byClient = new Map<string, number>();
+  const byNetwork = new Map<string, number>();
+  const release = (counts: Map<string, number>, key: string) => {
+    const left = counts.get(key)! - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
+  };
   server.on('connection', (socket: Socket) => {
-    const client = socket.remoteAddress ?? '';
-    const mine = openBy.get(client) ?? 0;
-    if (open >= limits.maxConnections || mine >= limits.maxConnectionsPerClient) {
+    const client = clientAddress(socket.remoteAddress ?? '');
+    const network = networkOf(client);
+    const mine = byClient.get(client) ?? 0;
+    const ours = byNetwork.get(network) ?? 0;
+    const over =
+      open >= limits.maxConnections
+        ? overall
+        : mine >= limits.maxConnectionsPerClient
+          ? perClient
+          : ours >= limits.maxConnectionsPerNetwork
+            ? perNetwork
+            : undefined;
+    if (over) {
       socket.resume(); // read and discard what it sends, so closing does not reset before it reads the 503
-      return closeWith(socket, open >= limits.maxConnections ? overall : perClient);
+      return closeWith(socket, over);
     }
     open++;
-    openBy.set(client, mine + 1);
+    byClient.set(client, mine + 1);
+    byNetwork.set(network, ours + 1);
     socket.once('close', () => {
+      stalls.unwatch(socket);
       open--;
-      const left = openBy.get(client)! - 1;
-      if (left > 0) openBy.set(client, left);
-      else openBy.delete(client);
+      release(byClient, client);
+      release(byNetwork, network);
     });
     serveConnection.call(server, socket);
   });
@@ -173,11 +206,17 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
         make({ threshold: 1024, brotli: { params: { [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } }) as Middleware,
     ));
 
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  /** A request, with what its `Expect` asks: nothing, `100 Continue` before its body, or something else. */
+  const serve = (req: IncomingMessage, res: ServerResponse, expects: 'nothing' | 'continue' | 'other') => {
     const socket = req.socket;
     inFlight.set(socket, res);
+    stalls.watch(socket);
     // Settled once the answer is sent and the request read to its end (a slow body may outlive an early answer).
-    const settle = () => inFlight.get(socket) === res && inFlight.delete(socket);
+    const settle = () => {
+      if (inFlight.get(socket) !== res) return;
+      inFlight.delete(socket);
+      stalls.unwatch(socket);
+    };
     res.once('finish', () => (req.complete || req.readableEnded ? settle() : req.once('end', settle)));
     const unusable = unusableRequest(req);
     if (unusable) {
@@ -185,23 +224,38 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
       sendEdgeError(res, unusable, site, req.method);
       return;
     }
+    if (expects === 'other') {
+      res.setHeader('connection', 'close');
+      sendEdgeError(res, EXPECTATION_FAILED, site, req.method);
+      return;
+    }
     req.url = originForm(req.url!);
     const declared = Number(req.headers['content-length'] ?? 0);
     // MCP states its own, smaller limit in its own error (src/mcp/protocol.ts LIMITS).
     if (declared > limits.maxBodyBytes && !isMcpPath(req.url.split('?', 1)[0]!)) {
-      // Refused before routing; closing spares reading a body nobody wants.
+      // Refused before routing (and before a client that expects 100 Continue sends its body);
+      // closing spares reading a body nobody wants.
       res.setHeader('connection', 'close');
       sendEdgeError(res, bodyTooLarge(limits.maxBodyBytes), site, req.method);
       return;
     }
+    if (expects === 'continue') awaitContinue(req, res);
     if (API_PATH.test(req.url)) return api(req, res);
     for (const [name, value] of SECURITY) res.setHeader(name, value);
+    // HEAD is coded as its GET would be (compression leaves HEAD alone: its headers would describe
+    // the uncoded page); Node sends no body for HEAD whatever is written.
+    const asGet = req.method === 'HEAD' ? (Object.create(req, { method: { value: 'GET' } }) as IncomingMessage) : req;
     compression().then((compress) =>
-      compress(req, res, () => {
+      compress(asGet, res, () => {
         relayDrain(res);
         servePage(req, res, pages, site, log);
       }),
     );
-  });
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => serve(req, res, 'nothing'));
+  // With a listener here Node leaves `100 Continue` to us (without one it writes it at once, before
+  // any limit is checked); and answers another expectation with our body rather than its bare 417.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(req, res, 'continue'));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => serve(req, res, 'other'));
   return server;
 }
