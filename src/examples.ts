@@ -1,7 +1,8 @@
 /**
  * Real examples for the docs and the OpenAPI document, produced at build time by asking the
  * running core (not written by hand), so they show exactly what the API answers for the data
- * the build serves. Large lists are cut to their first entities, which keeps them valid.
+ * the build serves. Long lists are cut (EXAMPLE_CUT), which keeps them valid, and each example says
+ * what was cut.
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -19,11 +20,30 @@ export interface Example {
   request: string;
   status: number;
   body: unknown;
+  /** What trim left out: the length each cut list had in the answer. */
+  cut?: ExampleCut;
 }
 
 export type ExampleSet = Record<string, Example[]>;
 
-const KEEP = 2;
+/** How much of an answer an example keeps (the reference pages say so from these). */
+export const EXAMPLE_CUT = {
+  /** A list's first entities (each snapshot's too). */
+  entities: 2,
+  /** A time series' last snapshots. */
+  snapshots: 2,
+  /** `availableDates`' first and last dates, this many at each end. */
+  datesAtEachEnd: 3,
+} as const;
+
+/** The length of each list an example cut, before the cut; a list not cut is absent. */
+export interface ExampleCut {
+  data?: number;
+  snapshots?: number;
+  /** The longest `data` of the snapshots kept. */
+  snapshotData?: number;
+  availableDates?: number;
+}
 
 /** The parts of an API answer that trim shortens: a list's data, a time series and its dates. */
 interface Trimmable {
@@ -32,23 +52,39 @@ interface Trimmable {
   availableDates: string[];
 }
 
-function trim(answer: unknown): unknown {
-  if (!answer || typeof answer !== 'object') return answer;
+function trim(answer: unknown): { body: unknown; cut: ExampleCut } {
+  const cut: ExampleCut = {};
+  if (!answer || typeof answer !== 'object') return { body: answer, cut };
   const body = answer as Trimmable;
-  if (Array.isArray(body.data)) return { ...body, data: body.data.slice(0, KEEP) };
+  if (Array.isArray(body.data)) {
+    if (body.data.length > EXAMPLE_CUT.entities) cut.data = body.data.length;
+    return { body: { ...body, data: body.data.slice(0, EXAMPLE_CUT.entities) }, cut };
+  }
   const series = body.timeSeries;
   if (series && typeof series === 'object') {
-    const dates = Object.keys(series).slice(-KEEP);
+    const all = Object.keys(series);
+    if (all.length > EXAMPLE_CUT.snapshots) cut.snapshots = all.length;
+    const dates = all.slice(-EXAMPLE_CUT.snapshots);
+    const ends = EXAMPLE_CUT.datesAtEachEnd;
+    const cutDates = body.availableDates.length > 2 * ends;
+    if (cutDates) cut.availableDates = body.availableDates.length;
+    const snapshots = dates.map((d) => {
+      const inner = trim(series[d]);
+      if (inner.cut.data) cut.snapshotData = Math.max(cut.snapshotData ?? 0, inner.cut.data);
+      return [d, inner.body] as const;
+    });
     return {
-      ...body,
-      availableDates:
-        body.availableDates.length > 6
-          ? [...body.availableDates.slice(0, 3), ...body.availableDates.slice(-3)]
+      body: {
+        ...body,
+        availableDates: cutDates
+          ? [...body.availableDates.slice(0, ends), ...body.availableDates.slice(-ends)]
           : body.availableDates,
-      timeSeries: Object.fromEntries(dates.map((d) => [d, trim(series[d])])),
+        timeSeries: Object.fromEntries(snapshots),
+      },
+      cut,
     };
   }
-  return body;
+  return { body, cut };
 }
 
 /** The requests each endpoint is shown with: a success (when there is data) and its typical errors. */
@@ -128,7 +164,8 @@ export async function collectExamples(
   const examples: ExampleSet = {};
   const ask = async (request: string): Promise<Example> => {
     const response = await handle(new Request(`${origin}${request}`));
-    return { request, status: response.status, body: trim(await response.json()) };
+    const { body, cut } = trim(await response.json());
+    return { request, status: response.status, body, ...(Object.keys(cut).length ? { cut } : {}) };
   };
   const operations: string[] = [];
   for (const dataset of DATASETS) {

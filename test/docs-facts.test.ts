@@ -4,15 +4,31 @@
  * independently of the build code that writes it, and compared with the text the build makes.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import * as cheerio from 'cheerio';
 import { z } from 'zod';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { STATUS_CACHE_MS } from '../src/api/health.ts';
 import { buildSiteData, type SiteData } from '../src/build/site-data.ts';
+import { datasetCsv } from '../src/changes/csv.ts';
 import { changesEndpointOf } from '../src/changes/endpoint.ts';
+import { atomFeed } from '../src/changes/feeds.ts';
+import { changeDays, entitiesEver, type SnapshotData } from '../src/changes/model.ts';
+import { DEFAULT_FETCH, fetchPage } from '../src/collect/fetch-page.ts';
 import { rateValues } from '../src/collect/guards.ts';
-import { DATASETS } from '../src/datasets.ts';
+import { DATASETS, type Dataset, datasetsInWords } from '../src/datasets.ts';
+import { CHECKED_HOURLY, COLLECTION_WORDS } from '../src/docs/collection-words.ts';
+import { cacheSeconds, durationWords } from '../src/docs/pages.ts';
+import { createSearchCore } from '../src/docs/search.ts';
+import { EXAMPLE_CUT } from '../src/examples.ts';
+import { CODING_THRESHOLD } from '../src/http/coding.ts';
 import { countWord } from '../src/lib/words.ts';
 import { size } from '../src/mcp/sizes.ts';
+import { TERMS_OF_USE } from '../src/schemas/common.ts';
+import { PARTS_KEPT } from '../src/store/history-archive.ts';
+import { ServedStore } from '../src/store/served-store.ts';
 import { endpointsOf, HEALTH_PATH } from '../src/endpoints.ts';
 import { LIMITS, SUPPORTED_VERSIONS } from '../src/mcp/protocol.ts';
 import { REST_TOOL_KINDS, restToolsOf } from '../src/mcp/rest-tools.ts';
@@ -20,9 +36,10 @@ import { TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { compileSnapshotTree } from '../src/store/compile.ts';
+import { compileSnapshotTree, type CompiledStore, newestOnly } from '../src/store/compile.ts';
 import { historyFiles, servedStoreOf } from '../src/store/history-build.ts';
-import { ROOT } from './support/constants.ts';
+import { HISTORY_UNTIL, ROOT } from './support/constants.ts';
+import { REPO_SNAPSHOTS } from './support/global-setup.ts';
 import { historyDir, newestSnapshots, tempDir } from './support/history.ts';
 import { MCP_PATH, type McpRequest, modern } from './support/mcp.ts';
 
@@ -34,6 +51,11 @@ let openapi: any;
 let core: (target: string) => Promise<Response>;
 /** The MCP endpoint of the same core. */
 let mcpCore: (request: McpRequest) => Promise<Response>;
+/** The service itself, docs search included, for requests other than a GET. */
+let api: (request: Request) => Promise<Response>;
+/** The same core coding its answers, as `npm start` does. */
+let coded: (request: Request) => Promise<Response>;
+let store: CompiledStore;
 
 const page = (slug: string) => data.pages.find((p) => p.slug === slug)!.markdown;
 /** An answer's JSON, and its size in bytes as sent. */
@@ -46,15 +68,23 @@ beforeAll(async () => {
   data = await buildSiteData({ snapshotsDir: historyDir(), contentDir: join(ROOT, 'content/docs'), site: SITE });
   openapi = data.openapi;
   readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const store = await compileSnapshotTree(historyDir());
+  store = await compileSnapshotTree(historyDir());
   const served = servedStoreOf(store, historyFiles(store));
-  const service = createService({
+  const deps = {
     loadStore: async () => served,
     status: new FileStatusStore(await tempDir('rates-status-')),
     siteUrl: SITE,
+  };
+  api = createService(deps, {
+    search: createSearchCore(
+      async () => data.searchIndex,
+      SITE,
+      () => {},
+    ),
   });
-  core = (target) => service(new Request(`${SITE}${target}`));
-  mcpCore = (request) => service(new Request(`${SITE}${MCP_PATH}`, request));
+  core = (target) => api(new Request(`${SITE}${target}`));
+  mcpCore = (request) => api(new Request(`${SITE}${MCP_PATH}`, request));
+  coded = createService(deps, { coding: true });
 });
 
 describe('OpenAPI examples', () => {
@@ -330,5 +360,457 @@ describe('hand-written text', () => {
     expect(lines.at(-1)).toBe(
       `collect: ${outcomes.changed} changed, ${outcomes.unchanged} unchanged, ${outcomes.failed} failed`,
     );
+  });
+});
+
+/** Markdown with its line breaks as spaces, so a test can find a sentence wherever it wraps. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+/** A dataset's test history as the change log and feeds read it. */
+async function snapshotsOf(dataset: Dataset): Promise<SnapshotData[]> {
+  const dir = join(historyDir(), dataset.slug);
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const file = JSON.parse(await readFile(join(dir, name), 'utf8'));
+      return { date: name.slice(0, 10), lastUpdated: file.lastUpdated, data: file.data };
+    }),
+  );
+}
+
+const lastDates = async (dataset: Dataset) =>
+  (await (await core(endpointsOf(dataset).timeSeries.path)).json()).availableDates as string[];
+
+describe('the caching page', () => {
+  const mortgages = DATASETS[0];
+  const get = (target: string, acceptEncoding: string) =>
+    coded(new Request(`${SITE}${target}`, { headers: { 'accept-encoding': acceptEncoding } }));
+
+  it('states the caching headers a data answer carries, and how long each cache keeps it', async () => {
+    const text = page('caching');
+    const headers = (await core(endpointsOf(mortgages).list.path)).headers;
+    const cacheControl = headers.get('cache-control')!;
+    const keeps = (directive: string) => durationWords(cacheSeconds(cacheControl, directive));
+    expect(text).toContain(
+      `| \`Cache-Control\` | \`${cacheControl}\` | browsers (${keeps('max-age')}), and shared caches that are not Vercel's (${keeps('s-maxage')}) |`,
+    );
+    expect(text).toContain(`| \`Vercel-CDN-Cache-Control\` | \`${headers.get('vercel-cdn-cache-control')}\` |`);
+    expect(flat(text)).toContain(
+      `**Browsers** keep an answer for ${keeps('max-age')}, and may use it for ${keeps('stale-while-revalidate')} more`,
+    );
+    expect(flat(text)).toContain(`**Other shared caches** keep it for ${keeps('s-maxage')}, then revalidate`);
+    expect(flat(text)).toContain(`at most once every ${durationWords(STATUS_CACHE_MS / 1000)} per process`);
+  });
+
+  it('names exactly the codings npm start sends: br or gzip, never deflate', async () => {
+    const list = endpointsOf(mortgages).list.path;
+    const sent = new Set<string>();
+    for (const accept of ['br', 'gzip', 'deflate', 'compress', 'zstd', 'identity']) {
+      const answer = await get(list, accept);
+      const coding = answer.headers.get('content-encoding');
+      if (coding) sent.add(coding);
+      if (accept === 'deflate') expect(coding).toBeNull();
+      await answer.arrayBuffer();
+    }
+    const text = page('caching');
+    const row = text.split('\n').find((line) => line.startsWith('| `Content-Encoding` |'))!;
+    const named = [...row.matchAll(/`(\w+)`/g)].map((m) => m[1]).filter((name) => name !== 'Content-Encoding');
+    expect(named.sort()).toEqual([...sent].sort());
+    expect(text).not.toContain('deflate`)');
+    expect(flat(text)).toContain('A client that accepts neither (`deflate` alone, say) gets the answer uncompressed.');
+    expect((await get(list, 'gzip, deflate, br')).headers.get('content-encoding')).toBe('br');
+    expect((await get(list, 'br;q=0.5, gzip')).headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it(`codes an answer from ${CODING_THRESHOLD / 1024} KiB, as it says`, async () => {
+    const small = await get(`${endpointsOf(mortgages).list.path}/${mortgages.entity.prefix}:no-such-lender`, 'br');
+    expect(Buffer.byteLength(await small.text())).toBeLessThan(CODING_THRESHOLD);
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(flat(page('caching'))).toContain(`compresses JSON answers of ${CODING_THRESHOLD / 1024} KiB or more`);
+    expect(flat(page('caching'))).toContain(
+      `MCP answers (\`POST /api/v1/mcp\`) of ${CODING_THRESHOLD / 1024} KiB or more`,
+    );
+  });
+
+  it('a streamed time-series range has an ETag per coding', async () => {
+    const { timeSeries } = endpointsOf(mortgages);
+    const dates = await lastDates(mortgages);
+    const range = `${timeSeries.path}?startDate=${dates[0]}&endDate=${dates.at(-1)}`;
+    const etags: Record<string, string> = {};
+    for (const coding of ['identity', 'br', 'gzip']) {
+      const answer = await get(range, coding);
+      expect(answer.headers.get('content-length'), 'streamed').toBeNull();
+      expect(answer.headers.get('content-encoding')).toBe(coding === 'identity' ? null : coding);
+      etags[coding] = answer.headers.get('etag')!;
+      await answer.body?.cancel();
+    }
+    expect(etags.br).toBe(etags.identity!.replace(/"$/, '-br"'));
+    expect(etags.gzip).toBe(etags.identity!.replace(/"$/, '-gzip"'));
+    expect(flat(page('caching'))).toContain(
+      'Time-series ranges stream and are compressed as they stream; their ETag is per coding too (`-br`, `-gzip`)',
+    );
+  });
+
+  it('an MCP client that sends gzip, deflate, br gets br', async () => {
+    const call = modern('tools/call', { name: TOOLS[0]!.name, arguments: {} });
+    const answer = await coded(
+      new Request(`${SITE}${MCP_PATH}`, {
+        ...call,
+        headers: { ...call.headers, 'accept-encoding': 'gzip, deflate, br' },
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-encoding')).toBe('br');
+    expect(flat(page('caching'))).toContain('a client that sends `gzip, deflate, br`, as most do, gets `br`');
+  });
+});
+
+describe('the notifications page', () => {
+  it("states the change log's caching as the endpoint sends it", async () => {
+    const cacheControl = (await core(changesEndpointOf(DATASETS[0]).path)).headers.get('cache-control')!;
+    const keeps = (directive: string) => durationWords(cacheSeconds(cacheControl, directive));
+    expect(flat(page('notifications'))).toContain(
+      `An answer may be kept by a browser for ${keeps('max-age')} and by a shared cache for ${keeps('s-maxage')} (\`Cache-Control: ${cacheControl}\`;`,
+    );
+  });
+
+  it('describes feed entry titles as the feeds write them: the first change, how many more, the dataset first in a shared feed', async () => {
+    const text = flat(page('notifications'));
+    expect(text).not.toContain('titled with the date');
+    const [, title] = /\(`(.+?) — [^`]+`\)/.exec(text) ?? [];
+    const dataset = DATASETS.find((d) => d.title === title)!;
+    expect(dataset, `a dataset's title: ${title}`).toBeDefined();
+    const snapshots = await snapshotsOf(dataset);
+    const sources = [{ dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots.at(-1)!.lastUpdated }];
+    const entity = entitiesEver(snapshots).find((e) => e.id === dataset.exampleEntityId)!;
+    const moved = /^[^·]+ · [^·]+ · [^·:]+: \d+\.\d\d → \d+\.\d\d %$/;
+    let movedTitles = 0;
+    const scopes = [
+      [{ kind: 'dataset', dataset }, `${dataset.title} — `],
+      [{ kind: 'entity', dataset, entity }, ''],
+    ] as const;
+    for (const [scope, prefix] of scopes) {
+      const $ = cheerio.load(atomFeed(scope, sources, SITE), { xml: true });
+      const entries = $('entry').get();
+      expect(entries.length).toBeGreaterThan(0);
+      for (const entry of entries) {
+        const changes = cheerio
+          .load($(entry).children('content').text())('li')
+          .map((_, li) => cheerio.load(li).text())
+          .get();
+        const more = changes.length > 1 ? ` and ${changes.length - 1} more` : '';
+        const entryTitle = $(entry).children('title').text().trim();
+        expect(entryTitle).toBe(`${prefix}${changes[0]}${more}`);
+        if (moved.test(changes[0]!)) movedTitles++;
+      }
+    }
+    expect(movedTitles).toBeGreaterThan(0);
+    expect(/such as `([^`]+)`/.exec(text)?.[1]).toMatch(moved);
+    expect(text).toContain('followed by `and 3 more` when more moved');
+  });
+});
+
+describe('the terms page', () => {
+  it('names the answers that carry the terms of use and those that do not, as they are', async () => {
+    const text = flat(page('terms'));
+    const dataset = DATASETS[0];
+    const { list, detail, timeSeries } = endpointsOf(dataset);
+    const newest = (await lastDates(dataset)).at(-1);
+    const carrying = [
+      list.path,
+      detail.path.replace(`{${dataset.entity.param}}`, dataset.exampleEntityId),
+      `${timeSeries.path}?date=${newest}`,
+      changesEndpointOf(dataset).path,
+    ];
+    for (const target of carrying) expect((await (await core(target)).json()).termsOfUse, target).toBe(TERMS_OF_USE);
+    expect(text).toContain(
+      '| every list, detail, time-series and change-log answer of the API (`/api/v1/<dataset>…`) | in its `termsOfUse` field |',
+    );
+
+    const callTool = async (args: Record<string, unknown>) => {
+      const call = modern('tools/call', { name: TOOLS[1]!.name, arguments: args });
+      const result = (await (await api(new Request(`${SITE}${MCP_PATH}`, call))).json()).result;
+      return { isError: result.isError === true, body: JSON.parse(result.content[0].text) };
+    };
+    const found = await callTool({ [dataset.entity.param]: dataset.exampleEntityId });
+    expect(found.isError).toBe(false);
+    expect(found.body.termsOfUse).toBe(TERMS_OF_USE);
+    expect(text).toContain(
+      '| every MCP tool result that returns data | in the `termsOfUse` of the API answer it holds |',
+    );
+    const missing = await callTool({ [dataset.entity.param]: `${dataset.entity.prefix}:no-such-lender` });
+    expect(missing.isError).toBe(true);
+    expect(missing.body.termsOfUse).toBeUndefined();
+
+    const snapshots = await snapshotsOf(dataset);
+    const feed = cheerio.load(
+      atomFeed(
+        { kind: 'dataset', dataset },
+        [{ dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots.at(-1)!.lastUpdated }],
+        SITE,
+      ),
+      { xml: true },
+    );
+    expect(feed('feed > rights').text()).toBe(TERMS_OF_USE);
+    for (const entry of feed('entry').get()) {
+      expect(feed(entry).children('rights').text()).toBe(TERMS_OF_USE);
+      expect(cheerio.load(feed(entry).children('content').text()).text()).toContain(TERMS_OF_USE);
+    }
+    expect(text).toContain("| the Atom feeds | in the feed's `rights`, and each entry's `rights` and content |");
+
+    for (const target of [HEALTH_PATH, `${list.path}?colour=blue`, '/api/search?query=rates'])
+      expect((await (await core(target)).json()).termsOfUse, target).toBeUndefined();
+    const csv = datasetCsv(dataset, snapshots);
+    expect(csv).not.toContain(TERMS_OF_USE);
+    expect(csv).not.toContain('termsOfUse');
+    expect(text).toContain(
+      'Answers that carry no rates do not carry them: errors (of the API and of MCP tools), health and the docs search. Neither do the CSV downloads',
+    );
+  });
+});
+
+describe('the self-hosting page', () => {
+  it('says which requests read files: lists and details none, a time series the history files the build wrote', async () => {
+    const files = historyFiles(store);
+    const reads: string[] = [];
+    const served = new ServedStore(newestOnly(store), async (path) => {
+      reads.push(path);
+      return files.get(path)!;
+    });
+    const service = createService({
+      loadStore: async () => served,
+      status: new FileStatusStore(await tempDir('rates-status-')),
+      siteUrl: SITE,
+    });
+    const ask = async (target: string) => (await service(new Request(`${SITE}${target}`))).text();
+    const dataset = DATASETS[0];
+    const { list, detail, timeSeries } = endpointsOf(dataset);
+    await ask(list.path);
+    await ask(detail.path.replace(`{${dataset.entity.param}}`, dataset.exampleEntityId));
+    expect(reads).toEqual([]);
+    const dates = await lastDates(dataset);
+    await ask(`${timeSeries.path}?startDate=${dates[0]}&endDate=${dates.at(-1)}`);
+    expect(reads.length).toBeGreaterThan(1);
+    for (const path of reads) expect(files.has(path), path).toBe(true);
+
+    const text = flat(page('self-hosting'));
+    expect(text).not.toContain('nothing in a request can make the server read a file');
+    expect(text).toContain(
+      "lists, details (and the MCP tools that return them), health's data and the docs search are answered from memory. A time series or a change log reads the history files the build wrote",
+    );
+    expect(text).toContain(`at most ${countWord(PARTS_KEPT)} years of a dataset held at once`);
+    expect(text).toContain(`health at most once every ${durationWords(STATUS_CACHE_MS / 1000)} per process`);
+  });
+});
+
+describe('the stability page', () => {
+  it('calls closed every field of the rate data the OpenAPI document lists as an enum, term among them', () => {
+    const closed = new Set<string>();
+    const walk = (node: any) => {
+      for (const [name, child] of Object.entries<any>(node?.properties ?? {})) {
+        if (child.enum || child.anyOf?.some((c: any) => c.enum)) closed.add(name);
+        walk(child);
+      }
+      if (node?.items) walk(node.items);
+    };
+    for (const d of DATASETS) walk(openapi.components.schemas[d.type].properties.data.items);
+    expect([...closed]).toContain('term');
+    const text = flat(page('stability'));
+    const sentence = text.slice(text.indexOf('In the rate data:'), text.indexOf('A new value of a closed field'));
+    for (const name of closed) expect(sentence, name).toContain(`\`${name}\` of the`);
+    const open = text.slice(
+      text.indexOf('a new value of a field whose values are open'),
+      text.indexOf('## Closed values'),
+    );
+    for (const name of closed) expect(open, name).not.toContain(`\`${name}\``);
+  });
+});
+
+describe('the reference pages', () => {
+  it('each example says what was cut from the real answer, in the numbers of the cut', async () => {
+    let cuts = 0;
+    for (const dataset of DATASETS) {
+      const text = page(`reference/${dataset.slug}`);
+      const blocks = [
+        ...text.matchAll(
+          /curl '([^']+)'\n```\n\nResponse `200` \(real data(?:; ([^)]*))?\):\n\n```json\n([\s\S]*?)\n```/g,
+        ),
+      ];
+      expect(blocks.length, dataset.slug).toBe(3);
+      for (const [, url, note = '', shownJson] of blocks) {
+        const real = await (await core(url!.slice(SITE.length))).json();
+        const shown = JSON.parse(shownJson!);
+        const expected: string[] = [];
+        const kind = dataset.entity.kind;
+        if (Array.isArray(real.data) && real.data.length > shown.data.length) {
+          expect(shown.data.length).toBe(EXAMPLE_CUT.entities);
+          expected.push(`\`data\` cut to its first ${shown.data.length} of ${real.data.length} ${kind}s`);
+        }
+        if (real.timeSeries) {
+          const [all, kept] = [Object.keys(real.timeSeries), Object.keys(shown.timeSeries)];
+          if (all.length > kept.length)
+            expected.push(`\`timeSeries\` cut to its last ${kept.length} of ${all.length} snapshots`);
+          if (kept.some((d) => shown.timeSeries[d].data.length < real.timeSeries[d].data.length))
+            expected.push(`each snapshot's \`data\` cut to its first ${EXAMPLE_CUT.entities} ${kind}s`);
+          if (real.availableDates.length > shown.availableDates.length) {
+            const ends = shown.availableDates.length / 2;
+            expect(shown.availableDates).toEqual([
+              ...real.availableDates.slice(0, ends),
+              ...real.availableDates.slice(-ends),
+            ]);
+            expected.push(
+              `\`availableDates\` cut to its first ${ends} and last ${ends} of ${real.availableDates.length} dates`,
+            );
+          }
+        }
+        expect(note, url).toBe(expected.join('; '));
+        cuts += expected.length;
+      }
+    }
+    expect(cuts).toBeGreaterThan(DATASETS.length);
+  });
+
+  it('give every field of every dataset a meaning, as the OpenAPI document does', () => {
+    for (const dataset of DATASETS) {
+      const text = page(`reference/${dataset.slug}`);
+      const fields = text.slice(text.indexOf('## Fields'));
+      const rows = fields.split('\n').filter((line) => /^\| `\w+` \|/.test(line));
+      expect(rows.length, dataset.slug).toBeGreaterThan(5);
+      for (const row of rows) expect(row.split(' | ').at(-1)!.replace(/\|$/, '').trim(), row).not.toBe('');
+      let properties = 0;
+      const walk = (node: any, path: string) => {
+        for (const [name, child] of Object.entries<any>(node.properties ?? {})) {
+          properties++;
+          expect(child.description?.trim(), `${dataset.slug}: ${path}${name}`).toBeTruthy();
+          walk(child.items ?? child, `${path}${name}.`);
+        }
+      };
+      walk(openapi.components.schemas[dataset.type].properties.data.items, '');
+      expect(properties).toBe(rows.length);
+    }
+  });
+});
+
+describe('lists of the datasets', () => {
+  /** Each dataset's label without the word they all end in (as `namesInWords` says them once). */
+  const stems = () => {
+    const last = DATASETS[0].label.split(' ').at(-1)!;
+    return DATASETS.map((d) => (d.label.endsWith(` ${last}`) ? d.label.slice(0, -last.length - 1) : d.label));
+  };
+
+  it('no docs source or code writes every dataset in a list by hand: they take it from the table', async () => {
+    const names = stems().map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const mention = new RegExp(`(${names.join('|')})s?`, 'gi');
+    const joiner = /^(?:[\s*,()]|rates?|and|or|pages?)*$/i;
+    const sources: [string, string][] = [];
+    for (const dir of ['content/docs', 'src']) {
+      const entries = await readdir(join(ROOT, dir), { recursive: true, withFileTypes: true });
+      for (const e of entries)
+        if (e.isFile() && /\.(md|ts|astro)$/.test(e.name))
+          sources.push([join(e.parentPath, e.name), await readFile(join(e.parentPath, e.name), 'utf8')]);
+    }
+    expect(sources.length).toBeGreaterThan(50);
+    for (const [file, text] of sources) {
+      const found = [...text.matchAll(mention)];
+      for (let i = 0; i < found.length; i++) {
+        const named = new Set([found[i]![1]!.toLowerCase()]);
+        for (let j = i + 1; j < found.length; j++) {
+          const between = text.slice(found[j - 1]!.index! + found[j - 1]![0].length, found[j]!.index);
+          if (!joiner.test(between)) break;
+          named.add(found[j]![1]!.toLowerCase());
+        }
+        expect(named.size, `${file}: ${text.slice(found[i]!.index!, found[i]!.index! + 80)}`).toBeLessThan(
+          DATASETS.length,
+        );
+      }
+    }
+    expect(openapi.info.description).toContain(datasetsInWords());
+    expect(page('')).toContain(`**${datasetsInWords()}**`);
+    // The concepts page's ids table: each kind of entity with the datasets that have it, and no
+    // other, written from the table (its source names none).
+    const source = await readFile(join(ROOT, 'content/docs/concepts.md'), 'utf8');
+    const ids = page('concepts').split('\n');
+    for (const { kind, param } of new Map(DATASETS.map((d) => [d.entity.kind, d.entity])).values()) {
+      const row = ids.find((line) => line.startsWith(`| ${kind} |`))!;
+      expect(row, kind).toContain(`\`${param}\``);
+      const written = source.split('\n').find((line) => line.startsWith(`| ${kind} |`))!;
+      for (const stem of stems()) expect(written.toLowerCase(), kind).not.toContain(stem);
+      for (const d of DATASETS)
+        expect(row.includes(stems()[DATASETS.indexOf(d)]!), `${kind}: ${d.slug}`).toBe(d.entity.kind === kind);
+    }
+  });
+});
+
+describe('what the hourly collection does', () => {
+  it('the summaries say the source is checked hourly and a snapshot is kept only when rates change, as the workflow runs it', async () => {
+    const workflow = await readFile(join(ROOT, '.github/workflows/collect.yml'), 'utf8');
+    expect(workflow).toMatch(/cron: "\d{1,2} \* \* \* \*"/);
+    const server = JSON.parse(await readFile(join(ROOT, 'server.json'), 'utf8'));
+    expect(server.description).toContain(CHECKED_HOURLY);
+    const summaries = [openapi.info.description, data.llms, ...DATASETS.map((d) => page(`reference/${d.slug}`))];
+    for (const text of summaries) expect(text).toContain(COLLECTION_WORDS);
+    for (const text of [...summaries, server.description, ...data.pages.map((p) => p.markdown)])
+      expect(text).not.toMatch(/collected hourly/i);
+  });
+});
+
+describe("the README's figures", () => {
+  it('the sample collector failure took at least the least backoff the default retries wait, and says what that is', async () => {
+    const server = createServer((_, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    // p-retry's delays grow in proportion to the first delay: measured a thousand times shorter,
+    // with the jitter at each end of its range.
+    const scale = 1000;
+    const waits = async (random: number) => {
+      const spy = vi.spyOn(Math, 'random').mockReturnValue(random);
+      const delays: number[] = [];
+      try {
+        await expect(
+          fetchPage(url, {
+            ...DEFAULT_FETCH,
+            retryDelayMs: DEFAULT_FETCH.retryDelayMs / scale,
+            onRetry: (message) => delays.push(Number(/retrying in (\d+) ms/.exec(message)![1])),
+          }),
+        ).rejects.toThrow(/HTTP 500/);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(delays).toHaveLength(DEFAULT_FETCH.retries);
+      return delays.reduce((a, b) => a + b, 0) * scale;
+    };
+    try {
+      const least = await waits(0);
+      const most = await waits(1 - Number.EPSILON);
+      const sample = readme.slice(readme.indexOf('Output (its indented progress lines left out)'));
+      expect(flat(sample)).toContain(`the waits between them alone take at least ${least / 1000} s`);
+      const ms = Number(/: FAILED: .*? in (\d+) ms/.exec(sample)![1]);
+      expect(ms).toBeGreaterThanOrEqual(least);
+      expect(ms).toBeLessThanOrEqual(most + 1000);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the history the repository carries: its count of snapshots and months, as the README says', async () => {
+    const dates: string[] = [];
+    for (const { slug } of DATASETS)
+      for (const name of await readdir(join(REPO_SNAPSHOTS, slug)).catch(() => [] as string[]))
+        if (/^\d{4}-\d\d-\d\d\.json$/.test(name) && name.slice(0, 10) <= HISTORY_UNTIL) dates.push(name.slice(0, 10));
+    dates.sort();
+    expect(flat(readme)).toContain(
+      `(\`snapshots/\`, ${dates.length} snapshots from ${dates[0]!.slice(0, 7)} to ${dates.at(-1)!.slice(0, 7)}, then whatever the hourly collector commits)`,
+    );
+  });
+
+  it('states no size it cannot keep true: the /openapi page and the API bundle', () => {
+    const row = readme.split('\n').find((line) => line.startsWith('| `/openapi` |'))!;
+    expect(row).not.toMatch(/\d\s*[KM]i?B\b/);
+    const bundle = readme.slice(readme.indexOf('**A cold start'), readme.indexOf('**Streaming'));
+    expect(bundle).toContain('compile cache');
+    expect(bundle).not.toMatch(/\d\s*[KM]i?B\b/);
   });
 });

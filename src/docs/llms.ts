@@ -3,6 +3,7 @@ import { DATASETS, datasetsInWords } from '../datasets.ts';
 import { TOOLS } from '../mcp/tool-table.ts';
 import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
+import { COLLECTION_WORDS } from './collection-words.ts';
 import { changesLlmsLines } from '../changes/docs.ts';
 
 export function llmsTxt(pages: DocPage[], site: string): string {
@@ -13,7 +14,7 @@ export function llmsTxt(pages: DocPage[], site: string): string {
   return [
     '# NZ Rates API',
     '',
-    `> New Zealand ${datasetsInWords()}, collected hourly from interest.co.nz, as a public read-only JSON API and an MCP server. No authentication. The data may be incorrect: the institution is the authority for its rates.`,
+    `> New Zealand ${datasetsInWords()} from interest.co.nz, as a public read-only JSON API and an MCP server. ${COLLECTION_WORDS} No authentication. The data may be incorrect: the institution is the authority for its rates.`,
     '',
     `All endpoints are GET under ${API_PREFIX} and answer JSON; institution ids look like \`institution:anz\`, credit card issuer ids like \`issuer:amex\`. The docs pages below are plain Markdown.`,
     '',

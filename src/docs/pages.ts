@@ -5,10 +5,11 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DATASETS, type DatasetSlug } from '../datasets.ts';
+import { z } from 'zod';
+import { DATASETS, datasetsInWords, type DatasetSlug } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
-import { countWord } from '../lib/words.ts';
+import { countWord, namesInWords } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
 import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
@@ -22,7 +23,10 @@ import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { restrictionsMarkdown } from '../explorer/restrictions.ts';
 import { INSPECTOR_PACKAGE } from './tested-versions.ts';
-import { STATUS_PAGE_CACHE_CONTROL } from '../http/caching.ts';
+import { DATA_CACHE_CONTROL, STATUS_PAGE_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../http/caching.ts';
+import { STATUS_CACHE_MS } from '../api/health.ts';
+import { CODING_THRESHOLD } from '../http/coding.ts';
+import { PARTS_KEPT } from '../store/history-archive.ts';
 import { RUN_LOG_LENGTH, RUN_LOG_MAX_BYTES } from '../status/run-log.ts';
 import { REASON_MAX_CHARS } from '../lib/clean-text.ts';
 import { STATUS_RECORD_MAX_BYTES } from '../status/status-store.ts';
@@ -50,6 +54,54 @@ const REPOSITORY = resolve(import.meta.dirname, '../..');
 
 const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 
+const UNITS = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+] as const;
+
+/** A duration as prose says it: "5 seconds", "5 minutes", "an hour", "a day", "2 days". */
+export function durationWords(seconds: number): string {
+  const [unit, size] = UNITS.find(([, size]) => seconds % size === 0 && seconds >= size) ?? UNITS.at(-1)!;
+  const n = seconds / size;
+  if (n === 1) return `${unit === 'hour' ? 'an' : 'a'} ${unit}`;
+  return `${n.toLocaleString('en')} ${unit}s`;
+}
+
+/** A Cache-Control directive's seconds (`max-age=300` → 300). */
+export function cacheSeconds(header: string, directive: string): number {
+  const value = new RegExp(`(?:^|,)\\s*${directive}=(\\d+)`).exec(header)?.[1];
+  if (value === undefined) throw new Error(`no ${directive} in Cache-Control "${header}"`);
+  return Number(value);
+}
+
+/** The datasets whose entities are of this kind, in prose, as `datasetsInWords` writes every dataset. */
+const datasetsOfKind = (kind: string) =>
+  namesInWords(DATASETS.filter((d) => d.entity.kind === kind).map((d) => d.label));
+
+interface SchemaNode {
+  enum?: unknown[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+}
+
+/** Each field of the datasets' rate data whose values are an enum, with its values ("`term` of the … (`…`, `…`)"). */
+function closedFields(): string {
+  const found: string[] = [];
+  const walk = (node: SchemaNode, label: string) => {
+    for (const [name, child] of Object.entries(node.properties ?? {})) {
+      const values = child.enum ?? child.anyOf?.find((c) => c.enum)?.enum;
+      if (values) found.push(`\`${name}\` of the ${label} (${values.map((v) => `\`${String(v)}\``).join(', ')})`);
+      walk(child, label);
+    }
+    if (node.items) walk(node.items, label);
+  };
+  for (const d of DATASETS) walk(z.toJSONSchema(d.entitySchema, { io: 'output' }) as SchemaNode, d.label);
+  return found.length ? found.join('; ') : 'none';
+}
+
 /** A tool's arguments for the tools table: what it takes, then what it accepts and ignores. */
 const toolArguments = (t: (typeof TOOLS)[number]) =>
   [
@@ -61,6 +113,24 @@ const toolArguments = (t: (typeof TOOLS)[number]) =>
 function substitutions(site: string): Record<string, string> {
   return {
     site,
+    /** Every dataset in one phrase, from the table (`datasetsInWords`). */
+    datasetNames: datasetsInWords(),
+    institutionDatasets: datasetsOfKind('institution'),
+    issuerDatasets: datasetsOfKind('issuer'),
+    /** The closed fields of the rate data, for the stability page. */
+    closedFields: closedFields(),
+    // The caching of data answers (src/api/caching.ts), as the caching and notification pages state it.
+    dataCacheControl: DATA_CACHE_CONTROL,
+    vercelCdnCacheControl: VERCEL_CDN_CACHE_CONTROL,
+    browserCacheTime: durationWords(cacheSeconds(DATA_CACHE_CONTROL, 'max-age')),
+    sharedCacheTime: durationWords(cacheSeconds(DATA_CACHE_CONTROL, 's-maxage')),
+    staleWhileRevalidateTime: durationWords(cacheSeconds(DATA_CACHE_CONTROL, 'stale-while-revalidate')),
+    /** How long health keeps what it read of the status store. */
+    statusCacheTime: durationWords(STATUS_CACHE_MS / 1000),
+    /** The smallest answer `npm start` codes (src/http/coding.ts). */
+    codingThreshold: kib(CODING_THRESHOLD),
+    /** How many years of a dataset's history stay read at once (src/store/history-archive.ts). */
+    historyPartsKept: countWord(PARTS_KEPT),
     /** "6, 12, 18, 24, 36, 48 or 60": the mortgage terms `termInMonths` takes. */
     fixedTermMonths: FIXED_TERM_MONTHS_PROSE,
     // The MCP endpoint's limits (src/mcp/protocol.ts LIMITS), as the pages state them.

@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { filtersOf, type Dataset } from '../datasets.ts';
 import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../endpoints.ts';
-import type { Example, ExampleSet } from '../examples.ts';
+import { EXAMPLE_CUT, type Example, type ExampleCut, type ExampleSet } from '../examples.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
+import { COLLECTION_WORDS } from './collection-words.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -71,14 +72,29 @@ function fieldTables(dataset: Dataset): string {
   return sections.join('\n\n');
 }
 
-function exampleBlock(example: Example | undefined, site: string): string {
+/** What an example left out, in words: "`data` cut to its first 2 of 34 institutions". */
+export function cutWords(cut: ExampleCut | undefined, kind: string): string[] {
+  if (!cut) return [];
+  const { entities, snapshots, datesAtEachEnd } = EXAMPLE_CUT;
+  return [
+    ...(cut.data ? [`\`data\` cut to its first ${entities} of ${cut.data} ${kind}s`] : []),
+    ...(cut.snapshots ? [`\`timeSeries\` cut to its last ${snapshots} of ${cut.snapshots} snapshots`] : []),
+    ...(cut.snapshotData ? [`each snapshot's \`data\` cut to its first ${entities} ${kind}s`] : []),
+    ...(cut.availableDates
+      ? [
+          `\`availableDates\` cut to its first ${datesAtEachEnd} and last ${datesAtEachEnd} of ${cut.availableDates} dates`,
+        ]
+      : []),
+  ];
+}
+
+function exampleBlock(example: Example | undefined, site: string, kind: string): string {
   if (!example) return '_No snapshot has been collected yet, so there is no example response._';
   const body = JSON.stringify(example.body, null, 2);
-  return `\`\`\`sh\ncurl '${site}${example.request}'\n\`\`\`\n\nResponse \`${example.status}\`${
-    Array.isArray((example.body as { data?: unknown[] }).data) || (example.body as { timeSeries?: unknown }).timeSeries
-      ? ' (real data, cut to its first entries)'
-      : ''
-  }:\n\n\`\`\`json\n${body}\n\`\`\``;
+  const cut = cutWords(example.cut, kind);
+  return `\`\`\`sh\ncurl '${site}${example.request}'\n\`\`\`\n\nResponse \`${example.status}\` (real data${
+    cut.length ? `; ${cut.join('; ')}` : ''
+  }):\n\n\`\`\`json\n${body}\n\`\`\``;
 }
 
 const firstWith = (list: Example[] | undefined, status: number) => list?.find((e) => e.status === status);
@@ -113,14 +129,14 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
   const { entity } = dataset;
   const section = (endpoint: DataEndpoint, heading: string, intro: string) => {
     const found = examples[operationId(endpoint)];
-    return `## ${heading}\n\n\`GET ${endpoint.path}\` · operation \`${operationId(endpoint)}\`\n\n${intro}\n\n### Parameters\n\n${parameterTable(endpoint)}\n\n### Example\n\n${exampleBlock(firstWith(found, 200), site)}${errorRows(found)}`;
+    return `## ${heading}\n\n\`GET ${endpoint.path}\` · operation \`${operationId(endpoint)}\`\n\n${intro}\n\n### Parameters\n\n${parameterTable(endpoint)}\n\n### Example\n\n${exampleBlock(firstWith(found, 200), site, endpoint.dataset.entity.kind)}${errorRows(found)}`;
   };
   const filters = filtersOf(dataset, 'list')
     .map((f) => `\`${f.name}\``)
     .join(', ');
   return `# ${dataset.title}
 
-${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}, collected hourly from interest.co.nz. Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every response carries the terms of use: the data may be incorrect, and the ${entity.kind} is the authority for its rates.
+${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail and time-series answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
 
 | method | path | what |
 | --- | --- | --- |

@@ -6,7 +6,8 @@
 // CommonJS copy of zod: a second zod whose registry our schemas are not in. Its ESM build shares ours.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
 import { z } from 'zod';
-import { DATASETS } from '../datasets.ts';
+import { DATASETS, datasetsInWords } from '../datasets.ts';
+import { COLLECTION_WORDS } from '../docs/collection-words.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
@@ -270,7 +271,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       title: 'NZ Rates API',
       version: '1.0.0',
       description:
-        'New Zealand lending rates (mortgage, personal loan, car loan and credit card), collected hourly from interest.co.nz, as a public read-only JSON API. ' +
+        `New Zealand ${datasetsInWords()} from interest.co.nz, as a public read-only JSON API. ${COLLECTION_WORDS} ` +
         'No authentication. Every rate response carries the terms of use, in `termsOfUse`: see /docs/terms.',
       license: { name: 'MIT', identifier: 'MIT' },
     },

@@ -5,6 +5,7 @@
  * at the repository root and a test fails when the committed file is stale.
  */
 import { datasetsInWords } from '../datasets.ts';
+import { CHECKED_HOURLY } from '../docs/collection-words.ts';
 import { MCP_PATH } from '../endpoints.ts';
 
 /** The schema the file follows, as the registry publishes it (vendored in test/fixtures/mcp-registry). */
@@ -20,7 +21,7 @@ export function serverJson(site: string, version: string) {
     $schema: SERVER_SCHEMA,
     name: registryName(site),
     title: 'NZ lending rates',
-    description: `New Zealand ${datasetsInWords()}, collected hourly.`,
+    description: `New Zealand ${datasetsInWords()}, ${CHECKED_HOURLY}.`,
     version,
     websiteUrl: `${site}/docs/ai`,
     remotes: [{ type: 'streamable-http', url: `${site}${MCP_PATH}` }],

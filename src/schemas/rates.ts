@@ -15,12 +15,14 @@ export const VALUE_BOUNDS = {
   interestFreeDays: { min: 0, max: 365 },
 } as const;
 
-const percent = (what: string) =>
-  z
-    .number()
-    .min(VALUE_BOUNDS.rate.min)
-    .max(VALUE_BOUNDS.rate.max)
-    .describe(`${what}, percent per year (4.29 means 4.29 %).`);
+const percentNumber = () => z.number().min(VALUE_BOUNDS.rate.min).max(VALUE_BOUNDS.rate.max);
+const percentMeaning = (what: string) => `${what}, percent per year (4.29 means 4.29 %)`;
+const percent = (what: string) => percentNumber().describe(`${percentMeaning(what)}.`);
+/** Described on the nullable schema itself: a description inside `.nullable()` is lost on the way to the reference pages. */
+const percentOrNull = (what: string) =>
+  percentNumber()
+    .nullable()
+    .describe(`${percentMeaning(what)}; null when the source lists none for the card.`);
 
 export const MortgageRate = z.strictObject({
   id: idWithPrefix('rate').describe('Rate id, e.g. rate:anz:special:1-year.'),
@@ -52,9 +54,9 @@ export const LoanRate = z.strictObject({
 export const CreditCardPlan = z.strictObject({
   id: idWithPrefix('plan').describe('Plan id, e.g. plan:amex:low-rate.'),
   name: CleanText.describe('Card name as the issuer uses it.'),
-  purchaseRate: percent('Interest on purchases').nullable(),
-  cashAdvanceRate: percent('Interest on cash advances').nullable(),
-  balanceTransferRate: percent('Interest on balance transfers').nullable(),
+  purchaseRate: percentOrNull('Interest on purchases'),
+  cashAdvanceRate: percentOrNull('Interest on cash advances'),
+  balanceTransferRate: percentOrNull('Interest on balance transfers'),
   balanceTransferPeriod: CleanText.nullable().describe(
     'How long the balance transfer rate lasts ("6 months", "Life of balance transferred").',
   ),
@@ -79,7 +81,7 @@ const product = <R extends z.ZodType>(rate: R) =>
     name: CleanText.describe(
       'Product name as the institution uses it; it can change when the institution changes its page.',
     ),
-    rates: z.array(rate),
+    rates: z.array(rate).describe('The product’s rates, one per term or condition the source lists.'),
   });
 
 export const MortgageProduct = product(MortgageRate);
@@ -89,7 +91,7 @@ const institution = <P extends z.ZodType>(item: P) =>
   z.strictObject({
     id: idWithPrefix('institution').describe('Institution id (institution:<slug>); stable across collections.'),
     name: CleanText.describe('Institution name.'),
-    products: z.array(item),
+    products: z.array(item).describe('The institution’s products, each with its rates.'),
   });
 
 export const MortgageInstitution = institution(MortgageProduct);
@@ -97,7 +99,7 @@ export const LoanInstitution = institution(LoanProduct);
 export const CreditCardIssuer = z.strictObject({
   id: idWithPrefix('issuer').describe('Issuer id (issuer:<slug>); stable across collections.'),
   name: CleanText.describe('Issuer name.'),
-  plans: z.array(CreditCardPlan),
+  plans: z.array(CreditCardPlan).describe('The issuer’s cards, each with its rates and fees.'),
 });
 
 export type MortgageRate = z.infer<typeof MortgageRate>;
