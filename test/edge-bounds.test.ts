@@ -9,6 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
 import { LIMITS as MCP_LIMITS } from '../src/mcp/protocol.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { createApiListener } from '../src/server/api-listener.ts';
@@ -225,7 +227,7 @@ describe('Expect: 100-continue', () => {
     head(`POST ${target} HTTP/1.1`, { ...headers, 'content-length': String(length), expect, connection: 'keep-alive' });
 
   it('a declared body over the limit gets the 413 error body before it is sent, never 100 Continue', async () => {
-    for (const target of ['/api/v1/mortgage-rates', '/docs', MCP_PATH]) {
+    for (const target of [endpointsOf(DATASETS[0]).list.path, '/docs', MCP_PATH]) {
       const limit = target === MCP_PATH ? MCP_LIMITS.bodyBytes : DEFAULT_LIMITS.maxBodyBytes;
       const headers = target === MCP_PATH ? { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' } : {};
       const socket = await connection(server.port, '127.0.0.1');
