@@ -257,7 +257,7 @@ describe('Expect: 100-continue', () => {
 
   it('an endpoint that takes no body answers at once, without asking for it', async () => {
     const socket = await connection(server.port, '127.0.0.1');
-    socket.write(expecting('/api/v1/mortgage-rates', 10));
+    socket.write(expecting(endpointsOf(DATASETS[0]).list.path, 10));
     const answer = await readAll(socket);
     expect(answer.text).not.toMatch(/^HTTP\/1\.1 100/);
     expectError(answer, 405, 'method_not_allowed', 'a body to a read-only endpoint');
