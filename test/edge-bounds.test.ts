@@ -266,7 +266,7 @@ describe('Expect: 100-continue', () => {
 
   it('any other expectation is a 417 with the error body', async () => {
     const socket = await connection(server.port, '127.0.0.1');
-    socket.write(expecting('/api/v1/mortgage-rates', 10, {}, 'something-else'));
+    socket.write(expecting(endpointsOf(DATASETS[0]).list.path, 10, {}, 'something-else'));
     const answer = await readAll(socket);
     expectError(answer, 417, 'invalid_request', 'Expect: something-else');
     expect(answer.closed).toBe(true);
@@ -275,7 +275,7 @@ describe('Expect: 100-continue', () => {
 
 describe('a client that stops reading', () => {
   const STALLED_MS = 1500;
-  const RANGE = '/api/v1/mortgage-rates/time-series?startDate=2024-01-01&endDate=2025-03-05';
+  const RANGE = `${endpointsOf(DATASETS[0]).timeSeries.path}?startDate=2024-01-01&endDate=2025-03-05`;
   let server: Started;
   beforeAll(async () => (server = await start({ stalledTimeoutMs: STALLED_MS })));
   afterAll(() => server.close());
@@ -341,10 +341,10 @@ describe('HEAD answers the headers its GET gets', () => {
 
   /** Each path, and whether its answer is long enough to be coded (health's and a 404's are not). */
   const PATHS: [string, boolean][] = [
-    ['/api/v1/mortgage-rates', true],
-    ['/api/v1/mortgage-rates?termInMonths=12', true],
+    [endpointsOf(DATASETS[0]).list.path, true],
+    [`${endpointsOf(DATASETS[0]).list.path}?termInMonths=12`, true],
     ['/api/v1/health', false],
-    ['/api/v1/mortgage-rates/time-series?startDate=2024-06-01&endDate=2024-09-01', true],
+    [`${endpointsOf(DATASETS[0]).timeSeries.path}?startDate=2024-06-01&endDate=2024-09-01`, true],
     ['/api/v1/nowhere', false],
     ['/openapi/json', true],
   ];
