@@ -20,7 +20,9 @@ import {
 } from './schemas/rates.ts';
 import { FIXED_TERM_MONTHS_PROSE } from './schemas/terms.ts';
 import { namesInWords } from './lib/words.ts';
-import type { HistoryCorrection } from './snapshots/corrections.ts';
+import type { HistoryCorrection } from './schemas/corrections.ts';
+// Up a floor: a table entry holds its page's layout, declared beside the collector that reads it
+// (CONTRIBUTING.md, Adding a dataset, step 3); page-layout.ts imports nothing above the table.
 import {
   CAR_LOAN_PAGE,
   CREDIT_CARD_PAGE,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { STATUS_CACHE_MS } from '../src/api/health.ts';
+import { STATUS_CACHE_MS } from '../src/status/health.ts';
 import { buildSiteData, type SiteData } from '../src/build/site-data.ts';
 import { datasetCsv } from '../src/changes/csv.ts';
 import { changesEndpointOf } from '../src/changes/endpoint.ts';

@@ -8,11 +8,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_SLUGS, type DatasetSlug } from '../src/datasets.ts';
-import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
+import { datasetsOfRule, EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
 import { bestByMeasure } from '../src/explorer/history.ts';
 import { BANK_SLUGS, lenderType } from '../src/explorer/lender-types.ts';
 import {
-  datasetsOfRule,
   type OfferNames,
   RESTRICTIONS,
   type RestrictionRule,

@@ -1,7 +1,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { healthTime } from '../src/api/health.ts';
+import { healthTime } from '../src/status/health.ts';
 import { createApi } from '../src/service.ts';
 import { DATASET_SLUGS, DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';

@@ -2,7 +2,7 @@
  * The API reference (/openapi) as people use it, and what every page owes them, in headless
  * Chromium over the real build: on a phone (390×844) /openapi opens on its heading with its
  * contents behind one control (open as a sidebar on a desktop) and no sideways scroll; each of its
- * code blocks has the site's Copy button (src/scripts/copy-code.ts), which copies the whole block;
+ * code blocks has the site's Copy button (src/browser/copy-code.ts), which copies the whole block;
  * each page states the terms of use once (the site footer's); and tap targets are 24 px or spaced
  * as WCAG 2.2 asks (2.5.8, axe's target-size rule), disclosures open, on a phone.
  */

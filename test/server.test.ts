@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { cp } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { healthTime } from '../src/api/health.ts';
+import { healthTime } from '../src/status/health.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
 import { restToolsOf } from '../src/mcp/rest-tools.ts';

@@ -498,7 +498,7 @@ describe('in headless Chromium', () => {
     expect(loaded.map((r) => r.url)).toContain(`${site.url}/openapi`);
     for (const r of loaded) expect(r.status, r.url).toBe(200);
     expect(weight, JSON.stringify(loaded, null, 1)).toBeLessThanOrEqual(300_000);
-    // One script, the site's copy buttons (src/scripts/copy-code.ts), and nothing inline: what
+    // One script, the site's copy buttons (src/browser/copy-code.ts), and nothing inline: what
     // follows is the page as built, the same with JavaScript off but for those buttons.
     const scripts = await page
       .locator('script')

@@ -9,7 +9,7 @@ import { statusReport } from '../src/status/report.ts';
 import { datasetFailures } from '../scripts/hourly/collector.ts';
 import { apiOver, getJson } from './support/core.ts';
 import { NOW } from './support/constants.ts';
-import { healthTime } from '../src/api/health.ts';
+import { healthTime } from '../src/status/health.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { historyDir, newestSnapshots, tempDir } from './support/history.ts';
 import { memoryBlob } from './support/blob.ts';

@@ -407,7 +407,7 @@ describe('MCP through the one way out', () => {
 
 describe('health keeps its status store reads for a stated window', () => {
   it('two requests within the window read the store once; after it (and the second its answer is kept), twice', async () => {
-    const { STATUS_CACHE_MS } = await import('../src/api/health.ts');
+    const { STATUS_CACHE_MS } = await import('../src/status/health.ts');
     const { KEPT_FOR_MS } = await import('../src/http/kept-answers.ts');
     const { createApi } = await import('../src/service.ts');
     const { compileSnapshotTree } = await import('../src/store/compile.ts');

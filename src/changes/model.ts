@@ -11,7 +11,8 @@
  * imported history saved every 0 as null), so it is neither changed, added nor removed.
  */
 import { type Dataset, type Entity, type Item, itemsOf } from '../datasets.ts';
-import { diffSnapshots, valuesOf, type Value } from '../snapshots/diff.ts';
+import { diffSnapshots, valuesOf } from '../snapshots/diff.ts';
+import type { Value } from '../schemas/corrections.ts';
 
 export type { Value };
 

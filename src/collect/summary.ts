@@ -5,7 +5,8 @@
  */
 import { type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import { listInWords } from '../lib/words.ts';
-import { diffSnapshots, type Value } from '../snapshots/diff.ts';
+import { diffSnapshots } from '../snapshots/diff.ts';
+import type { Value } from '../schemas/corrections.ts';
 
 const show = (value: Value | undefined) => (value === null || value === undefined ? '—' : String(value));
 

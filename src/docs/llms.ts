@@ -4,7 +4,7 @@ import { TOOLS } from '../mcp/tool-table.ts';
 import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
 import { COLLECTION_WORDS } from './collection-words.ts';
-import { changesLlmsLines } from '../changes/docs.ts';
+import { changesLlmsLines } from './changes.ts';
 
 export function llmsTxt(pages: DocPage[], site: string): string {
   const link = (title: string, url: string, description: string) =>

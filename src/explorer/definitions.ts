@@ -4,11 +4,19 @@
  * an institution's offers, and its address on the site. One declaration per dataset; every page
  * is made from these. The Record type makes a dataset without one a type error.
  */
-import { type DatasetSlug, datasetBySlug, type Entity, type EntityOf, type Item, type ItemOf } from '../datasets.ts';
+import {
+  DATASETS,
+  type DatasetSlug,
+  datasetBySlug,
+  type Entity,
+  type EntityOf,
+  type Item,
+  type ItemOf,
+} from '../datasets.ts';
 import type { CreditCardPlan, LoanInstitution, LoanProduct } from '../schemas/rates.ts';
 import { termBeforeNoun } from '../lib/words.ts';
 import { MORTGAGE_TERM_TABLE } from '../schemas/terms.ts';
-import { type RestrictionKey, restrictionOf } from './restrictions.ts';
+import { type RestrictionKey, type RestrictionRule, restrictionOf } from './restrictions.ts';
 
 export interface Measure {
   key: string;
@@ -410,3 +418,10 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     },
   },
 };
+
+/** The datasets whose explorer facts apply the rule, in table order. */
+export function datasetsOfRule(rule: RestrictionRule): DatasetSlug[] {
+  return DATASETS.filter((d) => (EXPLORER[d.slug].restrictions as readonly string[]).includes(rule.key)).map(
+    (d) => d.slug,
+  );
+}

@@ -6,7 +6,8 @@
  * the highest value, as the dataset's explorer facts say (`best` in src/explorer/definitions.ts).
  */
 import { type Dataset, type Entity, entityOf, type Item, itemsOf } from '../datasets.ts';
-import { diffSnapshots, type Value } from '../snapshots/diff.ts';
+import { diffSnapshots } from '../snapshots/diff.ts';
+import type { Value } from '../schemas/corrections.ts';
 import type { CompiledDataset } from '../store/compile.ts';
 import { bestFirst, type ExplorerDefinition, isBetter, type Offer, openOffers } from './definitions.ts';
 

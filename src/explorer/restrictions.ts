@@ -12,9 +12,6 @@
  * The API does not carry this judgement: its rate objects stay as the source lists them.
  */
 import { DATASETS, type DatasetSlug } from '../datasets.ts';
-// A cycle, safe because neither module reads the other's values while it loads: the definitions
-// call restrictionOf only when asked for offers, and restrictionsMarkdown reads EXPLORER when called.
-import { EXPLORER } from './definitions.ts';
 
 /** The names of one offer as the snapshot has them. */
 export interface OfferNames {
@@ -275,28 +272,4 @@ export function restrictionRulesOf(keys: readonly RestrictionKey[], names: Offer
 export function restrictionOf(keys: readonly RestrictionKey[], names: OfferNames): string | undefined {
   const labels = [...new Set(restrictionRulesOf(keys, names).map((r) => r.label))];
   return labels.length ? labels.join('; ') : undefined;
-}
-
-/** The datasets whose explorer facts apply the rule, in table order. */
-export function datasetsOfRule(rule: RestrictionRule): DatasetSlug[] {
-  return DATASETS.filter((d) => (EXPLORER[d.slug].restrictions as readonly string[]).includes(rule.key)).map(
-    (d) => d.slug,
-  );
-}
-
-/** The rules as a Markdown table, for the docs (`{{restrictionRules}}`). */
-export function restrictionsMarkdown(titles: Record<DatasetSlug, string>): string {
-  const field = { entity: 'lender or issuer', product: 'product or card name' } as const;
-  return [
-    '| restricted to | matched on | datasets | caught in the history | why |',
-    '| --- | --- | --- | --- | --- |',
-    ...RESTRICTIONS.map(
-      (r) =>
-        `| ${r.label} | ${field[r.field]} | ${datasetsOfRule(r)
-          .map((d) => titles[d].toLowerCase())
-          .join(
-            ', ',
-          )} | ${r.catches.map((c) => `“${c.replace(/\|/g, '\\|')}”`).join(', ')} | ${r.why}${'unclear' in r && r.unclear ? ` Unclear: ${r.unclear}` : ''} |`,
-    ),
-  ].join('\n');
 }

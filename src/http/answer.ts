@@ -3,8 +3,6 @@
  * HTTP rules; the request head those rules read; and what a writer sends. Plain objects, no web
  * Request or Response: the Node listener, the web handler and the raw-socket refusals all use them.
  */
-import type { CorsPolicy } from './cors.ts';
-
 /**
  * A whole body — bytes, text, or bytes in parts sent as they are in one write (an MCP response:
  * the caller's id around a kept result) — one sent as it is produced (a long time series), or none.
@@ -34,6 +32,16 @@ export interface Answer {
   cache: 'data' | 'never';
   /** Who may read it from another origin; the read-only API's policy unless given. */
   cors?: CorsPolicy;
+}
+
+/** Who may read an answer from another origin (CORS): src/http/cors.ts holds each endpoint's. */
+export interface CorsPolicy {
+  /** The methods the endpoint takes, OPTIONS included. */
+  methods: readonly string[];
+  /** Response headers a page on another origin may read. */
+  expose: string;
+  /** Request headers a preflight allows: the ones it asks for, else these. */
+  allowHeaders: { requested: 'echo' | 'fixed'; list: string };
 }
 
 /** What the way out reads of a request. */

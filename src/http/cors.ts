@@ -3,20 +3,11 @@
  * the read-only API and docs search, and MCP. The way out (way-out.ts) applies the policy to
  * every answer; a preflight is answered from it.
  */
-import type { Answer } from './answer.ts';
+import type { Answer, CorsPolicy } from './answer.ts';
 import { ALLOWED_METHODS } from '../paths.ts';
 
 /** Browsers may keep a preflight's answer this long (seconds), the same for every endpoint. */
 export const CORS_MAX_AGE = '600';
-
-export interface CorsPolicy {
-  /** The methods the endpoint takes, OPTIONS included. */
-  methods: readonly string[];
-  /** Response headers a page on another origin may read. */
-  expose: string;
-  /** Request headers a preflight allows: the ones it asks for, else these. */
-  allowHeaders: { requested: 'echo' | 'fixed'; list: string };
-}
 
 /** /api/v1 and the docs search: GET, HEAD, OPTIONS; the ETag and request id readable. */
 export const READ_ONLY_CORS: CorsPolicy = {

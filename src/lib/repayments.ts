@@ -1,6 +1,6 @@
 /**
  * What a loan costs a month at a rate: the repayment figure of the comparison pages
- * (src/components/Repayments.astro, src/scripts/repayments.ts). Pure, so the page and the tests
+ * (src/components/Repayments.astro, src/browser/repayments.ts). Pure, so the page and the tests
  * compute the same numbers.
  *
  * The standard amortisation formula: a loan of P repaid in N equal monthly payments at a monthly

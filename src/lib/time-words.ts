@@ -1,5 +1,5 @@
 /**
- * Times as the pages say them, on the server (the status page) and in the browser (src/scripts/freshness.ts)
+ * Times as the pages say them, on the server (the status page) and in the browser (src/browser/freshness.ts)
  * alike: every date and time in New Zealand time, and how long ago or how old in one set of words.
  */
 

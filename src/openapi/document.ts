@@ -13,7 +13,7 @@ import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
-import { registerChangesPath } from '../changes/openapi.ts';
+import { registerChangesPath } from './changes.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';

@@ -13,7 +13,7 @@ import searchIndexText from '@generated/search-index.json?raw';
 import { defaultLog } from '../lib/log.ts';
 import { createSearchCore } from '../docs/search.ts';
 import { mcpAllowedHostsFromEnv } from '../mcp/allowed-hosts.ts';
-import { STATUS_CACHE_MS } from '../api/health.ts';
+import { STATUS_CACHE_MS } from '../status/health.ts';
 import { createService } from '../service.ts';
 import { siteUrl } from '../site.ts';
 import type { CompiledStore } from '../store/compile.ts';

@@ -12,25 +12,7 @@
  * change log treats null ↔ 0 as no change instead (sameValue in src/snapshots/diff.ts).
  */
 import { DATASETS, type DatasetSlug, type Entity, itemsOf } from '../datasets.ts';
-import type { Value } from './diff.ts';
-
-/** A known wrong value, as a dataset's table entry declares it (src/datasets.ts, `corrections`). */
-export interface HistoryCorrection {
-  /** The institution or issuer id (`issuer:amex`). */
-  entityId: string;
-  /** The product or plan id (`plan:amex:platinum-charge-card`); absent for a field of the institution or issuer itself. */
-  itemId?: string;
-  /**
-   * A plan's field (`annualFeeNZD`), the id of the rate whose `rate` is wrong (items with rates),
-   * or without itemId a field of the institution or issuer (`name`).
-   */
-  field: string;
-  /** The value the history holds; a file with any other value there is left alone. */
-  wrong: Value;
-  right: Value;
-  /** Why the right value is right, in one line. */
-  evidence: string;
-}
+import type { HistoryCorrection, Value } from '../schemas/corrections.ts';
 
 /** A correction with the dataset it belongs to. */
 export interface Correction extends HistoryCorrection {

@@ -5,8 +5,7 @@
  * the Atom feeds) all read it, so what counts as a move (sameValue) is decided here once.
  */
 import { type Entity, type Item, itemsOf } from '../datasets.ts';
-
-export type Value = number | string | null;
+import type { Value } from '../schemas/corrections.ts';
 
 export interface ValueMove {
   entity: Entity;

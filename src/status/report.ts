@@ -3,7 +3,7 @@
  * the run log of the recent collection runs, read when the page is asked for. The words for
  * times and outcomes live here so the page stays markup.
  */
-import { healthReport } from '../api/health.ts';
+import { healthReport } from './health.ts';
 import { cleanText } from '../lib/clean-text.ts';
 import { isAhead, logAheadOnce } from './clock-skew.ts';
 import { parseHealthTime, timeAgo } from '../lib/time-words.ts';

@@ -5,7 +5,6 @@
  * the pages say, and a log that cannot be read is started anew rather than failing every run.
  */
 import { z } from 'zod';
-import type { StatusStore } from './status-store.ts';
 import { parseStored, StoredReason, UnreadableStored } from './stored.ts';
 
 /** Two days of hourly runs. */
@@ -97,7 +96,10 @@ export function withRun(log: readonly CollectionRun[], run: CollectionRun): Coll
  * then says why, so the collector can warn. A store that cannot be reached still throws: its log
  * may be fine, and must not be overwritten.
  */
-export async function appendRun(store: StatusStore, run: CollectionRun): Promise<{ rewritten: string | undefined }> {
+export async function appendRun(
+  store: { readRuns(): Promise<CollectionRun[]>; writeRuns(runs: readonly CollectionRun[]): Promise<void> },
+  run: CollectionRun,
+): Promise<{ rewritten: string | undefined }> {
   let log: CollectionRun[] = [];
   let rewritten: string | undefined;
   try {

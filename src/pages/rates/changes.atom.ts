@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { BUILT_CHANGES } from '../../changes/built.ts';
+import { BUILT_CHANGES } from '../../build/changes.ts';
 import { atomFeed } from '../../changes/feeds.ts';
 import { ATOM_TYPE } from '../../changes/urls.ts';
 import { siteUrl } from '../../site.ts';

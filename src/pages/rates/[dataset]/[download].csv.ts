@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { BUILT_CHANGES, type BuiltChanges } from '../../../changes/built.ts';
+import { BUILT_CHANGES, type BuiltChanges } from '../../../build/changes.ts';
 import { datasetCsv } from '../../../changes/csv.ts';
 import { CSV_TYPE, type CsvFile, csvFiles, csvName, csvSnapshots } from '../../../changes/urls.ts';
 

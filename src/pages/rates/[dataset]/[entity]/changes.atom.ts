@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { BUILT_CHANGES, type BuiltChanges } from '../../../../changes/built.ts';
+import { BUILT_CHANGES, type BuiltChanges } from '../../../../build/changes.ts';
 import { atomFeed } from '../../../../changes/feeds.ts';
 import { ATOM_TYPE, slugOf } from '../../../../changes/urls.ts';
 import { siteUrl } from '../../../../site.ts';

@@ -5,9 +5,16 @@
  */
 import { DATASETS } from '../datasets.ts';
 import type { ExampleSet } from '../examples.ts';
-import { changesOperationId } from './endpoint.ts';
-import { csvColumns } from './csv.ts';
-import { ALL_FEED_URL, changesApiUrl, csvUrl, csvYearUrlPattern, datasetFeedUrl, entityFeedUrl } from './urls.ts';
+import { changesOperationId } from '../changes/endpoint.ts';
+import { csvColumns } from '../changes/csv.ts';
+import {
+  ALL_FEED_URL,
+  changesApiUrl,
+  csvUrl,
+  csvYearUrlPattern,
+  datasetFeedUrl,
+  entityFeedUrl,
+} from '../changes/urls.ts';
 
 const code = (text: string) => `\`${text}\``;
 

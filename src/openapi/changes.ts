@@ -3,8 +3,8 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi/dist/index.
 import type { Dataset } from '../datasets.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
 import type { Example } from '../examples.ts';
-import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from './endpoint.ts';
-import { changesSchemaOf } from './schema.ts';
+import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from '../changes/endpoint.ts';
+import { changesSchemaOf } from '../changes/schema.ts';
 
 type ExamplesFor = (list: Example[] | undefined, status: number) => object;
 type ErrorResponse = (description: string, list: Example[] | undefined, status: number) => object;

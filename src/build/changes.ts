@@ -4,8 +4,8 @@
  */
 import { EXPLORER_VIEWS } from '../generated.ts';
 import type { DatasetView } from '../explorer/pages.ts';
-import type { DatasetChanges } from './feeds.ts';
-import { changeDays, entitiesEver } from './model.ts';
+import type { DatasetChanges } from '../changes/feeds.ts';
+import { changeDays, entitiesEver } from '../changes/model.ts';
 
 export interface BuiltChanges {
   view: DatasetView;
