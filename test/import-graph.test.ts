@@ -1,7 +1,7 @@
 /**
  * The rooms of src/ stand on floors, and imports run down or sideways, never in a circle
  * (CONTRIBUTING.md, "How the rooms depend on each other"). An import up a floor is allowed only
- * with a reason: the line above it starts `// Up a floor:`, and there are at most MAX_UPWARD.
+ * with a reason: the comment right above it starts `// Up a floor:`, and there are at most MAX_UPWARD.
  * Type-only and dynamic imports count as imports.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -51,7 +51,7 @@ function floorOf(path: string): number {
 interface Import {
   from: string;
   to: string;
-  /** The line before the import statement. */
+  /** The `//` comment lines right above the import statement, joined. */
   before: string;
 }
 
@@ -70,7 +70,9 @@ async function importsOfSrc(): Promise<{ files: string[]; imports: Import[] }> {
         // A statement that spans lines: the line before its first line.
         let start = i;
         while (start > 0 && !/^\s*(import|export)\b/.test(lines[start]!)) start--;
-        if (to.startsWith('src/')) imports.push({ from, to, before: lines[start - 1] ?? '' });
+        let top = start;
+        while (top > 0 && /^\s*\/\//.test(lines[top - 1]!)) top--;
+        if (to.startsWith('src/')) imports.push({ from, to, before: lines.slice(top, start).join('\n') });
       }
     });
   }
@@ -124,7 +126,7 @@ describe('the import graph of src/', () => {
     expect(files.filter((f) => floorOf(f) < 0)).toEqual([]);
   });
 
-  it(`runs up a floor at most ${MAX_UPWARD} times, each with its reason on the line above`, async () => {
+  it(`runs up a floor at most ${MAX_UPWARD} times, each with its reason in the comment above`, async () => {
     const { imports } = await importsOfSrc();
     const upward = imports.filter((i) => floorOf(i.to) > floorOf(i.from));
     expect(upward.length).toBeLessThanOrEqual(MAX_UPWARD);
