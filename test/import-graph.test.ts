@@ -133,6 +133,28 @@ describe('the import graph of src/', () => {
     for (const i of upward) expect(i.before, `${i.from} → ${i.to}`).toMatch(/^\s*\/\/ Up a floor: \S/);
   });
 
+  it('exports no value that no other file reads (a dead export)', async () => {
+    const trees = await Promise.all(
+      ['src', 'scripts', 'test', 'bench'].map(async (dir) =>
+        (await readdir(join(ROOT, dir), { withFileTypes: true, recursive: true }))
+          .filter((e) => e.isFile() && /\.(ts|astro|mjs)$/.test(e.name))
+          .map((e) => relative(ROOT, join(e.parentPath, e.name))),
+      ),
+    );
+    const texts = new Map(
+      await Promise.all(trees.flat().map(async (f) => [f, await readFile(join(ROOT, f), 'utf8')] as const)),
+    );
+    const dead: string[] = [];
+    for (const [file, text] of texts) {
+      if (!file.startsWith('src/') || file.startsWith('src/pages/') || !file.endsWith('.ts')) continue;
+      for (const [, name] of text.matchAll(/^export (?:async )?(?:const|function\*?|class|let) ([A-Za-z_$][\w$]*)/gm)) {
+        const word = new RegExp(`\\b${name!.replace('$', '\\$')}\\b`);
+        if (![...texts].some(([other, t]) => other !== file && word.test(t))) dead.push(`${file}: ${name}`);
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+
   it('finds a circle and an upward import when there is one', () => {
     const made: Import[] = [
       { from: 'src/api/a.ts', to: 'src/api/b.ts', before: '' },

@@ -15,7 +15,7 @@ import { ApiError } from './responses.ts';
 const EARLIEST_DATE = '0000-01-01';
 
 /** The date `days` days before a YYYY-MM-DD date, or the earliest date there is. */
-export function daysBefore(date: string, days: number): string {
+function daysBefore(date: string, days: number): string {
   const before = Date.parse(`${date}T00:00:00Z`) - days * 86_400_000;
   return before < Date.parse(`${EARLIEST_DATE}T00:00:00Z`)
     ? EARLIEST_DATE

@@ -14,7 +14,7 @@ export const INVALID_REQUEST = 'Invalid request parameters';
  * The most unknown parameter names one 400 names, the rest counted: with each name quoted to
  * QUOTED_MAX_CHARS, the answer stays near 1 KB however many names a query holds (/docs/limits).
  */
-export const UNKNOWN_NAMED = 5;
+const UNKNOWN_NAMED = 5;
 
 /** The unknown names as a hint lists them: the first UNKNOWN_NAMED quoted, then how many more. */
 function unknownNames(names: readonly string[]): string {

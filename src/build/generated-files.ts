@@ -14,9 +14,9 @@ export const GENERATED_DIR = resolve(process.env.GENERATED_DIR ?? '.generated');
  * path relative to the working directory, which is the repository for `npm start` and the
  * function's root on Vercel (where astro.config.mjs has the adapter copy it to the same path).
  */
-export const HISTORY_FOLDER = 'history';
+const HISTORY_FOLDER = 'history';
 
-export const GENERATED_FILES = {
+const GENERATED_FILES = {
   /** The whole compiled history, for the pages rendered at build time (never bundled into a function). */
   store: 'served-store.json',
   /** The history folder's path, relative to the working directory (a JSON string). */

@@ -33,7 +33,7 @@ const cells = (fields: Record<string, Cell | undefined>, keys: readonly string[]
   keys.map((key) => fields[key] ?? null);
 
 /** The rows of one snapshot, in its order. */
-export function csvRows(dataset: Dataset, snapshot: SnapshotData): Cell[][] {
+function csvRows(dataset: Dataset, snapshot: SnapshotData): Cell[][] {
   const { item: itemSchema, rate } = recordSchemas(dataset);
   const rateKeys = rate ? Object.keys(rate.shape) : [];
   const itemKeys = Object.keys(itemSchema.shape).filter((key) => key !== 'id' && key !== 'name');

@@ -15,7 +15,7 @@ import { DateParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
 
 /** Path segments after a dataset that are not an institution or issuer. */
-export const RESERVED_SEGMENTS = [TIME_SERIES_SEGMENT, CHANGES_SEGMENT] as const;
+const RESERVED_SEGMENTS = [TIME_SERIES_SEGMENT, CHANGES_SEGMENT] as const;
 /** How far back the change log goes when `since` is not given. */
 export const DEFAULT_DAYS = 30;
 

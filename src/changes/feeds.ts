@@ -19,7 +19,7 @@ import { changeCount, changesOf, describeChange, dayFor, type ChangeDay, type Va
 import { ALL_FEED_URL, changesApiUrl, datasetFeedUrl, datasetPageUrl, entityFeedUrl, entityPageUrl } from './urls.ts';
 import { possessive } from '../lib/words.ts';
 
-export const FEED_ENTRIES = 100;
+const FEED_ENTRIES = 100;
 /** The year in the tag URIs' authority (RFC 4151: a date on which the site's host was held). */
 const TAG_YEAR = '2024';
 
@@ -41,7 +41,7 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** `tag:rates.example,2024:<slug>/2025-03-05` (entity feeds: `…:<slug>/institution:anz/2025-03-05`). */
-export function entryId(site: string, dataset: Dataset, date: string, entityId?: string): string {
+function entryId(site: string, dataset: Dataset, date: string, entityId?: string): string {
   return `tag:${new URL(site).hostname},${TAG_YEAR}:${dataset.slug}/${entityId ? `${entityId}/` : ''}${date}`;
 }
 

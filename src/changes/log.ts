@@ -19,7 +19,7 @@ export interface ChangeLog {
 }
 
 /** A change as the API names it (`institutionId`, `productId`, `rateId` …), in the key order of the schema. */
-export function changeJson(keys: ChangeKeys, change: ValueChange): Record<string, unknown> {
+function changeJson(keys: ChangeKeys, change: ValueChange): Record<string, unknown> {
   const value = keys.value === 'rateId' ? change.valueId : change.valueId.slice(change.valueId.indexOf('#') + 1);
   return {
     [keys.entityId]: change.entityId,
@@ -34,7 +34,7 @@ export function changeJson(keys: ChangeKeys, change: ValueChange): Record<string
 }
 
 /** One response entry: `{ date, previousDate, lastUpdated, changed, added, removed }`. */
-export function dayJson(dataset: Dataset, day: ChangeDay): Record<string, unknown> {
+function dayJson(dataset: Dataset, day: ChangeDay): Record<string, unknown> {
   const keys = changeKeys(dataset);
   return {
     date: day.date,

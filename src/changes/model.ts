@@ -147,11 +147,11 @@ export function entitiesEver(snapshots: readonly SnapshotData[]): { id: string; 
 // ----- Words, for the feeds -----
 
 /** The plan field a credit-card value id names (`plan:amex:low-rate#annualFeeNZD` → `annualFeeNZD`), or null for a rate. */
-export const fieldOf = (valueId: string): string | null =>
+const fieldOf = (valueId: string): string | null =>
   valueId.includes('#') ? valueId.slice(valueId.indexOf('#') + 1) : null;
 
 /** A value as a person reads it: `4.69 %`, `$149`, `55 days`, `6 months`, `—` (none). */
-export function showValue(valueId: string, value: Value | undefined): string {
+function showValue(valueId: string, value: Value | undefined): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'string') return value;
   const field = fieldOf(valueId) ?? '';

@@ -41,13 +41,13 @@ export function changeKeys(dataset: Dataset): ChangeKeys {
 }
 
 /** The value fields of an item without rates (credit cards: purchaseRate … annualFeeNZD). */
-export function itemFields(dataset: Dataset): string[] {
+function itemFields(dataset: Dataset): string[] {
   return Object.keys(recordSchemas(dataset).item.shape).filter(
     (key) => key !== 'id' && key !== 'name' && key !== 'rates',
   );
 }
 
-export const ChangeValue = z
+const ChangeValue = z
   .union([z.number(), z.string(), z.null()])
   .describe('A rate in percent per year, or (credit cards) the field’s value; null when the source gives none.');
 
@@ -73,7 +73,7 @@ function rowSchema(dataset: Dataset, kind: ChangeKind) {
 }
 
 /** The change-log response of one dataset: `<Type>Changes` (the dataset's type). */
-export function changesResponseSchema(dataset: Dataset) {
+function changesResponseSchema(dataset: Dataset) {
   const day = z.strictObject({
     date: SnapshotDate.describe('The snapshot date (UTC) on which these values changed.'),
     previousDate: SnapshotDate.describe('The snapshot it is compared with: the one before it.'),

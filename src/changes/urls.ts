@@ -19,7 +19,7 @@ export const slugOf = (id: string) => id.slice(id.indexOf(':') + 1);
 const pathOf = (dataset: Dataset) => `/rates/${EXPLORER[dataset.slug].path}`;
 
 export const ALL_FEED_URL = '/rates/changes.atom';
-export const FEED_FILE = 'changes.atom';
+const FEED_FILE = 'changes.atom';
 export const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 export const CSV_TYPE = 'text/csv; charset=utf-8';
 
@@ -35,7 +35,7 @@ export const entityFeedUrl = (dataset: Dataset, entityId: string) => `${entityPa
  */
 export type CsvFile = 'latest' | 'history' | number;
 /** How many years (those that have snapshots, newest first) `-history.csv` holds. */
-export const HISTORY_YEARS = 2;
+const HISTORY_YEARS = 2;
 
 const nameOf = (dataset: Dataset, file: CsvFile | '<year>') =>
   file === 'latest' ? dataset.slug : `${dataset.slug}-history${file === 'history' ? '' : `-${file}`}`;
@@ -48,7 +48,7 @@ export const csvYearUrlPattern = (dataset: Dataset) => `${pathOf(dataset)}/${nam
 const yearOf = (date: string) => Number(date.slice(0, 4));
 
 /** The calendar years that have snapshots, newest first: from the data, never the clock, so a build is reproducible. */
-export const csvYears = (dates: readonly string[]): number[] => [...new Set(dates.map(yearOf))].sort((a, b) => b - a);
+const csvYears = (dates: readonly string[]): number[] => [...new Set(dates.map(yearOf))].sort((a, b) => b - a);
 
 /** Every CSV file of a dataset whose snapshots are on these dates, in the order the explorer lists them: the newest snapshot, the recent history, each year newest first. */
 export const csvFiles = (dates: readonly string[]): CsvFile[] => ['latest', 'history', ...csvYears(dates)];

@@ -52,7 +52,7 @@ function withoutMarks(text: string): string {
  * the white space around it, folds to one space, but runs of plain spaces stay (the history keeps
  * names like "Standard  LVR < 80%" verbatim, and ids do not depend on them).
  */
-export function plainText(text: string): string {
+function plainText(text: string): string {
   const lines = text
     .normalize('NFC')
     .replace(/\u00a0/g, ' ')
@@ -92,7 +92,7 @@ export function readCellText(cell: Element | undefined): { text: string; whole: 
 export const cellText = (cell: Element | undefined) => readCellText(cell).text;
 
 /** Whether a cell says nothing: blank, or "not offered". */
-export function isEmptyCell(text: string): boolean {
+function isEmptyCell(text: string): boolean {
   const value = withoutMarks(text);
   return value === '' || NOT_OFFERED.test(value);
 }
@@ -157,7 +157,7 @@ export function cleanName(text: string): string {
  * futures."). A name is a few words, starts with a letter or digit, and carries none of a
  * sentence's marks or a call to act.
  */
-export function isNameLike(title: string): boolean {
+function isNameLike(title: string): boolean {
   const text = title.trim();
   return (
     /^[\p{L}\p{N}]/u.test(text) &&

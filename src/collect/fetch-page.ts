@@ -6,7 +6,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { cleanText, QUOTE_MAX_CHARS } from '../lib/clean-text.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 
-export const USER_AGENT = 'nz-rates-service/1.0 (open-source NZ lending rates collector; runs hourly)';
+const USER_AGENT = 'nz-rates-service/1.0 (open-source NZ lending rates collector; runs hourly)';
 
 export interface FetchOptions {
   timeoutMs: number;

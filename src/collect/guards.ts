@@ -86,7 +86,7 @@ const LOOK_ALIKES = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
  * mixed with Cyrillic or Greek letters, a name that makes no id part (no Latin letter or digit) or
  * one longer than maxIdPartChars.
  */
-export function textProblems(data: readonly Entity[]): string[] {
+function textProblems(data: readonly Entity[]): string[] {
   const problems: string[] = [];
   const check = (text: string, field: string, owner: string) => {
     const at = `${owner} ${field} ${quote(text)}`;

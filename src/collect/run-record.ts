@@ -11,7 +11,7 @@ function datasetRun(result: DatasetResult): DatasetRun {
   return { outcome: result.outcome === 'unchanged' ? 'unchanged' : 'ok' };
 }
 
-export function runRecord(results: readonly DatasetResult[], at: Date): CollectionRun {
+function runRecord(results: readonly DatasetResult[], at: Date): CollectionRun {
   const datasets = Object.fromEntries(results.map((r) => [r.dataset.slug, datasetRun(r)]));
   return { at: at.toISOString(), outcome: runOutcome(Object.values(datasets)), datasets };
 }

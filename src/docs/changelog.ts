@@ -8,7 +8,7 @@ import { TERMS_OF_USE } from '../schemas/common.ts';
 import { renderMarkdown } from './markdown.ts';
 
 export const CHANGELOG_FILE = 'CHANGELOG.md';
-export const CHANGELOG_PAGE = '/docs/changelog';
+const CHANGELOG_PAGE = '/docs/changelog';
 export const CHANGELOG_FEED = '/docs/changelog.atom';
 export const CHANGELOG_FEED_TITLE = 'NZ Rates API: changelog';
 
@@ -30,7 +30,7 @@ const RELEASE_HEADING = /^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?\s*$/;
  * Links the file makes for GitHub (`content/docs/stability.md`), as the site's pages
  * (`/docs/stability`).
  */
-export const siteLinks = (markdown: string) =>
+const siteLinks = (markdown: string) =>
   markdown.replace(
     /\]\(content\/docs\/([\w-]+)\.md(#[\w-]+)?\)/g,
     (_, slug: string, hash = '') => `](/docs/${slug}${hash})`,

@@ -73,7 +73,7 @@ function fieldTables(dataset: Dataset): string {
 }
 
 /** What an example left out, in words: "`data` cut to its first 2 of 34 institutions". */
-export function cutWords(cut: ExampleCut | undefined, kind: string): string[] {
+function cutWords(cut: ExampleCut | undefined, kind: string): string[] {
   if (!cut) return [];
   const { entities, snapshots, datesAtEachEnd } = EXAMPLE_CUT;
   return [

@@ -8,7 +8,7 @@ import { markdownToText } from './markdown.ts';
 import type { DocPage } from './pages.ts';
 import { OPTIONS, type Section } from './search.ts';
 
-export function sectionsOf(pages: DocPage[]): Section[] {
+function sectionsOf(pages: DocPage[]): Section[] {
   return pages.flatMap((page) => {
     const parts = page.markdown.split(/^(?=## )/m);
     const ids = page.headings.filter((h) => h.depth === 2).map((h) => h.id);

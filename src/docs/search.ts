@@ -34,7 +34,7 @@ function snippet(text: string, terms: string[]): string {
   return `${start > 0 ? '…' : ''}${cut}${start + 200 < text.length ? '…' : ''}`;
 }
 
-export function createSearch(indexJson: string) {
+function createSearch(indexJson: string) {
   const index = MiniSearch.loadJSON<Section>(indexJson, OPTIONS);
   return function search(query: string, limit = 10): SearchResponse {
     const results = index.search(query).slice(0, limit);

@@ -25,7 +25,7 @@ export interface LineSeries {
 }
 
 /** Okabe–Ito colours (https://jfly.uni-koeln.de/color/), the ones dark enough for thin lines on white. */
-export const OKABE_ITO = {
+const OKABE_ITO = {
   blue: '#0072B2',
   vermillion: '#D55E00',
   bluishGreen: '#009E73',
@@ -57,7 +57,7 @@ interface Layout {
 }
 
 /** The wide layout is never drawn narrower than 480 px (0.75 of its width), nor the narrow one under 280 px. */
-export const LAYOUTS: readonly Layout[] = [
+const LAYOUTS: readonly Layout[] = [
   { name: 'wide', width: 640, plotHeight: 210, left: 44, right: 50, bottom: 28, font: 14, dateTicks: 6 },
   { name: 'narrow', width: 360, plotHeight: 220, left: 36, right: 46, bottom: 28, font: 13, dateTicks: 3 },
 ];

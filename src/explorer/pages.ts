@@ -130,7 +130,7 @@ function assertDistinctAddresses(view: DatasetView) {
 }
 
 /** The restricted-offer rules that match the lender itself, not one of its products: it sets who may borrow. */
-export const lenderRulesOf = (definition: ExplorerDefinition, entity: Entity): RestrictionRule[] =>
+const lenderRulesOf = (definition: ExplorerDefinition, entity: Entity): RestrictionRule[] =>
   restrictionRulesOf(definition.restrictions, { entity: entity.name, product: '' }).filter((r) => r.field === 'entity');
 
 /** Figures computed once per dataset, however many pages read them. */
@@ -378,7 +378,7 @@ export interface ComparisonFilter {
   /** Whether restricted offers are listed too (they never decide the order). */
   restricted: boolean;
 }
-export const TYPE_FILTERS: { type: TypeFilter; segment: string; label: string }[] = [
+const TYPE_FILTERS: { type: TypeFilter; segment: string; label: string }[] = [
   { type: 'all', segment: '', label: 'All' },
   { type: 'bank', segment: 'banks', label: 'Banks' },
   { type: 'non-bank', segment: 'non-banks', label: 'Non-banks' },

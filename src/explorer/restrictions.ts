@@ -11,7 +11,6 @@
  * fails when a rule catches anything else, misses one of these, or names a text the history lacks.
  * The API does not carry this judgement: its rate objects stay as the source lists them.
  */
-import { DATASETS, type DatasetSlug } from '../datasets.ts';
 
 /** The names of one offer as the snapshot has them. */
 export interface OfferNames {

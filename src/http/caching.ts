@@ -23,24 +23,8 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
-/** A 304 for a matching conditional GET, keeping the headers a cache needs. */
-export async function notModifiedIfMatching(request: Request, response: Response): Promise<Response> {
-  const etag = response.headers.get('etag');
-  if (response.status !== 200 || !etag || !matchesEtag(request.headers.get('if-none-match'), etag)) return response;
-  await response.body?.cancel();
-  return new Response(null, { status: 304, headers: { etag } });
-}
-
 /** Cache-Control by outcome: deterministic answers are cacheable, failures, 405 and health are not. */
 export function cacheControlFor(kind: 'data' | 'health', status: number): string {
   if (kind === 'health' || status >= 500 || status === 405) return NO_STORE;
   return DATA_CACHE_CONTROL;
-}
-
-/** Set the caching headers of an answer (Cache-Control, and Vercel's CDN lifetime when cacheable). */
-export function applyCaching(headers: Headers, kind: 'data' | 'health', status: number): void {
-  const cacheControl = cacheControlFor(kind, status);
-  headers.set('cache-control', cacheControl);
-  if (cacheControl === NO_STORE) headers.delete('vercel-cdn-cache-control');
-  else headers.set('vercel-cdn-cache-control', VERCEL_CDN_CACHE_CONTROL);
 }

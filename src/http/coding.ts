@@ -10,7 +10,7 @@
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
-import Negotiator from 'negotiator';
+import preferredEncodings from 'negotiator/lib/encoding.js';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -29,11 +29,8 @@ export function negotiate(acceptEncoding: string | undefined): Encoding {
   if (acceptEncoding === undefined) return 'identity';
   let encoding = negotiated.get(acceptEncoding);
   if (encoding === undefined) {
-    // negotiator 1.x takes the preference on ties as a second argument; its types predate it.
-    const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as {
-      encoding(available: string[], options: { preferred: string[] }): string | undefined;
-    };
-    encoding = (negotiator.encoding(OFFERED, { preferred: ['br', 'gzip'] }) ?? 'identity') as Encoding;
+    // On ties br before gzip, whatever order the client lists them in.
+    encoding = (preferredEncodings(acceptEncoding, OFFERED, ['br', 'gzip'])[0] ?? 'identity') as Encoding;
     if (negotiated.size >= NEGOTIATIONS_KEPT) negotiated.clear();
     negotiated.set(acceptEncoding, encoding);
   }

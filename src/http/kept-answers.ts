@@ -30,7 +30,7 @@ export interface Kept {
 /** How long an answer is reused: one second, so a `timestamp` is never older than that. */
 export const KEPT_FOR_MS = 1000;
 /** URLs kept at once: unusual URLs cannot grow memory past this. */
-export const KEPT_URLS = 1024;
+const KEPT_URLS = 1024;
 /**
  * Body bytes kept at once; the oldest answers make way past it, and a body larger than it is not
  * kept. Far above a second of ordinary traffic (a list is 30 KB, the full-range time series

@@ -35,7 +35,7 @@ export function carriesRequestId(method: string, url: URL): boolean {
 }
 
 /** The caller's id when it is safe to echo, else a new one. */
-export function requestIdFor(request: Request): string {
+function requestIdFor(request: Request): string {
   return requestIdFrom(request.headers.get(REQUEST_ID));
 }
 
@@ -51,7 +51,7 @@ export function requestIdHeaders(request: Request): Record<string, string> {
 }
 
 /** The response with this request's id, where the contract gives it one; any other id removed. */
-export function stampRequestId(request: Request, response: Response): Response {
+function stampRequestId(request: Request, response: Response): Response {
   const headers = new Headers(response.headers);
   headers.delete(REQUEST_ID);
   for (const [name, value] of Object.entries(requestIdHeaders(request))) headers.set(name, value);

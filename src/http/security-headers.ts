@@ -5,7 +5,7 @@
  * `npm start` sets these (scripts/serve.mjs); vercel.json repeats them for Vercel, and a test
  * checks the two agree.
  */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -24,6 +24,3 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
 };
-
-/** The same as a flat list of names and values, for answers written with one writeHead. */
-export const SECURITY_HEADER_LIST: readonly string[] = Object.entries(SECURITY_HEADERS).flat();

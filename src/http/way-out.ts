@@ -55,7 +55,7 @@ const encoder = new TextEncoder();
 const CONTENT_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);
 
 /** `"v.hash"` → `"v.hash-br"`: each coding is its own representation, with its own strong ETag. */
-export function codedEtag(etag: string, encoding: Encoding): string {
+function codedEtag(etag: string, encoding: Encoding): string {
   return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
 }
 

@@ -43,7 +43,7 @@ export function termMonths(years: number): number | undefined {
 export const validAmount = (amount: number): boolean => Number.isFinite(amount) && amount > 0 && amount <= MAX_AMOUNT;
 
 /** Whether `ratePercent` is an annual rate the figure is worked out for: finite, 0 to MAX_RATE. */
-export const validRate = (ratePercent: number): boolean =>
+const validRate = (ratePercent: number): boolean =>
   Number.isFinite(ratePercent) && ratePercent >= 0 && ratePercent <= MAX_RATE;
 
 /**

@@ -1,6 +1,6 @@
 /** DNS-rebinding protection settings, kept apart from the MCP module so reading them loads no SDK. */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-export const LOOPBACK_HOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+const LOOPBACK_HOST_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * On for a server bound to loopback (the `npm start` default), off on Vercel or when HOST is a

@@ -35,7 +35,7 @@ export interface Catalog {
   tools: readonly Record<string, unknown>[];
 }
 
-export function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined>, site: string): Catalog {
+function buildCatalog(sizes: ReadonlyMap<string, DatasetSizes | undefined>, site: string): Catalog {
   const toolsOf = (version: string) =>
     TOOLS.map((tool) => ({
       name: tool.name,

@@ -54,7 +54,7 @@ function acceptance(accept = '') {
 }
 
 /** Host names from the allow-list, plus the deployment's own public name (from the site URL). */
-export function allowedHostNames(allowedHosts: string[] | undefined, site: string): Set<string> | undefined {
+function allowedHostNames(allowedHosts: string[] | undefined, site: string): Set<string> | undefined {
   if (!allowedHosts) return undefined;
   return new Set([...allowedHosts, new URL(site).hostname].map((h) => h.toLowerCase()));
 }

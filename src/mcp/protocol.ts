@@ -14,8 +14,8 @@ export const HEADERLESS_VERSION = '2025-03-26';
 /** What `initialize` answers when the client asks for a version this server does not speak. */
 export const FALLBACK_LEGACY_VERSION = '2025-11-25';
 
-export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 
 export const PARSE_ERROR = -32700;
@@ -25,8 +25,8 @@ export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** Transport-level refusals (wrong HTTP method, media type, Host) and the limits below. */
 export const SERVER_ERROR = -32000;
-export const HEADER_MISMATCH = -32020;
-export const UNSUPPORTED_VERSION = -32022;
+const HEADER_MISMATCH = -32020;
+const UNSUPPORTED_VERSION = -32022;
 
 /** Versions are dates, so they compare as strings. */
 export const atLeast = (version: string, since: string) => version >= since;
@@ -79,7 +79,7 @@ const RAW = JSON as typeof JSON & {
 
 /** A request's id: as parsed, or (from a body, parseBody) its JSON text as sent. */
 export type JsonRpcId = string | number | RawJson;
-export const isId = (value: unknown): value is JsonRpcId =>
+const isId = (value: unknown): value is JsonRpcId =>
   typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || RAW.isRawJSON(value);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -72,7 +72,7 @@ function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject) {
 }
 
 /** The REST request a call stands for: path parameter in the path, the rest in the query. */
-export function restTarget(endpoint: DataEndpoint, args: Arguments): string {
+function restTarget(endpoint: DataEndpoint, args: Arguments): string {
   const { pathParam } = endpoint;
   // toWellFormed: a lone surrogate in an argument would make encodeURIComponent throw.
   const path = pathParam

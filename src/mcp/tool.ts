@@ -122,7 +122,7 @@ const isEmptyObject = (value: unknown) =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 
 /** A caller's value quoted for a message, cut short so a huge value cannot bloat the answer. */
-export function quoteValue(value: unknown): string {
+function quoteValue(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }

@@ -144,7 +144,7 @@ export interface StaticReference {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 export const schemaAnchor = (name: string) => `schema-${name}`;
-export const tagAnchor = (name: string) =>
+const tagAnchor = (name: string) =>
   `tag-${name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -6,7 +6,7 @@ export const TERMS_OF_USE =
   'They may be incorrect, incomplete or out of date. The institution that publishes a rate is the authority ' +
   'for it: confirm any rate with the institution before relying on it.';
 
-export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** True for a real calendar date written YYYY-MM-DD (rejects 2024-02-30). */
 export function isCalendarDate(value: string): boolean {

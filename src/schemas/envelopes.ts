@@ -14,7 +14,7 @@ function* idsIn(value: unknown, path: (string | number)[]): Generator<[string, (
 }
 
 /** Ids in one response are unique (/docs/concepts#ids); a snapshot that breaks this is refused. */
-export function checkUniqueIds(data: unknown, ctx: z.RefinementCtx): void {
+function checkUniqueIds(data: unknown, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   for (const [id, path] of idsIn(data, ['data'])) {
     if (seen.has(id)) ctx.addIssue({ code: 'custom', path, message: `duplicate id "${id}"` });

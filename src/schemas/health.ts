@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** `YYYY-MM-DD HH:MM:SS`, UTC (the health record's time format). */
-export const HealthTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+const HealthTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
 /**
  * How this deployment's data compares with what the collector last found:
@@ -9,7 +9,7 @@ export const HealthTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}
  * the deploy grace ago (its deployment is on the way); `behind` it was collected longer ago and is
  * still not served (the deploy chain stalled); `unknown` no collection status to compare with.
  */
-export const Deployment = z.enum(['current', 'pending', 'behind', 'unknown']);
+const Deployment = z.enum(['current', 'pending', 'behind', 'unknown']);
 
 export const DatasetHealth = z.strictObject({
   lastUpdated: HealthTime.nullable().meta({

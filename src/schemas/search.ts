@@ -16,7 +16,7 @@ export const SearchQuery = z.strictObject({
     .describe('How many results, 1–50 (default 10).'),
 });
 
-export const SearchResult = z.strictObject({
+const SearchResult = z.strictObject({
   title: z.string().describe('Title of the page.'),
   url: z.string().describe('Address of the section, with its anchor.'),
   section: z.string().describe('Heading of the section that matched.'),

@@ -22,7 +22,7 @@ export type FixedMortgageTerm = Extract<MortgageTerm, { months: number }>;
 /** Every term's label: the values of a rate's `term`. */
 export const MORTGAGE_TERMS = MORTGAGE_TERM_TABLE.map((t) => t.label) as [MortgageTermLabel, ...MortgageTermLabel[]];
 
-export const FIXED_MORTGAGE_TERMS = MORTGAGE_TERM_TABLE.filter((t): t is FixedMortgageTerm => t.months !== null);
+const FIXED_MORTGAGE_TERMS = MORTGAGE_TERM_TABLE.filter((t): t is FixedMortgageTerm => t.months !== null);
 
 /** The term of a number of months (null: variable floating), or undefined for a term not in the table. */
 export function mortgageTerm(months: number | null): MortgageTerm | undefined {

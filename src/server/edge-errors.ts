@@ -41,7 +41,7 @@ export const clientGone = (error: unknown) =>
     (error as { code?: string } | null)?.code ?? '',
   );
 
-export function errorCodeFor(status: number): ErrorCode {
+function errorCodeFor(status: number): ErrorCode {
   if (status === 404) return 'not_found';
   if (status === 405) return 'method_not_allowed';
   return status >= 500 ? 'server_error' : 'invalid_request';
@@ -53,7 +53,7 @@ export function edgeErrorBody({ status, message, hint }: EdgeError, site: string
 }
 
 /** The refusal as an answer: JSON, never cached. */
-export function refusalAnswer(error: EdgeError, site: string): Answer {
+function refusalAnswer(error: EdgeError, site: string): Answer {
   return {
     status: error.status,
     headers: { 'content-type': JSON_TYPE, ...error.headers },

@@ -12,7 +12,7 @@ import { JSON_TYPE } from '../api/responses.ts';
 import { NO_STORE } from '../http/caching.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
 
-export const PAGE_METHODS = 'GET, HEAD';
+const PAGE_METHODS = 'GET, HEAD';
 
 /** Routes that answer a CORS preflight themselves, with the methods they take. */
 const PREFLIGHTED = new Map([
@@ -27,7 +27,7 @@ const PREFLIGHTED = new Map([
  * servePage sets the type from this table first; a page Astro renders (the 404 page) writes its own
  * over it. vercel.json gives the same types on Vercel.
  */
-export const FILE_TYPES: Readonly<Record<string, string>> = {
+const FILE_TYPES: Readonly<Record<string, string>> = {
   '.atom': 'application/atom+xml; charset=utf-8',
   '.csv': 'text/csv; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
@@ -35,7 +35,7 @@ export const FILE_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The type FILE_TYPES gives a request target's file, or undefined. */
-export function fileTypeOf(target: string): string | undefined {
+function fileTypeOf(target: string): string | undefined {
   let path = target.split('?', 1)[0]!;
   try {
     path = decodeURI(path); // `send` serves the decoded path: /changes%2Eatom is changes.atom
@@ -47,7 +47,7 @@ export function fileTypeOf(target: string): string | undefined {
 }
 
 /** Why this page request is refused before Astro sees it, or undefined. */
-export function refusedPageRequest(method: string, target: string): EdgeError | undefined {
+function refusedPageRequest(method: string, target: string): EdgeError | undefined {
   const path = target.split('?', 1)[0]!;
   const allow = PREFLIGHTED.get(path) ?? PAGE_METHODS;
   if (!allow.split(', ').includes(method)) {
@@ -103,7 +103,7 @@ function contentTypeOf(headers: unknown): string | undefined {
  * claim — the documented JSON body. The 404 page is the site's own, and a route's JSON error is
  * already in the documented shape; both are left alone.
  */
-export function jsonForBareErrors(req: IncomingMessage, res: ServerResponse, site: string): void {
+function jsonForBareErrors(req: IncomingMessage, res: ServerResponse, site: string): void {
   const { writeHead, write, end } = res;
   let body: string | undefined;
   const bare = (status: number, headers?: unknown) => {

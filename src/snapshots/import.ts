@@ -85,7 +85,7 @@ export interface ImportOptions {
 }
 
 /** Read, check and convert one source file into a served snapshot, with the values the corrections fix. */
-export async function convertHistoryFile(
+async function convertHistoryFile(
   dataset: Dataset,
   file: string,
   date: string,

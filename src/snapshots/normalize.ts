@@ -6,7 +6,7 @@
  */
 import { type Dataset, type Entity, type Item, itemsOf, withItems } from '../datasets.ts';
 
-export function mergeEntities(dataset: Dataset, data: readonly Entity[]): Entity[] {
+function mergeEntities(dataset: Dataset, data: readonly Entity[]): Entity[] {
   const byId = new Map<string, { entity: Entity; items: Item[] }>();
   for (const entity of data) {
     const existing = byId.get(entity.id);
@@ -23,7 +23,7 @@ function claim(id: string, seen: Set<string>): string {
   return candidate;
 }
 
-export function uniquifyIds(data: readonly Entity[]): Entity[] {
+function uniquifyIds(data: readonly Entity[]): Entity[] {
   const seen = new Set<string>();
   return data.map((original) => {
     // A copy whose ids are claimed in place: the entity's, then each item's and its rates', in source order.

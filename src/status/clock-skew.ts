@@ -7,7 +7,7 @@
  */
 
 /** How far ahead of the server's clock a stored time may be and still be believed. */
-export const CLOCK_SKEW_MS = 5 * 60 * 1000;
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** Is this stored time (ISO 8601) more than CLOCK_SKEW_MS ahead of `now`? */
 export const isAhead = (iso: string | null | undefined, now: Date): boolean =>

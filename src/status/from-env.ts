@@ -6,7 +6,7 @@ import { FileStatusStore, UnconfiguredStatusStore, type StatusStore } from './st
  * self-hosted production with its own collector sets it); otherwise only Vercel's production
  * deployments require it.
  */
-export function statusRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+function statusRequired(env: NodeJS.ProcessEnv = process.env): boolean {
   const explicit = env.STATUS_REQUIRED?.trim().toLowerCase();
   if (explicit) return explicit === 'true' || explicit === '1';
   return env.VERCEL_ENV === 'production';

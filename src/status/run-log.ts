@@ -51,14 +51,14 @@ const logJson = (runs: readonly CollectionRun[]) => `${JSON.stringify(runs, null
 const fits = (runs: readonly CollectionRun[]) => Buffer.byteLength(logJson(runs)) <= RUN_LOG_MAX_BYTES;
 
 /** The log as written: within both bounds. */
-export const RunLog = z.array(CollectionRun).max(RUN_LOG_LENGTH).refine(fits, `must fit in ${RUN_LOG_MAX_BYTES} bytes`);
+const RunLog = z.array(CollectionRun).max(RUN_LOG_LENGTH).refine(fits, `must fit in ${RUN_LOG_MAX_BYTES} bytes`);
 
 /**
  * The newest runs that fit both bounds, oldest dropped first. The newest run alone always fits
  * (a few datasets × REASON_MAX_CHARS is far below RUN_LOG_MAX_BYTES), so the log is never empty
  * after a run.
  */
-export function newestThatFit(runs: readonly CollectionRun[]): CollectionRun[] {
+function newestThatFit(runs: readonly CollectionRun[]): CollectionRun[] {
   let kept = runs.slice(-RUN_LOG_LENGTH);
   while (kept.length > 1 && !fits(kept)) kept = kept.slice(1);
   return kept;
@@ -85,7 +85,7 @@ export function runOutcome(datasets: readonly DatasetRun[]): RunOutcome {
 }
 
 /** The log with `run` added at the end, the oldest runs dropped past RUN_LOG_LENGTH or RUN_LOG_MAX_BYTES. */
-export function withRun(log: readonly CollectionRun[], run: CollectionRun): CollectionRun[] {
+function withRun(log: readonly CollectionRun[], run: CollectionRun): CollectionRun[] {
   return newestThatFit([...log, CollectionRun.parse(run)]);
 }
 

@@ -39,7 +39,7 @@ function part(compiled: CompiledDataset, first: number, last: number): CompiledD
 }
 
 /** Every file of one dataset's history, by path relative to the history folder. */
-export function datasetHistoryFiles(dataset: Dataset, compiled: CompiledDataset): Map<string, string> {
+function datasetHistoryFiles(dataset: Dataset, compiled: CompiledDataset): Map<string, string> {
   const files = new Map<string, string>();
   const parts: HistoryIndex['parts'] = [];
   compiled.dates.forEach((date, s) => {
