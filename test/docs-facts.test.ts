@@ -19,7 +19,7 @@ import { changeDays, entitiesEver, type SnapshotData } from '../src/changes/mode
 import { DEFAULT_FETCH, fetchPage } from '../src/collect/fetch-page.ts';
 import { rateValues } from '../src/collect/guards.ts';
 import { DATASETS, type Dataset, datasetsInWords } from '../src/datasets.ts';
-import { CHECKED_HOURLY, COLLECTION_WORDS } from '../src/docs/collection-words.ts';
+import { CHECKED_HOURLY, COLLECTION_WORDS } from '../src/lib/collection-words.ts';
 import { cacheSeconds, durationWords } from '../src/docs/pages.ts';
 import { createSearchCore } from '../src/docs/search.ts';
 import { EXAMPLE_CUT } from '../src/examples.ts';
@@ -32,7 +32,7 @@ import { ServedStore } from '../src/store/served-store.ts';
 import { endpointsOf, HEALTH_PATH } from '../src/endpoints.ts';
 import { LIMITS, SUPPORTED_VERSIONS } from '../src/mcp/protocol.ts';
 import { REST_TOOL_KINDS, restToolsOf } from '../src/mcp/rest-tools.ts';
-import { TOOLS } from '../src/mcp/tool-table.ts';
+import { OWN_TOOLS, TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
@@ -242,7 +242,10 @@ describe('the AI page', () => {
     expect(ai).toContain(`has ${countWord(TOOLS.length)} read-only tools`);
     expect(ai).toContain(`${countWord(REST_TOOL_KINDS.length)} per dataset`);
     expect(ai).toContain(`all ${countWord(SUPPORTED_VERSIONS.length)} versions`);
-    expect(page('')).toContain(`call ${countWord(TOOLS.length)} tools`);
+    expect(page('')).toContain(`call ${countWord(TOOLS.length)} read-only tools`);
+    // Every tool that is no endpoint's twin is named where the page says what the twins are.
+    for (const tool of OWN_TOOLS) expect(ai).toContain(`\`${tool.name}\``);
+    if (OWN_TOOLS.length === 0) expect(ai).toMatch(/each\s+the twin of a REST endpoint\. A twin/);
   });
 });
 

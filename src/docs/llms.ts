@@ -3,7 +3,7 @@ import { DATASETS, datasetsInWords } from '../datasets.ts';
 import { TOOLS } from '../mcp/tool-table.ts';
 import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
-import { COLLECTION_WORDS } from './collection-words.ts';
+import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { changesLlmsLines } from './changes.ts';
 
 export function llmsTxt(pages: DocPage[], site: string): string {

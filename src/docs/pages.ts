@@ -13,7 +13,7 @@ import { countWord, namesInWords } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
 import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
-import { TOOLS } from '../mcp/tool-table.ts';
+import { OWN_TOOLS, TOOLS } from '../mcp/tool-table.ts';
 import { figuresSubstitutions, type DatasetFigures } from './figures.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
@@ -160,6 +160,10 @@ function substitutions(site: string): Record<string, string> {
     /** How many MCP tools there are, and per dataset, in words. */
     toolCount: countWord(TOOLS.length),
     toolsPerDataset: countWord(REST_TOOL_KINDS.length),
+    /** The tools that are no endpoint's twin, named, or nothing when there are none. */
+    ownTools: OWN_TOOLS.length
+      ? `, and ${namesInWords(OWN_TOOLS.map((t) => `\`${t.name}\` (${t.title.toLowerCase()})`))}, which answer${OWN_TOOLS.length === 1 ? 's' : ''} from several REST answers with a result of ${OWN_TOOLS.length === 1 ? 'its' : 'their'} own, described by ${OWN_TOOLS.length === 1 ? 'its' : 'their'} \`outputSchema\``
+      : '',
     /** How many MCP protocol versions the server speaks, in words. */
     protocolVersionCount: countWord(SUPPORTED_VERSIONS.length),
     /** The Inspector the docs' commands run: the version the suite tests. */

@@ -7,7 +7,7 @@ import { filtersOf, type Dataset } from '../datasets.ts';
 import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../endpoints.ts';
 import { EXAMPLE_CUT, type Example, type ExampleCut, type ExampleSet } from '../examples.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
-import { COLLECTION_WORDS } from './collection-words.ts';
+import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 
 type JsonSchema = {
   type?: string | string[];

@@ -1,6 +1,7 @@
 /** What an agent is told about this server in `initialize` and `server/discover`, written from the dataset table. */
 import { DATASETS } from '../datasets.ts';
 import { API_PREFIX } from '../endpoints.ts';
+import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { countWord, listInWords } from '../lib/words.ts';
 import { LIMITS, mib } from './protocol.ts';
 import { REST_TOOL_KINDS } from './rest-tools.ts';
@@ -18,7 +19,7 @@ const FILTERS = DATASETS.flatMap((d) =>
   ),
 );
 
-export const INSTRUCTIONS = `New Zealand lending rates, collected hourly from interest.co.nz: read-only tools, no authentication.
+export const INSTRUCTIONS = `New Zealand lending rates from interest.co.nz (${COLLECTION_WORDS}) Read-only tools, no authentication.
 
 Datasets (${countWord(REST_TOOL_KINDS.length)} tools each, the twins of the REST endpoints): ${listInWords(DATASETS.map((d) => `${d.label} (by ${d.entity.kind})`))}.
 - list_<dataset>: the newest rates of every ${KINDS.map((d) => d.entity.kind).join(' or ')}, with their ids.
@@ -31,4 +32,4 @@ Every argument is a string.${FILTERS.length ? ` ${FILTERS.join(' ')}` : ''}
 
 Time series: give date (YYYY-MM-DD, one snapshot) or startDate and endDate (inclusive range), never both; with no date the result lists availableDates. A snapshot exists only on dates when rates changed; rates on other dates equal the nearest earlier snapshot. A date without a snapshot is an error (no_data). One result may hold at most ${mib(LIMITS.resultBytes)}: a dataset's whole history can be several MB, so for long periods pass the ${KINDS.map((d) => d.entity.param).join(' or ')} or a range of a few weeks (each time-series tool's description states the sizes).
 
-Rates are percentages per year (4.29 means 4.29 %). Results are the same JSON as the REST API at ${API_PREFIX}. The data may be incorrect: the institution is the authority for its rates; each result carries the terms of use.`;
+Rates are percentages per year (4.29 means 4.29 %). Results are the same JSON as the REST API at ${API_PREFIX}. The data may be incorrect: the institution is the authority for its rates; each data result carries the terms of use (termsOfUse); an error result does not.`;

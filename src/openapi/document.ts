@@ -7,7 +7,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
 import { z } from 'zod';
 import { DATASETS, datasetsInWords } from '../datasets.ts';
-import { COLLECTION_WORDS } from '../docs/collection-words.ts';
+import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
@@ -238,7 +238,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     description:
       `Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol ${MODERN_VERSION} (per-request \`_meta\` and the ` +
       `\`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers) and the legacy versions ${LEGACY_VERSIONS.join(', ')} ` +
-      `(\`initialize\` first). ${TOOLS.length} read-only tools mirror the REST endpoints. GET and DELETE answer 405. ` +
+      `(\`initialize\` first). ${TOOLS.length} read-only tools over the same data, each dataset's list, detail and time series among them. GET and DELETE answer 405. ` +
       `Limits: a body of ${kib(LIMITS.bodyBytes)}, a batch of ${LIMITS.batchMessages} messages with at most ${LIMITS.batchToolCalls} tools/call ` +
       `and ${mib(LIMITS.responseBytes)} of answers, a tool result of ${mib(LIMITS.resultBytes)} (/docs/ai#limits). ` +
       'Every answer but the preflight carries `x-request-id`.',

@@ -5,7 +5,7 @@
  * at the repository root and a test fails when the committed file is stale.
  */
 import { datasetsInWords } from '../datasets.ts';
-import { CHECKED_HOURLY } from '../docs/collection-words.ts';
+import { CHECKED_HOURLY } from '../lib/collection-words.ts';
 import { MCP_PATH } from '../endpoints.ts';
 
 /** The schema the file follows, as the registry publishes it (vendored in test/fixtures/mcp-registry). */
