@@ -119,7 +119,7 @@ function substitutions(site: string): Record<string, string> {
     issuerDatasets: datasetsOfKind('issuer'),
     /** The closed fields of the rate data, for the stability page. */
     closedFields: closedFields(),
-    // The caching of data answers (src/api/caching.ts), as the caching and notification pages state it.
+    // The caching of data answers (src/http/caching.ts), as the caching and notification pages state it.
     dataCacheControl: DATA_CACHE_CONTROL,
     vercelCdnCacheControl: VERCEL_CDN_CACHE_CONTROL,
     browserCacheTime: durationWords(cacheSeconds(DATA_CACHE_CONTROL, 'max-age')),
