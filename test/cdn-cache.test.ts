@@ -232,7 +232,7 @@ describe.each([
 
   it('adds no id where the contract has none: unknown paths and wrong-format 400s, cached or not', async () => {
     for (const [path, code] of [
-      ['/api/v1/no-such-rates', 404],
+      ['/api/v1/no-such-thing', 404],
       [`${series(A)}?date=5-5-5`, 400],
     ] as const) {
       for (let i = 0; i < 2; i++) {
@@ -339,7 +339,7 @@ describe('npm start: the stamp on the node server itself', () => {
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get('x-request-id')).toBe('mine-2');
     for (const none of [
-      '/api/v1/no-such-rates',
+      '/api/v1/no-such-thing',
       `${series(A)}?date=5-5-5`,
       '/api/search?query=rates',
       '/api/nothing',
