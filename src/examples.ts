@@ -14,6 +14,9 @@ import type { ServedStore } from './store/served-store.ts';
 import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
 import { endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endpoints.ts';
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
+import { rateValues } from './collect/guards.ts';
+import { STATUS_PATH } from './paths.ts';
+import { type CollectionRun, RUN_LOG_LENGTH } from './status/run-log.ts';
 
 export interface Example {
   /** Path and query, e.g. `/api/v1/<dataset slug>?<filter>=<value>`. */
@@ -152,6 +155,62 @@ export function healthyStatusStore(served?: ServedStore, now = () => new Date())
   };
 }
 
+/** What each dataset's page listed: its institutions and rates. */
+type Listed = Record<string, { institutions: number; rates: number }>;
+
+/**
+ * A run log as a collector leaves it over thirty days, its newest run 40 minutes before `now`:
+ * the first dataset refused twice (a shrink), every dataset failed once (HTTP 503), new rates
+ * once a day, the rest unchanged. For the status example: a fresh clone records no run.
+ */
+function exampleRunLog(listed: Listed, now: Date): CollectionRun[] {
+  const [first] = DATASETS;
+  return Array.from({ length: RUN_LOG_LENGTH }, (_, n): CollectionRun => {
+    const at = new Date(now.getTime() - ((RUN_LOG_LENGTH - 1 - n) * 60 + 40) * 60_000).toISOString();
+    const datasets = Object.fromEntries(
+      DATASETS.map((d) => {
+        const { institutions, rates } = listed[d.slug]!;
+        if (n === 500)
+          return [d.slug, { outcome: 'failed' as const, reason: 'HTTP 503 from https://www.interest.co.nz' }];
+        if (d === first && (n === 200 || n === 201)) {
+          const few = Math.floor(institutions / 4);
+          return [
+            d.slug,
+            {
+              outcome: 'refused' as const,
+              reason: `refused (shrink): only ${few} institutions where the newest snapshot has ${institutions} (below 50 %)`,
+              rule: 'shrink',
+              institutions: few,
+              rates: Math.floor(rates / 4),
+            },
+          ];
+        }
+        const changed = n % 24 === 9;
+        return [
+          d.slug,
+          {
+            outcome: changed ? ('ok' as const) : ('unchanged' as const),
+            institutions,
+            rates: rates - (n < 360 ? 1 : 0),
+          },
+        ];
+      }),
+    );
+    const outcome = n === 500 ? 'failed' : n === 200 || n === 201 ? 'refused' : n % 24 === 9 ? 'ok' : 'unchanged';
+    return { at, outcome, datasets };
+  });
+}
+
+/** A status store holding only a run log. */
+const runLogStore = (runs: CollectionRun[]): StatusStore => ({
+  kind: 'vercel-blob',
+  required: true,
+  read: async () => null,
+  write: async () => {},
+  readRuns: async () => runs,
+  writeRuns: async () => {},
+});
+
 /**
  * Every operation's examples, asked of `handle`; `status` is the status store `handle` was made
  * with, which the examples of a store that cannot be read use too.
@@ -168,8 +227,11 @@ export async function collectExamples(
     return { request, status: response.status, body, ...(Object.keys(cut).length ? { cut } : {}) };
   };
   const operations: string[] = [];
+  const listed: Listed = {};
   for (const dataset of DATASETS) {
     const { list: listEndpoint, timeSeries } = endpointsOf(dataset);
+    const whole = (await (await handle(new Request(`${origin}${listEndpoint.path}`))).json()) as { data?: Entity[] };
+    listed[dataset.slug] = { institutions: whole.data?.length ?? 0, rates: rateValues(whole.data ?? []).length };
     const list = await ask(listEndpoint.path);
     const first = (list.body as { data?: Entity[] }).data?.[0]?.id;
     const series = await ask(timeSeries.path);
@@ -184,6 +246,21 @@ export async function collectExamples(
     );
   }
   examples.getHealth = [await ask(HEALTH_PATH), await ask(`${HEALTH_PATH}?verbose=1`)];
+  // The status figures of a collector's thirty days, then of this store (no run recorded on a fresh clone).
+  const collected = createApi({
+    loadStore: () => Promise.reject(new Error('not read by the status figures')),
+    status: runLogStore(exampleRunLog(listed, new Date())),
+    log: () => {},
+    siteUrl: origin,
+  });
+  examples.getStatus = [
+    await (async () => {
+      const response = await collected(new Request(`${origin}${STATUS_PATH}`));
+      return { request: STATUS_PATH, status: response.status, body: await response.json() };
+    })(),
+    await ask(STATUS_PATH),
+    await ask(`${STATUS_PATH}?verbose=1`),
+  ];
   // The 500 of each operation when its store cannot be read, from the same code path: its first request.
   const broken = createApi({
     loadStore: () => Promise.reject(new Error('store unreadable')),

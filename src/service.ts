@@ -18,6 +18,7 @@ import type { RestAnswer } from './mcp/tool.ts';
 import { readUpTo } from './lib/read-up-to.ts';
 import { siteUrl } from './site.ts';
 import { HEALTH_PATH, isMcpPath, MCP_PATH } from './endpoints.ts';
+import { STATUS_PATH } from './paths.ts';
 
 export { isMcpPath, MCP_PATH };
 const isSearchPath = (path: string) => path === '/api/search' || path === '/api/search/';
@@ -72,9 +73,9 @@ export function createService(deps: ApiDeps, options: ServiceOptions = {}): Serv
     const answer = await (options.search && isSearchPath(url.pathname) ? options.search('GET', url) : rest('GET', url));
     const requestId = carriesRequestId('GET', url);
     const whole = answer.body === null || typeof answer.body === 'string' || isWhole(answer.body);
-    // What a shared cache may keep, and health: no cache keeps it, as it says what is true now,
-    // but a second of reuse here is within that (its status reads are kept 5 s anyway).
-    const reusable = answer.cache === 'data' || url.pathname === HEALTH_PATH;
+    // What a shared cache may keep, and health and the status figures: no cache keeps them, as they
+    // say what is true now, but a second of reuse here is within that (their status reads are kept 5 s anyway).
+    const reusable = answer.cache === 'data' || url.pathname === HEALTH_PATH || url.pathname === STATUS_PATH;
     if (!(reusable && whole && answer.status < 500)) return { prepared: prepare(answer, way), requestId };
     return kept.keep(target, prepare(answer, { ...way, reused: true }) as Kept['prepared'], requestId);
   }

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect, type CollectOptions } from '../src/collect/collect.ts';
 import { MAX_PAGE_BYTES } from '../src/collect/fetch-page.ts';
+import { rateValues } from '../src/collect/guards.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { headerRow, renderSourcePage, type RenderOptions } from './fixtures/source-page.ts';
@@ -360,22 +361,34 @@ describe('npm run collect', () => {
     expect(Date.parse(first!.at)).toBeGreaterThanOrEqual(before - 1000);
     expect(first!.outcome).toBe('failed');
     expect(Object.keys(first!.datasets)).toEqual(DATASETS.map((d) => d.slug));
-    expect(first!.datasets[A.slug]).toEqual({ outcome: 'ok' });
+    // A page read that far records the institutions and rates it listed; a refusal, the rule it broke.
+    expect(first!.datasets[A.slug]).toEqual({
+      outcome: 'ok',
+      institutions: change.data.length,
+      rates: rateValues(change.data).length,
+    });
     expect(first!.datasets[B.slug]).toEqual({ outcome: 'failed', reason: expect.stringMatching(/^HTTP 500 /) });
     if (refused)
       expect(first!.datasets[refused.slug]).toEqual({
         outcome: 'refused',
         reason: expect.stringMatching(/no rate table/),
+        rule: 'no rate table',
+        institutions: 0,
+        rates: 0,
       });
     for (const d of DATASETS.filter((d) => d !== A && d !== B && d !== refused))
-      expect(first!.datasets[d.slug]).toEqual({ outcome: 'unchanged' });
+      expect(first!.datasets[d.slug]).toEqual({
+        outcome: 'unchanged',
+        institutions: expect.any(Number),
+        rates: expect.any(Number),
+      });
 
     // The next hour: every page as now collected, so nothing moves.
     servePages({}, { [A.slug]: change.data });
     expect((await cli([])).code).toBe(0);
     const runs = await status.readRuns();
     expect(runs.map((r) => r.outcome)).toEqual(['failed', 'unchanged']);
-    expect(Object.values(runs[1]!.datasets)).toEqual(DATASETS.map(() => ({ outcome: 'unchanged' })));
+    expect(Object.values(runs[1]!.datasets).map((d) => d.outcome)).toEqual(DATASETS.map(() => 'unchanged'));
   });
 
   it('a move past the limit, confirmed on the page, is collected in a run with COLLECT_MAX_RATE_MOVE lifted, and only then', async () => {

@@ -78,6 +78,7 @@ describe('the bare core: one answer per method and URL, for any caller', () => {
     const broken = await coreOver(await tempDir());
     for (const response of [
       await get(core, '/api/v1/health'),
+      await get(core, '/api/v1/status'),
       ...(await Promise.all(DATASETS.map((d) => get(core, list(d), { method: 'POST' })))),
       ...(await Promise.all(DATASETS.map((d) => get(broken, list(d))))),
     ]) {
@@ -103,12 +104,17 @@ describe('the stamp, by the contract', () => {
     ['GET', '/api/v1/health', 200],
     ['GET', '/api/v1/health?verbose=1', 400],
     ['DELETE', '/api/v1/health', 405],
+    ['GET', '/api/v1/status', 200],
+    ['HEAD', '/api/v1/status/', 200],
+    ['GET', '/api/v1/status?verbose=1', 400],
+    ['DELETE', '/api/v1/status', 405],
   ];
   const carriesNone: [string, string, number][] = [
     ['GET', '/api/v1/nothing-here', 404],
     ['GET', '/api/v1', 404],
     ['POST', '/api/v1/nothing-here', 404],
     ['GET', '/api/v1/health?a=1&a=2', 400],
+    ['GET', '/api/v1/status/more', 404],
     ...DATASETS.flatMap((d): [string, string, number][] => [
       ['GET', `${list(d)}/a/b`, 404],
       ['GET', `${series(d)}?date=5-5-5`, 400],
@@ -165,6 +171,7 @@ describe('the stamp decides from the path and the query alone, as the core answe
   ];
   const paths = [
     '/api/v1/health',
+    '/api/v1/status',
     '/api/v1/nothing-here',
     '/api/v1',
     ...DATASETS.flatMap((d) => [

@@ -148,7 +148,9 @@ describe.each(STORES)('%s', (_, open) => {
       const report = await statusReport(() => Promise.reject(new Error('no snapshots here')), store, NOW, logged);
       expect(report.runs).toEqual([]);
       expect(report.runsError).toMatch(
-        /^(status\/)?run-log\.json is (not JSON|not as expected|larger than 262,144 bytes)/,
+        new RegExp(
+          `^(status/)?run-log\\.json is (not JSON|not as expected|larger than ${RUN_LOG_MAX_BYTES.toLocaleString('en')} bytes)`,
+        ),
       );
       expect(report.runsError!.length).toBeLessThan(300);
       expect(report.runsError).not.toMatch(UNCLEAN);
@@ -167,10 +169,19 @@ describe.each(STORES)('%s', (_, open) => {
 
   it('keeps the run log within RUN_LOG_MAX_BYTES as well as RUN_LOG_LENGTH runs, dropping the oldest, however long the reasons', async () => {
     // 2,000 ASCII characters per reason (≈ 2 KB), then 2,000 euro signs (3 bytes each in UTF-8).
-    for (const long of ['x'.repeat(5_000), '€'.repeat(5_000)]) {
+    for (const [long, bytes] of [
+      ['x'.repeat(5_000), 1],
+      ['€'.repeat(5_000), 3],
+    ] as const) {
       const { store, size } = await open();
-      const runs = Array.from({ length: RUN_LOG_LENGTH + 2 }, (_, n) => failingRun(n, long));
-      for (const run of runs) await appendRun(store, run);
+      // Enough runs to pass the byte bound, fewer than RUN_LOG_LENGTH.
+      const count = Math.ceil(RUN_LOG_MAX_BYTES / (DATASETS.length * REASON_MAX_CHARS * bytes)) + 3;
+      expect(count).toBeLessThan(RUN_LOG_LENGTH);
+      const runs = Array.from({ length: count }, (_, n) => failingRun(n, long));
+      // Most of them written at once (within the bound), the rest appended run by run past it.
+      const seeded = Math.floor(count * 0.9);
+      await store.writeRuns(runs.slice(0, seeded));
+      for (const run of runs.slice(seeded)) await appendRun(store, run);
       const kept = await store.readRuns();
       expect(await size('run-log')).toBeLessThanOrEqual(RUN_LOG_MAX_BYTES);
       expect(kept.length).toBeLessThan(RUN_LOG_LENGTH);
@@ -201,11 +212,72 @@ describe.each(STORES)('%s', (_, open) => {
   });
 });
 
+describe('thirty days of hourly runs', () => {
+  /** The nth hourly run after 2026-11-01 00:00 UTC as the collector records it: every dataset with its counts, `refused(n, i)` of them refused with a 300-character reason. */
+  const realRun = (n: number, refused: (i: number) => boolean): CollectionRun => ({
+    at: new Date(Date.UTC(2026, 10, 1, n)).toISOString(),
+    outcome: 'unchanged',
+    datasets: Object.fromEntries(
+      DATASETS.map((d, i) => [
+        d.slug,
+        refused(i)
+          ? {
+              outcome: 'refused',
+              reason: `refused (shrink): ${'x'.repeat(282)}`,
+              rule: 'shrink',
+              institutions: 38,
+              rates: 1199,
+            }
+          : { outcome: 'unchanged', institutions: 38, rates: 1199 },
+      ]),
+    ),
+  });
+  const logOf = (refused: (n: number, i: number) => boolean) =>
+    Array.from({ length: RUN_LOG_LENGTH }, (_, n) => realRun(n, (i) => refused(n, i)));
+
+  it('RUN_LOG_LENGTH is thirty days of hourly runs, and RUN_LOG_MAX_BYTES holds them quiet, one dataset in ten refused, or every one refused', () => {
+    expect(RUN_LOG_LENGTH).toBe(30 * 24);
+    const quiet = Buffer.byteLength(runLogText(logOf(() => false)));
+    const some = Buffer.byteLength(runLogText(logOf((n, i) => (n * DATASETS.length + i) % 10 === 0)));
+    const all = Buffer.byteLength(runLogText(logOf(() => true)));
+    // runLogText refuses a log past either bound, so each of these fits; the quiet month with room for three more.
+    expect(quiet * 4).toBeLessThan(RUN_LOG_MAX_BYTES);
+    expect(some).toBeGreaterThan(quiet);
+    expect(all).toBeLessThan(RUN_LOG_MAX_BYTES);
+  });
+
+  it('the store keeps the newest RUN_LOG_LENGTH runs: a 721st drops the oldest, and GET /api/v1/status counts thirty days', async () => {
+    const { store } = await fileStore();
+    const runs = logOf((n, i) => n % 100 === 0 && i === 0);
+    await store.writeRuns(runs);
+    const next = realRun(RUN_LOG_LENGTH, () => false);
+    await appendRun(store, next);
+    const kept = await store.readRuns();
+    expect(kept.length).toBe(RUN_LOG_LENGTH);
+    expect(kept[0]!.at).toBe(runs[1]!.at);
+    expect(kept.at(-1)).toEqual(next);
+
+    const now = new Date(Date.parse(next.at) + 30 * 60_000);
+    const { body } = await getJson(await apiOver(historyDir(), { status: store, now: () => now }), '/api/v1/status');
+    expect(body.window.runs).toBe(RUN_LOG_LENGTH);
+    expect(body.datasets[A.slug]).toMatchObject({
+      runs: RUN_LOG_LENGTH,
+      succeeded: RUN_LOG_LENGTH - 7,
+      refusals: { shrink: 7 },
+      hoursSinceLastGood: 0.5,
+      longestGapHours: 2,
+      rates: { latest: 1199, min: 1199, max: 1199 },
+    });
+  });
+});
+
 describe('the Blob store reads no more of an object than its bound', () => {
   it('a 20 MB run log or a record past its bound: the download is left after the bound, never read whole', async () => {
     const { blob, store, put } = blobStore();
     await put('run-log', JSON.stringify([failingRun(0, reasonOf(20 * MB))]));
-    await expect(store.readRuns()).rejects.toThrow('status/run-log.json is larger than 262,144 bytes');
+    await expect(store.readRuns()).rejects.toThrow(
+      `status/run-log.json is larger than ${RUN_LOG_MAX_BYTES.toLocaleString('en')} bytes`,
+    );
     expect(blob.pulled).toBeLessThanOrEqual(RUN_LOG_MAX_BYTES + 64 * 1024);
     // appendRun reads it the same way, then replaces it.
     blob.pulled = 0;
@@ -263,7 +335,11 @@ describe('npm run collect', () => {
     // A warning, not a failure: the hourly chain names nothing in its failure issue.
     expect(datasetFailures(`${stdout}\n${stderr}`)).toEqual([]);
     const runs = await store.readRuns();
-    expect(runs.map((r) => r.datasets)).toEqual([{ [A.slug]: { outcome: 'unchanged' } }]);
+    // With the institutions and rates the page listed, which GET /api/v1/status ranges over.
+    expect(runs.map((r) => r.datasets)).toEqual([
+      { [A.slug]: { outcome: 'unchanged', institutions: expect.any(Number), rates: expect.any(Number) } },
+    ]);
+    expect(runs[0]!.datasets[A.slug]!.rates).toBeGreaterThan(0);
     // The record was read clean, so the run wrote it back small: the older build's 2 MB are gone.
     expect(await size(A.slug)).toBeLessThan(3 * 1024);
     expectCleanCut((await store.read(A.slug))?.lastError);

@@ -11,7 +11,7 @@ import { EXPLORER } from '../src/explorer/definitions.ts';
 import { STATUS_PAGE_CACHE_CONTROL } from '../src/http/caching.ts';
 import { parseHealthTime } from '../src/lib/time-words.ts';
 import { nzTime } from '../src/status/report.ts';
-import { type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
+import { type CollectionRun, RUN_LOG_LENGTH, RUN_LOG_MAX_BYTES } from '../src/status/run-log.ts';
 import { chromiumForTests, visit } from './support/chromium.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { startNginx, type Running } from './support/nginx.ts';
@@ -158,11 +158,29 @@ describe('the status page of a deployment the hourly run reports to', () => {
     expect([...strip.matchAll(/class="run run-(\w+)"/g)].map((m) => m[1])).toEqual(runs.map((r) => r.outcome));
     // Each cell says its time and outcome in words too, not by colour alone.
     for (const run of runs) expect(textOf(strip)).toContain(`${nzTime(new Date(run.at))}: ${run.outcome}`);
-    expect(text).toContain(`The last ${runs.length} of at most ${RUN_LOG_LENGTH} runs kept`);
+    expect(text).toContain(`The newest ${runs.length} of the ${runs.length} runs kept (at most ${RUN_LOG_LENGTH})`);
     expect(text).toContain(`${STALE.title}: failed: HTTP 503 from https://www.interest.co.nz`);
     expect(text).toContain(`${FRESH.title}: refused: refused (no rate table): 0 tables`);
     // Newest first in the list of problems.
     expect(text.indexOf(`${STALE.title}: failed`)).toBeLessThan(text.indexOf(`${FRESH.title}: refused`));
+  });
+
+  it("shows thirty days' reliability: a server-drawn chart with its text alternative, and each dataset's figures in a table", () => {
+    const section = html.split('id="reliability"')[1]!.split('<h2')[0]!;
+    const svg = section.split('<svg')[1]!.split('</svg>')[0]!;
+    expect(svg).toContain('role="img"');
+    expect(svg).toMatch(
+      /<title id="reliability-chart-title">Each dataset's hourly runs over the last 30 days<\/title>/,
+    );
+    // One mark per run of each dataset, in the outcome's colour.
+    expect([...svg.matchAll(/<rect /g)].length).toBe(runs.length * DATASETS.length);
+    expect(svg).toContain(`${FRESH.title}: 3 of 4 runs succeeded, 1 refused, 0 failed.`);
+    const row = (d: Dataset) => textOf(section.split(`data-reliability="${d.slug}"`)[1]!.split('</tr>')[0]!);
+    // Runs 3 h, 2 h, 72 and 12 minutes ago: FRESH refused in the third (its rule read from the reason), STALE failed in the fourth.
+    expect(row(FRESH)).toContain(
+      `${FRESH.title} 75 % (3 of 4) 12 minutes 1.8 hours no rate table: 1 not recorded not recorded`,
+    );
+    expect(row(STALE)).toContain(`${STALE.title} 75 % (3 of 4) 1.2 hours 1 hour none not recorded not recorded`);
   });
 
   it('marks its link in the header as the current page', () => {
@@ -219,13 +237,15 @@ describe('the status page over what an older build stored (issue 34: bounded, cl
   });
 
   it('says in one short, clean sentence that a run log past its byte bound could not be read', async () => {
-    const failed = { outcome: 'failed', reason: reason(1_000_000) };
+    const failed = { outcome: 'failed', reason: reason(RUN_LOG_MAX_BYTES + 1_000_000) };
     await writeFile(
       join(dir, 'run-log.json'),
       JSON.stringify([{ at: ago(MINUTE), outcome: 'failed', datasets: { [STALE.slug]: failed } }]),
     );
     const { html, text } = await page();
-    expect(text).toContain('The run log could not be read (run-log.json is larger than 262,144 bytes).');
+    expect(text).toContain(
+      `The run log could not be read (run-log.json is larger than ${RUN_LOG_MAX_BYTES.toLocaleString('en')} bytes).`,
+    );
     expect(html.length).toBeLessThan(60_000);
   });
 });
@@ -250,11 +270,16 @@ describe('the status page in headless Chromium', () => {
 describe('the status page of a server with no collector', () => {
   it('says so plainly, and still says when the data it serves was collected', async () => {
     const response = await fetch(`${site.url}/status`);
-    const text = textOf(await response.text());
+    const html = await response.text();
+    const text = textOf(html);
     expect(response.status).toBe(200);
     expect(text).toContain('Serving the committed snapshots: no collector reports here');
     expect(text).toContain('No collection run has been recorded here');
     expect(text).toContain('npm run collect');
+    // No figures shown as success: the reliability section says there are none.
+    const reliability = textOf(html.split('id="reliability"')[1]!.split('<h2')[0]!);
+    expect(reliability).toContain('Without recorded runs there are no reliability figures.');
+    expect(reliability).not.toMatch(/%/);
     for (const d of DATASETS) {
       const served = nzTime(parseHealthTime(health.datasets[d.slug]!.lastUpdated));
       expect(text).toContain(`${d.title} never recorded here unknown data collected ${served}`);
@@ -280,9 +305,12 @@ describe('the status page behind a shared cache', () => {
     expect(firstBody).toMatch(/as of <time datetime="\d{4}-\d{2}-\d{2}T/);
   });
 
-  it('health, the machine view, is never kept: a cache asks the server each time', async () => {
-    await fetch(`${cache.url}/api/v1/health`);
-    const again = await fetch(`${cache.url}/api/v1/health`);
-    expect(again.headers.get('x-cache-status')).not.toBe('HIT');
+  it('health and the status figures, the machine views, are never kept: a cache asks the server each time', async () => {
+    for (const path of ['/api/v1/health', '/api/v1/status']) {
+      await fetch(`${cache.url}${path}`);
+      const again = await fetch(`${cache.url}${path}`);
+      expect(again.headers.get('x-cache-status'), path).not.toBe('HIT');
+      expect(again.status, path).toBe(200);
+    }
   });
 });

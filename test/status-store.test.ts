@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { BlobStatusStore, type BlobClient } from '../src/status/blob-status-store.ts';
 import { statusStoreFromEnv } from '../src/status/from-env.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { appendRun, type CollectionRun, RUN_LOG_LENGTH } from '../src/status/run-log.ts';
+import { appendRun, type CollectionRun, RUN_LOG_LENGTH, refusalRule } from '../src/status/run-log.ts';
 import { statusReport } from '../src/status/report.ts';
 import { datasetFailures } from '../scripts/hourly/collector.ts';
 import { apiOver, getJson } from './support/core.ts';
@@ -156,6 +156,35 @@ describe('the run log', () => {
     expect(await store.readRuns()).toEqual(RUNS.slice(-RUN_LOG_LENGTH));
     blob.objects.set('status/run-log.json', JSON.stringify([{ at: 'yesterday' }]));
     await expect(store.readRuns()).rejects.toThrow();
+  });
+
+  it("reads an older build's log, whose runs record no rule and no counts, as it was written; the rule is read from a refusal's reason", async () => {
+    const dir = await tempDir();
+    const [first] = DATASETS;
+    const older = [
+      { ...runAt(1), datasets: { [first!.slug]: { outcome: 'refused', reason: 'refused (growth): 500 rates' } } },
+      runAt(2),
+    ];
+    await writeFile(join(dir, 'run-log.json'), `${JSON.stringify(older, null, 2)}\n`);
+    const store = new FileStatusStore(dir);
+    const runs = await store.readRuns();
+    expect(runs).toEqual(older);
+    expect(refusalRule(runs[0]!.datasets[first!.slug]!)).toBe('growth');
+    // A run of this build beside them, with its rule and counts, keeps them.
+    const newer = {
+      ...runAt(3),
+      datasets: {
+        [first!.slug]: {
+          outcome: 'refused' as const,
+          reason: 'refused (shrink): 2',
+          rule: 'shrink',
+          institutions: 2,
+          rates: 9,
+        },
+      },
+    };
+    await appendRun(store, newer);
+    expect(await store.readRuns()).toEqual([...older, newer]);
   });
 
   it('the status page leaves out a run dated more than 5 minutes ahead of the clock, and logs it once', async () => {

@@ -13,6 +13,7 @@ import type { RequestContext } from './context.ts';
 import { defaultLog, type Log } from '../lib/log.ts';
 import { cachedStatusStore } from '../status/health.ts';
 import { getHealth } from './health.ts';
+import { getStatus } from './status.ts';
 import { quote } from '../schemas/params.ts';
 import { getRatesByEntity, listRates } from './rates.ts';
 import { ApiError, errorAnswer } from './responses.ts';
@@ -44,7 +45,12 @@ export type RestCore = (method: string, url: URL) => Promise<Answer>;
 const DATASET_LISTS = DATASETS.map((dataset) => endpointsOf(dataset).list.path).join(', ');
 
 function serverError(route: Route): ApiError {
-  const what = route.kind === 'health' ? 'health' : `${route.endpoint.dataset.label} data`;
+  const what =
+    route.kind === 'health'
+      ? 'health'
+      : route.kind === 'status'
+        ? 'the status'
+        : `${route.endpoint.dataset.label} data`;
   return new ApiError(
     'server_error',
     `An error occurred while retrieving ${what}`,
@@ -62,6 +68,7 @@ export function createRestCore(deps: ApiDeps): RestCore {
   async function dispatch(route: Route, url: URL): Promise<Answer> {
     const query = routeQuery(route, url.searchParams);
     if (route.kind === 'health') return getHealth(deps.loadStore, status, now(), log);
+    if (route.kind === 'status') return getStatus(status, now(), log);
     const { endpoint } = route;
     let store: ServedStore;
     try {
@@ -114,7 +121,7 @@ export function createRestCore(deps: ApiDeps): RestCore {
       );
     }
     const answer = await routed(route, method, url);
-    // Health says what is true now: no cache keeps any of its answers.
-    return route.kind === 'health' ? { ...answer, cache: 'never' } : answer;
+    // Health and the status figures say what is true now: no cache keeps any of their answers.
+    return route.kind === 'data' ? answer : { ...answer, cache: 'never' };
   };
 }

@@ -10,10 +10,13 @@ import { changesEndpointOf, type ChangesEndpoint } from '../changes/endpoint.ts'
 import { CHANGES_SEGMENT, endpointSegments, TIME_SERIES_SEGMENT } from '../paths.ts';
 import { parseQuery } from './query.ts';
 
-/** Health takes no query parameters. */
+/** Health and the status figures take no query parameters. */
 const HEALTH_QUERY = z.strictObject({});
 
-export type Route = { kind: 'health' } | { kind: 'data'; endpoint: DataEndpoint | ChangesEndpoint; pathValue?: string };
+export type Route =
+  | { kind: 'health' }
+  | { kind: 'status' }
+  | { kind: 'data'; endpoint: DataEndpoint | ChangesEndpoint; pathValue?: string };
 
 function decodeSegment(segment: string): string {
   try {
@@ -23,7 +26,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Match `/api/v1/...` against health and the endpoints of each dataset (three, and the change log). */
+/** Match `/api/v1/...` against health, the status figures and the endpoints of each dataset (three, and the change log). */
 export function matchRoute(pathname: string): Route | undefined {
   const shape = endpointSegments(pathname);
   if (shape?.kind !== 'dataset') return shape;
@@ -40,7 +43,7 @@ export function matchRoute(pathname: string): Route | undefined {
 
 /** The route's query, validated; throws the ApiError the caller gets (see parseQuery). */
 export function routeQuery(route: Route, params: URLSearchParams): Record<string, string | undefined> {
-  return route.kind === 'health'
+  return route.kind !== 'data'
     ? parseQuery(HEALTH_QUERY, params)
     : parseQuery(route.endpoint.query, params, route.endpoint.ignoredQuery);
 }

@@ -40,6 +40,8 @@ export interface DatasetResult {
   reason?: string;
   /** The page was read but not trusted (a guard, the schema or the page reader said no), rather than not read at all. */
   refused?: boolean;
+  /** The rule a refusal broke, as its reason names it (the run log counts refusals by it). */
+  rule?: string;
   file?: string;
   institutions?: number;
   rates?: number;
@@ -51,7 +53,15 @@ export interface DatasetResult {
   ms: number;
 }
 
-class Refused extends Error {}
+/** A refusal: its reason says `refused (<rule>): evidence`, or it is given the rule it broke. */
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly rule = /^refused \((.+?)\): /.exec(message)?.[1],
+  ) {
+    super(message);
+  }
+}
 
 /** Unreadable cells printed per dataset; the rest are counted. */
 const UNREADABLE_SHOWN = 10;
@@ -109,7 +119,10 @@ async function collectOne(
           : await newestSnapshotBefore(options.snapshotsDir, dataset, today);
     } catch (error) {
       // A newest snapshot we cannot read must not be silently replaced: stop and say so.
-      throw new Refused(`the newest snapshot is unreadable (${(error as Error).message})`);
+      throw new Refused(
+        `the newest snapshot is unreadable (${(error as Error).message})`,
+        'the newest snapshot is unreadable',
+      );
     }
     const names = nameRefusal(data);
     if (names) throw new Refused(names);
@@ -143,7 +156,10 @@ async function collectOne(
     result.outcome = 'failed';
     // The one place a reason is made: clean and bounded before stdout, the status store, the run log, /status, health or the failure issue.
     result.reason = cleanText((error as Error).message);
-    if (error instanceof Refused) result.refused = true;
+    if (error instanceof Refused) {
+      result.refused = true;
+      if (error.rule) result.rule = cleanText(error.rule);
+    }
   }
 
   try {

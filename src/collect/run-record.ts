@@ -4,11 +4,19 @@ import type { StatusStore } from '../status/status-store.ts';
 import type { DatasetResult } from './collect.ts';
 
 function datasetRun(result: DatasetResult): DatasetRun {
-  if (result.outcome === 'failed')
-    return { outcome: result.refused ? 'refused' : 'failed', reason: result.reason ?? 'unknown error' };
+  // What the page listed, when it was read that far: the figures of GET /api/v1/status read it.
+  const counts = {
+    ...(result.institutions === undefined ? {} : { institutions: result.institutions }),
+    ...(result.rates === undefined ? {} : { rates: result.rates }),
+  };
+  if (result.outcome === 'failed') {
+    const reason = result.reason ?? 'unknown error';
+    if (!result.refused) return { outcome: 'failed', reason, ...counts };
+    return { outcome: 'refused', reason, ...(result.rule ? { rule: result.rule } : {}), ...counts };
+  }
   if (result.statusError)
-    return { outcome: 'failed', reason: `the status could not be recorded: ${result.statusError}` };
-  return { outcome: result.outcome === 'unchanged' ? 'unchanged' : 'ok' };
+    return { outcome: 'failed', reason: `the status could not be recorded: ${result.statusError}`, ...counts };
+  return { outcome: result.outcome === 'unchanged' ? 'unchanged' : 'ok', ...counts };
 }
 
 function runRecord(results: readonly DatasetResult[], at: Date): CollectionRun {

@@ -25,6 +25,7 @@ import { restrictionsMarkdown } from './restrictions.ts';
 import { INSPECTOR_PACKAGE } from './tested-versions.ts';
 import { DATA_CACHE_CONTROL, STATUS_PAGE_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../http/caching.ts';
 import { STATUS_CACHE_MS } from '../status/health.ts';
+import { WINDOW_DAYS } from '../status/figures.ts';
 import { CODING_THRESHOLD } from '../http/coding.ts';
 import { PARTS_KEPT } from '../store/history-archive.ts';
 import { RUN_LOG_LENGTH, RUN_LOG_MAX_BYTES } from '../status/run-log.ts';
@@ -138,7 +139,9 @@ function substitutions(site: string): Record<string, string> {
     mcpBatchMessages: String(LIMITS.batchMessages),
     /** The status page's run log: how many runs and bytes it keeps, how long a reason is, and the page's caching. */
     runLogLength: String(RUN_LOG_LENGTH),
-    runLogMaxBytes: kib(RUN_LOG_MAX_BYTES),
+    runLogMaxBytes: mib(RUN_LOG_MAX_BYTES),
+    /** The days the reliability figures of GET /api/v1/status cover. */
+    statusWindowDays: String(WINDOW_DAYS),
     statusRecordMaxBytes: mib(STATUS_RECORD_MAX_BYTES),
     reasonMaxChars: REASON_MAX_CHARS.toLocaleString('en'),
     statusPageCacheControl: STATUS_PAGE_CACHE_CONTROL,

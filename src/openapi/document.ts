@@ -12,6 +12,9 @@ import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type Da
 import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
+import { StatusFigures } from '../schemas/status.ts';
+import { STATUS_PATH } from '../paths.ts';
+import { WINDOW_DAYS } from '../status/figures.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { registerChangesPath } from './changes.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
@@ -94,6 +97,7 @@ function documentedQuery(endpoint: DataEndpoint): z.ZodObject {
 const COMPONENTS = {
   error: ErrorBody.meta({ id: 'Error' }),
   health: Health.meta({ id: 'Health' }),
+  status: StatusFigures.meta({ id: 'StatusFigures' }),
   search: SearchResponse.meta({ id: 'SearchResponse' }),
   datasets: Object.fromEntries(
     DATASETS.map((d) => [
@@ -195,6 +199,26 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
 
   registry.registerPath({
     method: 'get',
+    path: STATUS_PATH,
+    operationId: 'getStatus',
+    tags: ['Service'],
+    summary: 'Collection reliability per dataset',
+    description:
+      `Each dataset's collection over the last ${WINDOW_DAYS} days of hourly runs (the run log): \`successShare\` of its runs that succeeded (\`ok\` or \`unchanged\`), ` +
+      '`hoursSinceLastGood`, `longestGapHours` between two good runs, `refusals` counted by the rule they broke, and the `institutions` and `rates` ' +
+      'its good runs listed (the newest, the least and the most). Every dataset is present; one no recorded run collected has `runs: 0`, null figures and a `message` ' +
+      '(as on a server with no collector), never zeros read as success. Never cached: it is counted to the time of the request. /docs/deploying#reliability-figures.',
+    responses: {
+      200: {
+        description: 'The figures, or, with no run recorded, every dataset saying so.',
+        content: { [JSON_TYPE]: { schema: COMPONENTS.status, ...examplesFor(examples.getStatus, 200) } },
+      },
+      400: errorResponse('`invalid_request`: the status takes no query parameters.', examples.getStatus, 400),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
     path: '/api/search',
     operationId: 'searchDocs',
     tags: ['Documentation'],
@@ -281,7 +305,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         name: d.title,
         description: `${d.title}: list, one ${d.entity.kind}, the time series and the change log.`,
       })),
-      { name: 'Service', description: 'Health and freshness.' },
+      { name: 'Service', description: 'Health, freshness and the reliability of collection.' },
       { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
       { name: 'Documentation', description: 'Search over these docs.' },
     ],

@@ -191,28 +191,32 @@ export async function healthReport(
  */
 export const STATUS_CACHE_MS = 5_000;
 
-/** The status store with each dataset's read kept for `ttlMs` (a failed read too, so a failing store is not hammered). */
+/**
+ * The status store with each dataset's read, and the run log's, kept for `ttlMs` (a failed read
+ * too, so a failing store is not hammered): health and GET /api/v1/status are polled.
+ */
 export function cachedStatusStore(
   status: StatusStore,
   ttlMs: number,
   clock: () => number = () => performance.now(),
 ): StatusStore {
-  const kept = new Map<string, { at: number; value: Promise<CollectionStatus | null> }>();
+  const kept = new Map<string, { at: number; value: Promise<unknown> }>();
+  function keptRead<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const at = clock();
+    const hit = kept.get(key);
+    if (hit && at - hit.at < ttlMs) return hit.value as Promise<T>;
+    const value = read();
+    value.catch(() => {}); // handled by whoever awaits it; kept for the window either way
+    kept.set(key, { at, value });
+    return value;
+  }
   return {
     kind: status.kind,
     required: status.required,
     write: (dataset, record) => status.write(dataset, record),
-    // Health does not read the run log; the status page reads the store itself, behind its one-minute shared cache.
-    readRuns: () => status.readRuns(),
+    // Kept apart from the datasets' reads: no dataset's slug is a key with this prefix.
+    readRuns: () => keptRead(' run-log', () => status.readRuns()),
     writeRuns: (runs) => status.writeRuns(runs),
-    read(dataset) {
-      const at = clock();
-      const hit = kept.get(dataset);
-      if (hit && at - hit.at < ttlMs) return hit.value;
-      const value = status.read(dataset);
-      value.catch(() => {}); // handled by whoever awaits it; kept for the window either way
-      kept.set(dataset, { at, value });
-      return value;
-    },
+    read: (dataset) => keptRead(dataset, () => status.read(dataset)),
   };
 }

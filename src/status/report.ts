@@ -21,28 +21,37 @@ export interface StatusReport {
   now: Date;
 }
 
+/**
+ * The run log as /status and GET /api/v1/status read it: a run dated ahead of the clock
+ * (src/status/clock-skew.ts) left out, as if not logged, and a log that cannot be read an empty
+ * one with the reason, clean (an unreadable log's message is clean already, src/status/stored.ts;
+ * an I/O error's may not be).
+ */
+export function readRunLog(
+  status: StatusStore,
+  now: Date,
+  log: (message: string, error: unknown) => void,
+): Promise<Pick<StatusReport, 'runs' | 'runsError'>> {
+  return status.readRuns().then(
+    (runs) => {
+      const ahead = runs.findLast((run) => isAhead(run.at, now));
+      if (ahead) logAheadOnce(log, 'status: a run in the run log', ahead.at, now);
+      return { runs: ahead ? runs.filter((run) => !isAhead(run.at, now)) : runs };
+    },
+    (error: unknown) => {
+      log('status: run log unreadable:', error);
+      return { runs: [], runsError: cleanText(error instanceof Error ? error.message : String(error)) };
+    },
+  );
+}
+
 export async function statusReport(
   loadStore: () => Promise<ServedStore>,
   status: StatusStore,
   now: Date,
   log: (message: string, error: unknown) => void,
 ): Promise<StatusReport> {
-  const [health, runs] = await Promise.all([
-    healthReport(loadStore, status, now, log),
-    status.readRuns().then(
-      // A run dated ahead of the clock (src/status/clock-skew.ts) is left out, as if not logged.
-      (runs) => {
-        const ahead = runs.findLast((run) => isAhead(run.at, now));
-        if (ahead) logAheadOnce(log, 'status: a run in the run log', ahead.at, now);
-        return { runs: ahead ? runs.filter((run) => !isAhead(run.at, now)) : runs };
-      },
-      (error: unknown) => {
-        log('status: run log unreadable:', error);
-        // Shown on the page: an unreadable log's message is clean already (src/status/stored.ts), an I/O error's may not be.
-        return { runs: [], runsError: cleanText(error instanceof Error ? error.message : String(error)) };
-      },
-    ),
-  ]);
+  const [health, runs] = await Promise.all([healthReport(loadStore, status, now, log), readRunLog(status, now, log)]);
   return { health, ...runs, now };
 }
 
@@ -161,3 +170,16 @@ export const DEPLOYMENT_WORDS: Record<Health['datasets'][string]['deployment'], 
   behind: 'behind: a newer collection is not deployed',
   unknown: 'unknown: no collection recorded',
 };
+
+/** How many of the newest runs the page's strip and its list of problems show; the chart shows the window. */
+export const RECENT_RUNS_SHOWN = 48;
+
+/** A share as the page says it: "98.6 %", "100 %". */
+export const percentWords = (share: number) => `${Math.round(share * 1000) / 10} %`;
+
+/** Hours as the page says them: "40 minutes", "1 hour", "5.5 hours", "3 days". */
+export function hoursWords(hours: number): string {
+  if (hours < 1) return `${Math.round(hours * 60)} minutes`;
+  if (hours >= 48) return `${Math.round(hours / 24)} days`;
+  return hours === 1 ? '1 hour' : `${hours} hours`;
+}

@@ -1,24 +1,26 @@
 /**
  * The run log: what the last RUN_LOG_LENGTH collection runs did, oldest first, kept beside the
- * per-dataset status in the same store. The status page draws it as a strip; it is bounded in
+ * per-dataset status in the same store. The status page draws it, and GET /api/v1/status counts
+ * each dataset's reliability from it (src/status/figures.ts); it is bounded in
  * runs and in bytes so the store's object stays small however long the service runs and whatever
  * the pages say, and a log that cannot be read is started anew rather than failing every run.
  */
 import { z } from 'zod';
 import { parseStored, StoredReason, UnreadableStored } from './stored.ts';
 
-/** Two days of hourly runs. */
-export const RUN_LOG_LENGTH = 48;
+/** Thirty days of hourly runs: the window the reliability figures cover. */
+export const RUN_LOG_LENGTH = 720;
 
 /**
  * The most bytes the stored log holds, and the most a reader reads of it (a larger stored log is
- * unreadable; the rest of it is never read). The count alone allows 48 runs × 4 datasets × a
- * 2,000-character reason ≈ 400 KB (up to 3× that in non-ASCII text), and /status reads the whole
- * log on each render. 256 KiB holds 48 runs whose every dataset failed with a 300-character reason
- * (≈ 80 KB; 48 quiet runs take ≈ 18 KB), so it only bites when many runs fail with long reasons:
- * then the oldest runs are dropped until the log fits (at 2,000 ASCII characters each, the newest 31).
+ * unreadable; the rest of it is never read). 720 quiet runs of today's datasets, each with its
+ * institutions and rates, take ≈ 410 KB; with one dataset in ten refused with a 300-character
+ * reason ≈ 510 KB; with every dataset of every run refused so ≈ 1.4 MB (test/status-bounds.test.ts
+ * measures them). 2 MiB holds each with room to spare, so it only bites when many runs fail with
+ * reasons far longer than the guards write (up to REASON_MAX_CHARS): then the oldest runs are
+ * dropped until the log fits. /status and GET /api/v1/status read it whole, so it bounds their work too.
  */
-export const RUN_LOG_MAX_BYTES = 256 * 1024;
+export const RUN_LOG_MAX_BYTES = 2 * 1024 * 1024;
 
 /**
  * A run's or a dataset's outcome: `ok` a new snapshot was written, `unchanged` the page was read
@@ -28,10 +30,20 @@ export const RUN_LOG_MAX_BYTES = 256 * 1024;
 export const RunOutcome = z.enum(['ok', 'unchanged', 'refused', 'failed']);
 export type RunOutcome = z.infer<typeof RunOutcome>;
 
+const Count = z.number().int().nonnegative();
+
 export const DatasetRun = z.strictObject({
   outcome: RunOutcome,
   /** Why it was refused or failed (clean, at most REASON_MAX_CHARS); absent otherwise. */
   reason: StoredReason.optional(),
+  /**
+   * The rule a refusal broke, as its reason names it (`refused (<rule>): …`); absent otherwise,
+   * and in runs logged before it was recorded (refusalRule reads those from the reason).
+   */
+  rule: StoredReason.optional(),
+  /** The institutions and rates the page listed, when it was read that far; absent otherwise, and in older runs. */
+  institutions: Count.optional(),
+  rates: Count.optional(),
 });
 export type DatasetRun = z.infer<typeof DatasetRun>;
 
@@ -50,6 +62,9 @@ const logJson = (runs: readonly CollectionRun[]) => `${JSON.stringify(runs, null
 
 const fits = (runs: readonly CollectionRun[]) => Buffer.byteLength(logJson(runs)) <= RUN_LOG_MAX_BYTES;
 
+/** A run's bytes inside logJson's array: its own 2-space JSON, one level in. */
+const runBytes = (run: CollectionRun) => Buffer.byteLength(JSON.stringify([run], null, 2)) - '[\n\n]'.length;
+
 /** The log as written: within both bounds. */
 const RunLog = z.array(CollectionRun).max(RUN_LOG_LENGTH).refine(fits, `must fit in ${RUN_LOG_MAX_BYTES} bytes`);
 
@@ -59,9 +74,17 @@ const RunLog = z.array(CollectionRun).max(RUN_LOG_LENGTH).refine(fits, `must fit
  * after a run.
  */
 function newestThatFit(runs: readonly CollectionRun[]): CollectionRun[] {
-  let kept = runs.slice(-RUN_LOG_LENGTH);
-  while (kept.length > 1 && !fits(kept)) kept = kept.slice(1);
-  return kept;
+  const recent = runs.slice(-RUN_LOG_LENGTH);
+  // logJson's bytes counted run by run from the newest ("[\n", the runs joined by ",\n", "\n]\n"), each run serialized once.
+  let bytes = '[\n\n]\n'.length;
+  let first = recent.length;
+  while (first > 0) {
+    const more = bytes + runBytes(recent[first - 1]!) + (first < recent.length ? ',\n'.length : 0);
+    if (more > RUN_LOG_MAX_BYTES && first < recent.length) break;
+    bytes = more;
+    first--;
+  }
+  return recent.slice(first);
 }
 
 /**
@@ -75,6 +98,13 @@ const StoredRunLog = z
   .transform(newestThatFit);
 
 const SEVERITY: readonly RunOutcome[] = ['unchanged', 'ok', 'refused', 'failed'];
+
+/** The rule words of a refusal's reason (`refused (<rule>): evidence`), which the collector's guards and page reader write. */
+const REFUSED_RULE = /^refused \((.+?)\): /;
+
+/** The rule a refused dataset broke: recorded, or, in an older run, named in its reason; undefined when neither says. */
+export const refusalRule = (run: DatasetRun): string | undefined =>
+  run.rule ?? REFUSED_RULE.exec(run.reason ?? '')?.[1];
 
 /** The run's outcome: the most serious of its datasets' (a run with no dataset is unchanged). */
 export function runOutcome(datasets: readonly DatasetRun[]): RunOutcome {
