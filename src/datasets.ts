@@ -68,8 +68,8 @@ export interface ItemFilter<I = Item> {
   description: string;
   /** A value the examples (the site's, the docs') show the filter with. */
   example: string;
-  /** The endpoints that take it; without it, the list, the detail and the time series alike. */
-  only?: readonly ('list' | 'detail' | 'timeSeries')[];
+  /** The endpoints that take it; without it, the list, the detail, the time series and the lowest rates alike. */
+  only?: readonly ('list' | 'detail' | 'timeSeries' | 'lowest')[];
   /** Its values are whole numbers written in digits, so an MCP tool takes a JSON number for it too. */
   wholeNumber?: boolean;
   /** The item as the filter leaves it, or null to drop it. */
@@ -252,7 +252,7 @@ export function datasetBySlug(slug: string): Dataset | undefined {
 }
 
 /** The filters an endpoint of the dataset takes (a filter declares `only` when not all of them). */
-export function filtersOf(dataset: Dataset, kind: 'list' | 'detail' | 'timeSeries'): readonly ItemFilter[] {
+export function filtersOf(dataset: Dataset, kind: 'list' | 'detail' | 'timeSeries' | 'lowest'): readonly ItemFilter[] {
   const filters: readonly ItemFilter[] = dataset.filters;
   return filters.filter((filter) => filter.only?.includes(kind) ?? true);
 }

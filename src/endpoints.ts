@@ -1,13 +1,14 @@
 /**
- * The REST endpoints, derived from the dataset table: three per dataset plus health. The API
- * router, and later the OpenAPI document and the MCP tools, read these declarations.
+ * The REST endpoints, derived from the dataset table: four per dataset (the list, one entity, the
+ * time series and the lowest open rates) plus health. The API router, the OpenAPI document and
+ * the MCP tools read these declarations.
  */
 import { z } from 'zod';
 import { filtersOf, type Dataset } from './datasets.ts';
-import { API_PREFIX, TIME_SERIES_SEGMENT } from './paths.ts';
+import { API_PREFIX, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from './paths.ts';
 import { DateParam, EntityIdParam } from './schemas/params.ts';
 
-export type EndpointKind = 'list' | 'detail' | 'timeSeries';
+export type EndpointKind = 'list' | 'detail' | 'timeSeries' | 'lowest';
 
 export interface DataEndpoint {
   kind: EndpointKind;
@@ -65,7 +66,7 @@ const DATE_PARAMS = {
 
 const ENDPOINTS = new Map<string, Record<EndpointKind, DataEndpoint>>();
 
-/** The three endpoints of a dataset, built once (their schemas are compiled on first use). */
+/** The endpoints of a dataset, built once (their schemas are compiled on first use). */
 export function endpointsOf(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
   let endpoints = ENDPOINTS.get(dataset.slug);
   if (!endpoints) ENDPOINTS.set(dataset.slug, (endpoints = buildEndpoints(dataset)));
@@ -95,15 +96,36 @@ function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
       }),
       ignoredQuery: dataset.ignoredTimeSeriesParams,
     },
+    // Its filters (termInMonths keeps one measure) and, as on the time series, one lender.
+    lowest: {
+      kind: 'lowest',
+      dataset,
+      path: `${base}/${LOWEST_SEGMENT}`,
+      query: z.strictObject({
+        ...filterParams(dataset, 'lowest'),
+        [dataset.entity.param]: entityIdParam(dataset).optional(),
+      }),
+      ignoredQuery: [],
+    },
   };
 }
 
-/** `list_<slug>`, `get_<slug>_by_institution`, `get_<slug>_time_series` (the slug's `-` as `_`): MCP tool names. */
+/**
+ * `list_<slug>`, `get_<slug>_by_institution`, `get_<slug>_time_series`, `get_lowest_<slug>` (the
+ * slug's `-` as `_`): MCP tool names.
+ */
 export function operationName(endpoint: DataEndpoint): string {
   const base = endpoint.dataset.slug.replaceAll('-', '_');
-  if (endpoint.kind === 'list') return `list_${base}`;
-  if (endpoint.kind === 'detail') return `get_${base}_by_${endpoint.dataset.entity.kind}`;
-  return `get_${base}_time_series`;
+  switch (endpoint.kind) {
+    case 'list':
+      return `list_${base}`;
+    case 'detail':
+      return `get_${base}_by_${endpoint.dataset.entity.kind}`;
+    case 'timeSeries':
+      return `get_${base}_time_series`;
+    case 'lowest':
+      return `get_lowest_${base}`;
+  }
 }
 
 /** The same name in camelCase, for OpenAPI operationIds (`list_foo_rates` → `listFooRates`). */

@@ -116,6 +116,15 @@ function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newest
         `${series}?date=yesterday`,
       ];
     }
+    case 'lowest': {
+      const lowest = endpoint.path;
+      return [
+        term ? `${lowest}?${term}` : lowest,
+        ...(firstId ? [`${lowest}?${param}=${firstId}`] : []),
+        ...(term ? [`${lowest}?termInMonths=one`] : [`${lowest}?colour=blue`]),
+        `${lowest}?${param}=${dataset.entity.prefix}:no-such-lender`,
+      ];
+    }
   }
 }
 
@@ -221,9 +230,11 @@ export async function collectExamples(
   status: StatusStore = unrecordedStatusStore(),
 ): Promise<ExampleSet> {
   const examples: ExampleSet = {};
-  const ask = async (request: string): Promise<Example> => {
+  // The lowest rates are a few measures, never cut: `data` is no list of institutions there.
+  const ask = async (request: string, whole = false): Promise<Example> => {
     const response = await handle(new Request(`${origin}${request}`));
-    const { body, cut } = trim(await response.json());
+    const answer = await response.json();
+    const { body, cut } = whole ? { body: answer, cut: {} } : trim(answer);
     return { request, status: response.status, body, ...(Object.keys(cut).length ? { cut } : {}) };
   };
   const operations: string[] = [];
@@ -238,11 +249,13 @@ export async function collectExamples(
     const newestDate = (series.body as { availableDates?: string[] }).availableDates?.at(-1);
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       operations.push(operationId(endpoint));
-      examples[operationId(endpoint)] = await Promise.all(requestsFor(endpoint, first, newestDate).map(ask));
+      examples[operationId(endpoint)] = await Promise.all(
+        requestsFor(endpoint, first, newestDate).map((request) => ask(request, endpoint.kind === 'lowest')),
+      );
     }
     operations.push(changesOperationId(dataset));
     examples[changesOperationId(dataset)] = await Promise.all(
-      changesExampleRequests(dataset, first, newestDate).map(ask),
+      changesExampleRequests(dataset, first, newestDate).map((request) => ask(request)),
     );
   }
   examples.getHealth = [await ask(HEALTH_PATH), await ask(`${HEALTH_PATH}?verbose=1`)];

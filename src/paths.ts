@@ -7,6 +7,8 @@ export const API_PREFIX = '/api/v1';
 export const TIME_SERIES_SEGMENT = 'time-series';
 /** The path segment after a dataset's slug that names its change log. */
 export const CHANGES_SEGMENT = 'changes';
+/** The path segment after a dataset's slug that names its lowest open rates. */
+export const LOWEST_SEGMENT = 'lowest';
 /** The path segment after API_PREFIX that names the health endpoint. */
 export const HEALTH_SEGMENT = 'health';
 export const HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
@@ -31,8 +33,9 @@ export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 export const isAllowedMethod = (method: string): boolean => (ALLOWED_METHODS as readonly string[]).includes(method);
 
 /**
- * The segments of a path shaped like an endpoint — health, the status figures, or a dataset's slug and at most one
- * segment after it (a list, a time series, a change log, one institution or issuer) — or
+ * The segments of a path shaped like an endpoint — health, the status figures, or a dataset's slug
+ * and at most one segment after it (a list, a time series, a change log, the lowest rates, one
+ * institution or issuer) — or
  * undefined. Whether the slug names a dataset is the router's question (src/api/routes.ts).
  */
 export function endpointSegments(

@@ -319,7 +319,7 @@ describe('the change log as a data endpoint', () => {
 });
 
 describe('the build refuses an institution whose slug is a reserved segment', () => {
-  it.each(['changes', 'time-series'])(
+  it.each(['changes', 'time-series', 'lowest'])(
     'slug "%s": build:data fails, naming the snapshot file',
     async (slug) => {
       const dataset = DATASETS[0];

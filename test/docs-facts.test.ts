@@ -246,6 +246,20 @@ describe('the AI page', () => {
     // Every tool that is no endpoint's twin is named where the page says what the twins are.
     for (const tool of OWN_TOOLS) expect(ai).toContain(`\`${tool.name}\``);
     if (OWN_TOOLS.length === 0) expect(ai).toMatch(/each\s+the twin of a REST endpoint\. A twin/);
+    // The list grows only at its end, the tools before keeping their places: an additive change, as both pages say.
+    expect(TOOLS.map((t) => t.name)).toEqual(
+      [
+        ...DATASETS.flatMap((d) => restToolsOf(d, ['list', 'detail', 'timeSeries'])),
+        ...DATASETS.flatMap((d) => restToolsOf(d, ['lowest'])),
+        ...OWN_TOOLS,
+      ].map((t) => t.name),
+    );
+    expect(ai.replace(/\s+/g, ' ')).toContain(
+      'a release may add tools, always after the ones before them, an additive change',
+    );
+    expect(page('stability').replace(/\s+/g, ' ')).toContain(
+      'the tool list grows, the new tools after the ones before them',
+    );
   });
 });
 
@@ -639,7 +653,8 @@ describe('the reference pages', () => {
           /curl '([^']+)'\n```\n\nResponse `200` \(real data(?:; ([^)]*))?\):\n\n```json\n([\s\S]*?)\n```/g,
         ),
       ];
-      expect(blocks.length, dataset.slug).toBe(3);
+      // One example per endpoint of the dataset.
+      expect(blocks.length, dataset.slug).toBe(Object.keys(endpointsOf(dataset)).length);
       for (const [, url, note = '', shownJson] of blocks) {
         const real = await (await core(url!.slice(SITE.length))).json();
         const shown = JSON.parse(shownJson!);

@@ -8,11 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DATASETS, filtersOf, type Dataset, type ItemFilter } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
 import { restToolsOf } from '../src/mcp/rest-tools.ts';
 import { readArguments } from '../src/mcp/tool.ts';
 
-/** A dataset with one more filter, as a contributor would add it (under a slug of its own). */
+/**
+ * A dataset with one more filter, as a contributor would add it (under a slug of its own, with the
+ * base's explorer facts, which a table entry comes with).
+ */
 function withFilter(base: Dataset, filter: ItemFilter, slug: string): Dataset {
+  (EXPLORER as Record<string, unknown>)[slug] = EXPLORER[base.slug];
   return { ...base, slug, filters: [...base.filters, filter] } as unknown as Dataset;
 }
 
@@ -36,15 +41,16 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('a filter for one endpo
     expect(Object.keys(endpoints.list.query.shape)).toContain('minimumRate');
     expect(Object.keys(endpoints.detail.query.shape)).not.toContain('minimumRate');
     expect(Object.keys(endpoints.timeSeries.query.shape)).not.toContain('minimumRate');
+    expect(Object.keys(endpoints.lowest.query.shape)).not.toContain('minimumRate');
     expect(endpoints.detail.query.safeParse({ minimumRate: '5' }).success).toBe(false);
     expect(endpoints.list.query.safeParse({ minimumRate: '5' }).success).toBe(true);
   });
 
   it('is an argument and a sentence of the MCP list tool only', () => {
-    const [list, detail, series] = restToolsOf(dataset);
+    const [list, detail, series, lowest] = restToolsOf(dataset);
     expect(Object.keys(list!.inputSchema.properties ?? {})).toContain('minimumRate');
     expect(list!.description).toContain('minimumRate');
-    for (const tool of [detail!, series!]) {
+    for (const tool of [detail!, series!, lowest!]) {
       expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain('minimumRate');
       expect(tool.description).not.toContain('minimumRate');
     }

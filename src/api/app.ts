@@ -21,6 +21,7 @@ import { ALLOWED_METHODS, isAllowedMethod } from '../paths.ts';
 import { matchRoute, routeQuery, type Route } from './routes.ts';
 import { getTimeSeries } from './time-series.ts';
 import { getChanges } from './changes.ts';
+import { getLowest } from './lowest.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -87,6 +88,8 @@ export function createRestCore(deps: ApiDeps): RestCore {
         return getTimeSeries(endpoint, query, ctx);
       case 'changes':
         return getChanges(endpoint, query, ctx);
+      case 'lowest':
+        return getLowest(endpoint, query, ctx);
     }
   }
 

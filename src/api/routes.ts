@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { datasetBySlug, type Dataset } from '../datasets.ts';
 import { endpointsOf, type DataEndpoint } from '../endpoints.ts';
 import { changesEndpointOf, type ChangesEndpoint } from '../changes/endpoint.ts';
-import { CHANGES_SEGMENT, endpointSegments, TIME_SERIES_SEGMENT } from '../paths.ts';
+import { CHANGES_SEGMENT, endpointSegments, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
 import { parseQuery } from './query.ts';
 
 /** Health and the status figures take no query parameters. */
@@ -26,7 +26,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Match `/api/v1/...` against health, the status figures and the endpoints of each dataset (three, and the change log). */
+/** Match `/api/v1/...` against health, the status figures and the endpoints of each dataset (four, and the change log). */
 export function matchRoute(pathname: string): Route | undefined {
   const shape = endpointSegments(pathname);
   if (shape?.kind !== 'dataset') return shape;
@@ -36,8 +36,9 @@ export function matchRoute(pathname: string): Route | undefined {
   const endpoints = endpointsOf(dataset);
   if (segment === undefined) return { kind: 'data', endpoint: endpoints.list };
   if (segment === TIME_SERIES_SEGMENT) return { kind: 'data', endpoint: endpoints.timeSeries };
-  // Before the detail route: a bare slug `changes` would name it, so the build refuses one (src/changes/endpoint.ts).
+  // Before the detail route: a bare slug `changes` or `lowest` would name it, so the build refuses one (src/changes/endpoint.ts).
   if (segment === CHANGES_SEGMENT) return { kind: 'data', endpoint: changesEndpointOf(dataset) };
+  if (segment === LOWEST_SEGMENT) return { kind: 'data', endpoint: endpoints.lowest };
   return { kind: 'data', endpoint: endpoints.detail, pathValue: decodeSegment(segment) };
 }
 

@@ -1,21 +1,25 @@
 /**
  * `GET /api/v1/<dataset>/changes`: the change log endpoint of each dataset, declared from the
- * dataset table beside the three endpoints of src/endpoints.ts. It is a REST endpoint only: the
+ * dataset table beside the four endpoints of src/endpoints.ts. It is a REST endpoint only: the
  * MCP server has no tool of it (src/mcp/tool-table.ts).
  *
- * `changes` (like `time-series`) is a path segment the router reserves before the detail route:
- * ids are `institution:<slug>`, so an id never reads `changes`, but a bare slug would; the build
- * refuses any entity whose slug is a reserved segment (reservedSlugProblems).
+ * `changes` (like `time-series` and `lowest`) is a path segment the router reserves before the
+ * detail route: ids are `institution:<slug>`, so an id never reads `changes`, but a bare slug
+ * would; the build refuses any entity whose slug is a reserved segment (reservedSlugProblems).
  */
 import { z } from 'zod';
 import { entityIdParam } from '../endpoints.ts';
-import { API_PREFIX, CHANGES_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
+import { API_PREFIX, CHANGES_SEGMENT, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { DateParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
 
-/** Path segments after a dataset that are not an institution or issuer. */
-const RESERVED_SEGMENTS = [TIME_SERIES_SEGMENT, CHANGES_SEGMENT] as const;
+/** Path segments after a dataset that are not an institution or issuer, with what each names. */
+const RESERVED_SEGMENTS: Readonly<Record<string, string>> = {
+  [TIME_SERIES_SEGMENT]: 'the time series',
+  [CHANGES_SEGMENT]: 'the change log',
+  [LOWEST_SEGMENT]: 'the lowest rates',
+};
 /** How far back the change log goes when `since` is not given. */
 export const DEFAULT_DAYS = 30;
 
@@ -81,12 +85,12 @@ export function changesExampleRequests(
 /** The reserved path segment an entity id's slug would take over, if any (the collector refuses it too). */
 export function reservedSlugOf(id: string): string | undefined {
   const slug = id.slice(id.indexOf(':') + 1).toLowerCase();
-  return (RESERVED_SEGMENTS as readonly string[]).includes(slug) ? slug : undefined;
+  return Object.hasOwn(RESERVED_SEGMENTS, slug) ? slug : undefined;
 }
 
 /**
  * Entities whose slug is a reserved path segment: `/api/v1/<dataset>/<slug>` would answer the
- * change log or the time series instead of that entity. The build fails on any, naming the first
+ * change log, the time series or the lowest rates instead of that entity. The build fails on any, naming the first
  * snapshot file that lists it.
  */
 export function reservedSlugProblems(store: CompiledStore): { file: string; problem: string }[] {
@@ -103,7 +107,7 @@ export function reservedSlugProblems(store: CompiledStore): { file: string; prob
         seen.add(id);
         found.push({
           file: `${dataset.slug}/${compiled.dates[s]}.json`,
-          problem: `${dataset.entity.kind} ${id}: the slug "${slug}" is reserved (${API_PREFIX}/${dataset.slug}/${slug} is ${slug === CHANGES_SEGMENT ? 'the change log' : 'the time series'})`,
+          problem: `${dataset.entity.kind} ${id}: the slug "${slug}" is reserved (${API_PREFIX}/${dataset.slug}/${slug} is ${RESERVED_SEGMENTS[slug]})`,
         });
       }
     });

@@ -7,9 +7,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DATASETS, datasetsInWords, type DatasetSlug } from '../datasets.ts';
-import { endpointsOf } from '../endpoints.ts';
+import { endpointsOf, type EndpointKind } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
-import { countWord, namesInWords } from '../lib/words.ts';
+import { countWord, listInWords, namesInWords } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
 import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
@@ -110,6 +110,14 @@ const toolArguments = (t: (typeof TOOLS)[number]) =>
     ...t.ignored.map((k) => `\`${k}\` (accepted and ignored)`),
   ].join(', ') || '—';
 
+/** What a dataset's twin of each endpoint answers, as the AI page lists them. */
+const TWIN_WORDS: Record<EndpointKind, string> = {
+  list: 'its list',
+  detail: 'one institution or issuer',
+  timeSeries: 'its time series',
+  lowest: 'its lowest rates',
+};
+
 /** Values the hand-written pages can include, so lists that the code defines are written once. */
 function substitutions(site: string): Record<string, string> {
   return {
@@ -163,6 +171,8 @@ function substitutions(site: string): Record<string, string> {
     /** How many MCP tools there are, and per dataset, in words. */
     toolCount: countWord(TOOLS.length),
     toolsPerDataset: countWord(REST_TOOL_KINDS.length),
+    /** What each dataset's twins answer, in the order of the tool list. */
+    twinKinds: listInWords(REST_TOOL_KINDS.map((kind) => TWIN_WORDS[kind])),
     /** The tools that are no endpoint's twin, named, or nothing when there are none. */
     ownTools: OWN_TOOLS.length
       ? `, and ${namesInWords(OWN_TOOLS.map((t) => `\`${t.name}\` (${t.title.toLowerCase()})`))}, which answer${OWN_TOOLS.length === 1 ? 's' : ''} from several REST answers with a result of ${OWN_TOOLS.length === 1 ? 'its' : 'their'} own, described by ${OWN_TOOLS.length === 1 ? 'its' : 'their'} \`outputSchema\``

@@ -8,6 +8,7 @@ import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../e
 import { EXAMPLE_CUT, type Example, type ExampleCut, type ExampleSet } from '../examples.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
+import { EXPLORER } from '../explorer/definitions.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -134,15 +135,19 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
   const filters = filtersOf(dataset, 'list')
     .map((f) => `\`${f.name}\``)
     .join(', ');
+  const definition = EXPLORER[dataset.slug];
+  const lowestFilters = filtersOf(dataset, 'lowest');
+  const measureName = definition.measureName.toLowerCase();
   return `# ${dataset.title}
 
-${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail and time-series answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
+${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail, time-series and lowest-rates answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
 
 | method | path | what |
 | --- | --- | --- |
 | GET | \`${endpoints.list.path}\` | every ${entity.kind}, newest data |
 | GET | \`${endpoints.detail.path}\` | one ${entity.kind} |
 | GET | \`${endpoints.timeSeries.path}\` | earlier snapshots |
+| GET | \`${endpoints.lowest.path}\` | the lowest rates open to anyone, per ${measureName} |
 
 ${section(endpoints.list, 'List', `The newest ${dataset.label} of every ${entity.kind}.${filters ? ` Filter with ${filters} (see the parameters).` : ''}`)}
 
@@ -156,6 +161,12 @@ ${section(
 ${timeSeriesRules(`\`${entity.param}\``, `\`${entity.notFound}\``)}
 
 With \`${entity.param}\`, each snapshot holds only that ${entity.kind} (an empty \`data\` on dates it was not listed).${dataset.ignoredTimeSeriesParams.length ? ` \`${dataset.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''}`,
+)}
+
+${section(
+  endpoints.lowest,
+  'Lowest rates',
+  `The lowest ${dataset.label} of the newest snapshot open to anyone, one item of \`data\` per ${measureName} (${definition.measures.map((m) => `\`${m.key}\` ${m.label.toLowerCase()}`).join(', ')}), as the [rates explorer](/rates/${definition.path}) shows them: \`rate\`, every offer that makes it in \`offers\`, and in \`restricted\` the offers below it that are not open to anyone, each with whom it is for (\`for\`; [best rates and restricted offers](/docs/concepts#best-rates-and-restricted-offers)). A ${measureName} no offer open to anyone has is left out.${lowestFilters.map((f) => ` \`${f.name}\` filters the offers as on the list.`).join('')} \`${entity.param}\` keeps one ${entity.kind}'s offers; one not in the newest snapshot is a \`404 ${entity.notFound}\`.`,
 )}
 
 ## Fields

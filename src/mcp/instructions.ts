@@ -1,5 +1,6 @@
 /** What an agent is told about this server in `initialize` and `server/discover`, written from the dataset table. */
 import { DATASETS } from '../datasets.ts';
+import { EXPLORER } from '../explorer/definitions.ts';
 import { API_PREFIX } from '../endpoints.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { countWord, listInWords } from '../lib/words.ts';
@@ -8,6 +9,9 @@ import { REST_TOOL_KINDS } from './rest-tools.ts';
 import { OWN_TOOLS } from './tool-table.ts';
 
 export const SERVER_INFO = { name: 'nz-rates', title: 'New Zealand lending rates', version: '1.0.0' };
+
+/** What the datasets compare, each once, in words ("term, plan and rate"). */
+const MEASURE_NAMES = listInWords([...new Set(DATASETS.map((d) => EXPLORER[d.slug].measureName.toLowerCase()))]);
 
 /** Each entity kind once, with an example id of the first dataset that has it. */
 const KINDS = [...new Map(DATASETS.map((d) => [d.entity.kind, d])).values()];
@@ -24,7 +28,8 @@ export const INSTRUCTIONS = `New Zealand lending rates from interest.co.nz (${CO
 Datasets (${countWord(REST_TOOL_KINDS.length)} tools each, the twins of the REST endpoints): ${listInWords(DATASETS.map((d) => `${d.label} (by ${d.entity.kind})`))}.
 - list_<dataset>: the newest rates of every ${KINDS.map((d) => d.entity.kind).join(' or ')}, with their ids.
 - ${KINDS.map((d) => `get_<dataset>_by_${d.entity.kind}`).join(' / ')}: one ${KINDS.map((d) => d.entity.kind).join(' or ')}.
-- get_<dataset>_time_series: earlier snapshots.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
+- get_<dataset>_time_series: earlier snapshots.
+- get_lowest_<dataset>: the lowest newest rates open to anyone, per measure (${MEASURE_NAMES}), as the site's rates explorer shows them; restricted offers below them are set apart with whom they are for.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
 
 Ids: ${listInWords(KINDS.map((d) => `${d.entity.kind}s are "${d.entity.prefix}:<slug>" (e.g. ${d.exampleEntityId})`))}. They are matched case-insensitively and do not change between collections; call a list tool first to find them.
 

@@ -1,5 +1,5 @@
 /**
- * The tools that are REST endpoints' twins, three per dataset, from the dataset table and the
+ * The tools that are REST endpoints' twins, four per dataset, from the dataset table and the
  * endpoints: a tool's arguments are its endpoint's parameters (strings, validated by the same zod
  * schemas), its result is the REST answer, and its outputSchema is the schema the OpenAPI document
  * gives that answer.
@@ -14,10 +14,22 @@ import {
   type EndpointKind,
 } from '../endpoints.ts';
 import { z } from 'zod';
+import { EXPLORER } from '../explorer/definitions.ts';
+import { lowestSchemaOf } from '../explorer/lowest.ts';
 import { defineTool, jsonSchemaOf, type Arguments, type Tool } from './tool.ts';
 
-/** The endpoints each dataset has a twin tool of, in the order the tool list gives them. */
-export const REST_TOOL_KINDS = ['list', 'detail', 'timeSeries'] as const satisfies readonly EndpointKind[];
+/**
+ * The endpoints each dataset has a twin tool of, in groups as they came: the tool list gives each
+ * group for every dataset before the next group, so a tool added later never moves one before it
+ * (/docs/stability).
+ */
+export const REST_TOOL_GROUPS = [
+  ['list', 'detail', 'timeSeries'],
+  ['lowest'],
+] as const satisfies readonly (readonly EndpointKind[])[];
+
+/** The endpoints each dataset has a twin tool of. */
+export const REST_TOOL_KINDS: readonly EndpointKind[] = REST_TOOL_GROUPS.flat();
 
 export const listToolName = (dataset: Dataset) => operationName(endpointsOf(dataset).list);
 
@@ -40,6 +52,16 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
         title: `Get ${title.toLowerCase()} by ${entity.kind}`,
         description: `The newest ${dataset.label} of one ${entity.kind}, by ${entity.param} (e.g. ${exampleEntityId(dataset)}; ${list} lists every id).${filters}`,
       };
+    case 'lowest': {
+      const { measureName } = EXPLORER[dataset.slug];
+      return {
+        title: `Get the lowest ${dataset.label}`,
+        description:
+          `The lowest newest ${dataset.label} open to anyone, per ${measureName.toLowerCase()}, as the site's rates explorer shows them: ` +
+          `the rate, the offers that make it (${entity.kind}, product, rate id; a loan's range), and the restricted offers below it ` +
+          `set apart with whom they are for. Optional ${entity.param} keeps one ${entity.kind} (${list} lists every id).${filters}`,
+      };
+    }
     case 'timeSeries':
       return {
         title: `Get ${title.toLowerCase()} time series`,
@@ -84,9 +106,16 @@ function restTarget(endpoint: DataEndpoint, args: Arguments): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** A dataset's twin tools, one per endpoint. */
-export const restToolsOf = (dataset: Dataset): Tool[] =>
-  REST_TOOL_KINDS.map((kind) => {
+const OUTPUT = {
+  list: (dataset: Dataset) => dataset.schemas.envelope,
+  detail: (dataset: Dataset) => dataset.schemas.envelope,
+  timeSeries: (dataset: Dataset) => dataset.schemas.timeSeries,
+  lowest: lowestSchemaOf,
+} satisfies Record<EndpointKind, (dataset: Dataset) => z.ZodType>;
+
+/** A dataset's twin tools, one per endpoint (of the groups given: all of them by default). */
+export const restToolsOf = (dataset: Dataset, kinds: readonly EndpointKind[] = REST_TOOL_KINDS): Tool[] =>
+  kinds.map((kind) => {
     const endpoint = endpointsOf(dataset)[kind];
     const input = inputOf(endpoint);
     return defineTool({
@@ -94,7 +123,7 @@ export const restToolsOf = (dataset: Dataset): Tool[] =>
       ...describeTool(dataset, kind),
       input,
       inputSchema: inputSchemaOf(endpoint, input),
-      output: kind === 'timeSeries' ? dataset.schemas.timeSeries : dataset.schemas.envelope,
+      output: OUTPUT[kind](dataset),
       example: endpoint.pathParam ? { [endpoint.pathParam]: exampleEntityId(dataset) } : {},
       ignored: endpoint.ignoredQuery,
       digits: new Set(
@@ -103,7 +132,7 @@ export const restToolsOf = (dataset: Dataset): Tool[] =>
           .map((filter) => filter.name),
       ),
       dataset,
-      sizes: kind,
+      ...(kind === 'lowest' ? {} : { sizes: kind }),
       forward: (args) => restTarget(endpoint, args),
     });
   });

@@ -4,12 +4,16 @@
  * says what a tool is) and add its line here.
  */
 import { DATASETS } from '../datasets.ts';
-import { restToolsOf } from './rest-tools.ts';
+import { REST_TOOL_GROUPS, restToolsOf } from './rest-tools.ts';
 import type { Tool } from './tool.ts';
 
 /** Tools that are not a REST endpoint's twin, in the order `tools/list` gives them after the twins. */
 export const OWN_TOOLS: readonly Tool[] = [];
 
-export const TOOLS: readonly Tool[] = [...DATASETS.flatMap(restToolsOf), ...OWN_TOOLS];
+/** The twins, group by group (each group for every dataset, src/mcp/rest-tools.ts), then the tools of their own. */
+export const TOOLS: readonly Tool[] = [
+  ...REST_TOOL_GROUPS.flatMap((kinds) => DATASETS.flatMap((dataset) => restToolsOf(dataset, kinds))),
+  ...OWN_TOOLS,
+];
 
 export const TOOL_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.name, tool]));

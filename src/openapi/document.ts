@@ -6,7 +6,9 @@
 // CommonJS copy of zod: a second zod whose registry our schemas are not in. Its ESM build shares ours.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
 import { z } from 'zod';
-import { DATASETS, datasetsInWords } from '../datasets.ts';
+import { DATASETS, datasetsInWords, filtersOf } from '../datasets.ts';
+import { EXPLORER } from '../explorer/definitions.ts';
+import { lowestSchemaOf } from '../explorer/lowest.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
@@ -31,6 +33,7 @@ const SUMMARY: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => stri
   list: (d) => `List ${d.label}`,
   detail: (d) => `Get ${d.label} by ${d.entity.kind}`,
   timeSeries: (d) => `Get ${d.label} time series`,
+  lowest: (d) => `Get the lowest ${d.label}`,
 };
 
 const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => string> = {
@@ -44,6 +47,17 @@ const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => 
     `One answer holds at most ${MAX_TIME_SERIES_SNAPSHOTS.toLocaleString('en')} snapshots, sent as a stream; a longer range is a 400 ` +
     '`invalid_request` whose `hint` names the first part to ask for.' +
     (d.ignoredTimeSeriesParams.length ? ` \`${d.ignoredTimeSeriesParams.join('`, `')}\` is accepted and ignored.` : ''),
+  lowest: (d) => {
+    const { path, measures } = EXPLORER[d.slug];
+    const filters = filtersOf(d, 'lowest').map((f) => `\`${f.name}\` filters the offers as on the list. `);
+    return (
+      `The lowest ${d.label} of the newest snapshot open to anyone, per measure (${measures.map((m) => `\`${m.key}\``).join(', ')}), ` +
+      `as the rates explorer at /rates/${path} shows them: every offer that makes it, and in \`restricted\` the offers below it ` +
+      'that are not open to anyone, each with whom it is for (/docs/concepts#best-rates-and-restricted-offers). ' +
+      `A measure no offer open to anyone has is left out. ${filters.join('')}` +
+      `\`${d.entity.param}\` keeps one ${d.entity.kind}'s offers; one not in the newest snapshot is a 404 \`${d.entity.notFound}\`.`
+    );
+  },
 };
 
 /** `{ name: { summary, value } }` examples for one status, or nothing. */
@@ -105,6 +119,7 @@ const COMPONENTS = {
       {
         envelope: d.schemas.envelope.meta({ id: d.type }),
         timeSeries: d.schemas.timeSeries.meta({ id: d.timeSeriesType }),
+        lowest: lowestSchemaOf(d).meta({ id: `${d.type}Lowest` }),
       },
     ]),
   ),
@@ -116,7 +131,13 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
   const error = COMPONENTS.error;
 
   for (const dataset of DATASETS) {
-    const { envelope, timeSeries: series } = COMPONENTS.datasets[dataset.slug]!;
+    const schemas = COMPONENTS.datasets[dataset.slug]!;
+    const schemaOf = {
+      list: schemas.envelope,
+      detail: schemas.envelope,
+      timeSeries: schemas.timeSeries,
+      lowest: schemas.lowest,
+    };
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       const id = operationId(endpoint);
       const found = examples[id];
@@ -135,7 +156,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
           200: {
             description: `${dataset.title}, with the terms of use.`,
             content: {
-              [JSON_TYPE]: { schema: endpoint.kind === 'timeSeries' ? series : envelope, ...examplesFor(found, 200) },
+              [JSON_TYPE]: { schema: schemaOf[endpoint.kind], ...examplesFor(found, 200) },
             },
           },
           400: errorResponse(
@@ -147,9 +168,9 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
             ? {}
             : {
                 404: errorResponse(
-                  endpoint.kind === 'detail'
-                    ? `\`${dataset.entity.notFound}\``
-                    : `\`no_data\` or \`${dataset.entity.notFound}\``,
+                  endpoint.kind === 'timeSeries'
+                    ? `\`no_data\` or \`${dataset.entity.notFound}\``
+                    : `\`${dataset.entity.notFound}\``,
                   found,
                   404,
                 ),
@@ -262,7 +283,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     description:
       `Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol ${MODERN_VERSION} (per-request \`_meta\` and the ` +
       `\`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers) and the legacy versions ${LEGACY_VERSIONS.join(', ')} ` +
-      `(\`initialize\` first). ${TOOLS.length} read-only tools over the same data, each dataset's list, detail and time series among them. GET and DELETE answer 405. ` +
+      `(\`initialize\` first). ${TOOLS.length} read-only tools over the same data, each dataset's list, detail, time series and lowest rates among them. GET and DELETE answer 405. ` +
       `Limits: a body of ${kib(LIMITS.bodyBytes)}, a batch of ${LIMITS.batchMessages} messages with at most ${LIMITS.batchToolCalls} tools/call ` +
       `and ${mib(LIMITS.responseBytes)} of answers, a tool result of ${mib(LIMITS.resultBytes)} (/docs/ai#limits). ` +
       'Every answer but the preflight carries `x-request-id`.',
@@ -303,7 +324,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     tags: [
       ...DATASETS.map((d) => ({
         name: d.title,
-        description: `${d.title}: list, one ${d.entity.kind}, the time series and the change log.`,
+        description: `${d.title}: list, one ${d.entity.kind}, the time series, the lowest rates and the change log.`,
       })),
       { name: 'Service', description: 'Health, freshness and the reliability of collection.' },
       { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },

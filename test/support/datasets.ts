@@ -34,10 +34,10 @@ export const ONE_OF_EACH_KIND: Dataset[] = [...new Map(DATASETS.map((d) => [d.en
 /** `[slug, dataset]` rows for `it.each` and `describe.each`. */
 export const EACH = DATASETS.map((d) => [d.slug, d] as const);
 
-/** A dataset's three MCP tools' names: its list, its detail and its time series. */
-export function toolNamesOf(dataset: Dataset): { list: string; detail: string; series: string } {
-  const [list, detail, series] = restToolsOf(dataset).map((t) => t.name) as [string, string, string];
-  return { list, detail, series };
+/** A dataset's four MCP tools' names: its list, its detail, its time series and its lowest rates. */
+export function toolNamesOf(dataset: Dataset): { list: string; detail: string; series: string; lowest: string } {
+  const [list, detail, series, lowest] = restToolsOf(dataset).map((t) => t.name) as [string, string, string, string];
+  return { list, detail, series, lowest };
 }
 
 /** The dataset whose test history is largest on disk: for limits that only a long history reaches. */
@@ -61,8 +61,9 @@ export interface ToolCallCase {
 /**
  * A call of every tool, each with its REST request: each dataset's list (filtered where it can be),
  * its example entity (the prefix kept, the slug in capitals: ids match case-insensitively), its time
- * series three ways in turn (a range for the entity by its bare slug, one date, no date), and each
- * parameter its time series ignores. `newest` gives each dataset's newest snapshot date.
+ * series three ways in turn (a range for the entity by its bare slug, one date, no date), each
+ * parameter its time series ignores, and its lowest rates of the example entity, filtered where
+ * they can be. `newest` gives each dataset's newest snapshot date.
  */
 export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
   const query = (values: Record<string, string>) => {
@@ -73,12 +74,13 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
     new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
   return DATASETS.flatMap((d, n) => {
     const names = toolNamesOf(d);
-    const { list, detail, timeSeries } = endpointsOf(d);
+    const { list, detail, timeSeries, lowest } = endpointsOf(d);
     const { param, prefix } = d.entity;
     const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
     const date = newest[d.slug]!;
     const [filter] = filtersOf(d, 'list');
     const [detailFilter] = filtersOf(d, 'detail');
+    const [lowestFilter] = filtersOf(d, 'lowest');
     const filtered = filter ? { [filter.name]: filter.example } : {};
     const detailFiltered = detailFilter ? { [detailFilter.name]: detailFilter.example } : {};
     const series: Record<string, string> = [
@@ -100,6 +102,11 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
         const args = { date, [ignored]: `${other}:anz` };
         return { tool: names.series, args, rest: `${timeSeries.path}${query(args)}` };
       }),
+      {
+        tool: names.lowest,
+        args: { [param]: shouted, ...(lowestFilter ? { [lowestFilter.name]: lowestFilter.example } : {}) },
+        rest: `${lowest.path}${query({ [param]: shouted, ...(lowestFilter ? { [lowestFilter.name]: lowestFilter.example } : {}) })}`,
+      },
     ];
   });
 }
