@@ -11,6 +11,7 @@ import { edgeErrorBody, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import { JSON_TYPE } from '../api/responses.ts';
 import { NO_STORE } from '../http/caching.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
+import { API_CATALOG_LINK, API_CATALOG_PATH, API_CATALOG_TYPE } from '../registry/api-catalog.ts';
 
 const PAGE_METHODS = 'GET, HEAD';
 
@@ -32,6 +33,15 @@ const FILE_TYPES: Readonly<Record<string, string>> = {
   '.csv': 'text/csv; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.md': 'text/markdown; charset=utf-8',
+};
+
+/**
+ * Headers of a few paths: the API catalog's type (a file without an extension) and the link to it
+ * (RFC 9727), on the catalog and on the home page. vercel.json sends the same on Vercel.
+ */
+const PATH_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '/': { link: API_CATALOG_LINK },
+  [API_CATALOG_PATH]: { 'content-type': API_CATALOG_TYPE, link: API_CATALOG_LINK },
 };
 
 /** The type FILE_TYPES gives a request target's file, or undefined. */
@@ -155,6 +165,8 @@ export function servePage(
     sendEdgeError(res, refused, site, req.method);
     return;
   }
+  for (const [name, value] of Object.entries(PATH_HEADERS[(req.url ?? '/').split('?', 1)[0]!] ?? {}))
+    res.setHeader(name, value);
   const type = fileTypeOf(req.url ?? '/');
   if (type) res.setHeader('content-type', type);
   jsonForBareErrors(req, res, site);
