@@ -422,7 +422,7 @@ describe('static files', () => {
   }, 60_000);
 });
 
-describe('for agents: the API catalog', () => {
+describe('for agents: the API catalog and Markdown docs', () => {
   const CATALOG = '/.well-known/api-catalog';
   const LINKSET = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
   const LINK = '</.well-known/api-catalog>; rel="api-catalog"';
@@ -469,6 +469,35 @@ describe('for agents: the API catalog', () => {
       );
     expect(headersFor(CATALOG)).toEqual({ 'content-type': LINKSET, link: LINK });
     expect(headersFor('/')).toEqual({ link: LINK });
+  });
+
+  it('a docs page asked for with Accept: text/markdown answers its Markdown; a browser still gets HTML; both vary with Accept', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    for (const page of pages) {
+      const md = await get(page.url, { headers: { accept: 'text/markdown' } });
+      expect(md.status, page.url).toBe(200);
+      expect(md.headers.get('content-type'), page.url).toBe('text/markdown; charset=utf-8');
+      expect(md.headers.get('vary'), page.url).toMatch(/\bAccept\b/);
+      expect(await md.text(), page.url).toBe(page.markdown);
+      const html = await get(page.url, { headers: { accept: browser } });
+      expect(html.headers.get('content-type'), page.url).toBe('text/html; charset=utf-8');
+      expect(html.headers.get('vary'), page.url).toMatch(/\bAccept\b/);
+      expect(await html.text()).toContain(`<title>${page.title} · NZ Rates API docs</title>`);
+    }
+    // By q-value, then by the order named; the query and a trailing slash are kept to the same page.
+    const typeFor = async (path: string, accept: string, method = 'GET') =>
+      (await get(path, { method, headers: { accept } })).headers.get('content-type');
+    expect(await typeFor('/docs/quickstart', 'text/html;q=0.5, text/markdown')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown;q=0.5, text/html')).toMatch(/^text\/html/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown, text/html')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown, */*;q=0.1')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', '*/*')).toMatch(/^text\/html/);
+    expect(await typeFor('/docs/quickstart/?x=1', 'text/markdown')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown', 'HEAD')).toBe('text/markdown; charset=utf-8');
+    // A page that does not exist is the 404 page whatever is asked for; a file under /docs is itself.
+    const missing = await get('/docs/no-such-page', { headers: { accept: 'text/markdown' } });
+    expect(missing.status).toBe(404);
+    expect(await typeFor('/docs/changelog.atom', 'text/markdown')).toMatch(/^application\/atom\+xml/);
   });
 });
 
