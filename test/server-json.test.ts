@@ -13,11 +13,14 @@ import { registryName, SERVER_SCHEMA, serverJson } from '../src/registry/server-
 import { PLACEHOLDER_PRODUCTION_URL } from '../src/site.ts';
 import { ROOT } from './support/constants.ts';
 
+/** The registry's current schema, vendored (test/fixtures/mcp-registry/README.md says from where). */
+const CURRENT_SCHEMA = 'server.schema.2025-12-11.json';
+
 const fixture = async (name: string) =>
   JSON.parse(await readFile(join(ROOT, 'test', 'fixtures', 'mcp-registry', name), 'utf8')) as Record<string, unknown>;
 
 async function validator() {
-  const schema = await fixture('server.schema.json');
+  const schema = await fixture(CURRENT_SCHEMA);
   // strict: false — the schema carries OpenAPI's `example` and `discriminator`, which draft-07 ignores.
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
@@ -29,6 +32,12 @@ describe('server.json', () => {
     const validate = await validator();
     expect(validate(await fixture('with-remote.json')), JSON.stringify(validate.errors)).toBe(true);
     expect(validate(await fixture('bad-name-pattern.json'))).toBe(false);
+    // A rule 2025-12-11 has and 2025-09-29 had not: an icon's type is one of those listed.
+    const withGifIcon = {
+      ...(await fixture('with-remote.json')),
+      icons: [{ src: 'https://example.com/i.gif', mimeType: 'image/gif' }],
+    };
+    expect(validate(withGifIcon)).toBe(false);
   });
 
   it('is valid against the registry’s schema, and names the schema it was checked against', async () => {
@@ -36,7 +45,7 @@ describe('server.json', () => {
     const validate = await validator();
     expect(validate(committed), JSON.stringify(validate.errors)).toBe(true);
     expect(committed.$schema).toBe(SERVER_SCHEMA);
-    expect((await fixture('server.schema.json')).$id).toBe(SERVER_SCHEMA);
+    expect((await fixture(CURRENT_SCHEMA)).$id).toBe(SERVER_SCHEMA);
   });
 
   it('is the file npm run build:server-json writes: the placeholder production address, the package version', async () => {

@@ -422,6 +422,85 @@ describe('static files', () => {
   }, 60_000);
 });
 
+describe('for agents: the API catalog and Markdown docs', () => {
+  const CATALOG = '/.well-known/api-catalog';
+  const LINKSET = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+  const LINK = '</.well-known/api-catalog>; rel="api-catalog"';
+
+  it('/.well-known/api-catalog is an RFC 9727 linkset of the REST API and the MCP server, with absolute links that answer', async () => {
+    const response = await get(CATALOG);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(LINKSET);
+    expect(response.headers.get('link')).toBe(LINK);
+    const { linkset } = await response.json();
+    const context = (anchor: string) => linkset.find((c: { anchor: string }) => c.anchor === `${site.url}${anchor}`);
+    const hrefs = (anchor: string, rel: string) => context(anchor)[rel].map((t: { href: string }) => t.href);
+    expect(hrefs(CATALOG, 'item')).toEqual([`${site.url}/api/v1`, `${site.url}${MCP_PATH}`]);
+    expect(hrefs('/api/v1', 'service-desc')).toEqual([`${site.url}/openapi/json`]);
+    expect(hrefs('/api/v1', 'service-doc')).toEqual([`${site.url}/docs`, `${site.url}/llms.txt`]);
+    expect(hrefs('/api/v1', 'status')).toEqual([`${site.url}/api/v1/health`]);
+    expect(hrefs(MCP_PATH, 'service-doc')).toEqual([`${site.url}/docs/ai`, `${site.url}/docs/ai.md`]);
+    expect(hrefs(MCP_PATH, 'status')).toEqual([`${site.url}/api/v1/health`]);
+    // RFC 9264 JSON: every link target object has an absolute href; each one but the APIs' own answers a GET.
+    const targets = linkset.flatMap((c: Record<string, unknown>) =>
+      Object.entries(c).flatMap(([rel, value]) => (rel === 'anchor' ? [] : (value as { href: string }[]))),
+    );
+    expect(targets.length).toBe(9);
+    for (const { href, type } of targets) {
+      expect(href.startsWith(`${site.url}/`), href).toBe(true);
+      if (href === `${site.url}/api/v1` || href === `${site.url}${MCP_PATH}`) continue;
+      const target = await fetch(href);
+      expect(target.status, href).toBe(200);
+      expect(target.headers.get('content-type')?.split(';')[0], href).toBe(type);
+    }
+    // HEAD answers the headers (RFC 9727 asks for the Link there), and the home page links the catalog.
+    const head = await get(CATALOG, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(LINKSET);
+    expect(head.headers.get('link')).toBe(LINK);
+    expect((await get('/')).headers.get('link')).toBe(LINK);
+    // vercel.json gives Vercel's CDN the same headers for the file and the home page.
+    const vercel = JSON.parse(await readFile(resolve(ROOT, 'vercel.json'), 'utf8'));
+    const headersFor = (source: string) =>
+      Object.fromEntries(
+        vercel.headers
+          .find((h: { source: string }) => h.source === source)
+          .headers.map((h: { key: string; value: string }) => [h.key.toLowerCase(), h.value]),
+      );
+    expect(headersFor(CATALOG)).toEqual({ 'content-type': LINKSET, link: LINK });
+    expect(headersFor('/')).toEqual({ link: LINK });
+  });
+
+  it('a docs page asked for with Accept: text/markdown answers its Markdown; a browser still gets HTML; both vary with Accept', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    for (const page of pages) {
+      const md = await get(page.url, { headers: { accept: 'text/markdown' } });
+      expect(md.status, page.url).toBe(200);
+      expect(md.headers.get('content-type'), page.url).toBe('text/markdown; charset=utf-8');
+      expect(md.headers.get('vary'), page.url).toMatch(/\bAccept\b/);
+      expect(await md.text(), page.url).toBe(page.markdown);
+      const html = await get(page.url, { headers: { accept: browser } });
+      expect(html.headers.get('content-type'), page.url).toBe('text/html; charset=utf-8');
+      expect(html.headers.get('vary'), page.url).toMatch(/\bAccept\b/);
+      expect(await html.text()).toContain(`<title>${page.title} · NZ Rates API docs</title>`);
+    }
+    // By q-value, then by the order named; the query and a trailing slash are kept to the same page.
+    const typeFor = async (path: string, accept: string, method = 'GET') =>
+      (await get(path, { method, headers: { accept } })).headers.get('content-type');
+    expect(await typeFor('/docs/quickstart', 'text/html;q=0.5, text/markdown')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown;q=0.5, text/html')).toMatch(/^text\/html/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown, text/html')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown, */*;q=0.1')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', '*/*')).toMatch(/^text\/html/);
+    expect(await typeFor('/docs/quickstart/?x=1', 'text/markdown')).toMatch(/^text\/markdown/);
+    expect(await typeFor('/docs/quickstart', 'text/markdown', 'HEAD')).toBe('text/markdown; charset=utf-8');
+    // A page that does not exist is the 404 page whatever is asked for; a file under /docs is itself.
+    const missing = await get('/docs/no-such-page', { headers: { accept: 'text/markdown' } });
+    expect(missing.status).toBe(404);
+    expect(await typeFor('/docs/changelog.atom', 'text/markdown')).toMatch(/^application\/atom\+xml/);
+  });
+});
+
 describe('the Node server start', () => {
   it('reads the API bundle from the compile cache the build wrote, and the bundle loads no package a start does not need', async () => {
     const api = join(site.buildDir, 'api');

@@ -292,6 +292,19 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(pair.local.headers.get('cache-control')).toBe('public, max-age=0');
   });
 
+  it('the API catalog is a file of the output with vercel.json’s type and Link header: as npm start answers it, and the home page links it', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const pair = await both('/.well-known/api-catalog', { method });
+      expect(pair.local.status).toBe(200);
+      expect(pair.vercel.headers.get('content-type')).toMatch(/^application\/linkset\+json; profile=/);
+      expect(pair.vercel.headers.get('link'), method).toBe(pair.local.headers.get('link'));
+      expectSame(pair, `${method} /.well-known/api-catalog`, ['cache-control']);
+    }
+    const home = await both('/');
+    expect(home.vercel.headers.get('link')).toBe('</.well-known/api-catalog>; rel="api-catalog"');
+    expect(home.vercel.headers.get('link')).toBe(home.local.headers.get('link'));
+  });
+
   it('x-request-id: a safe id sent is echoed; two calls without one get two different ids', async () => {
     const path = endpointsOf(DATASETS[0]).list.path;
     const sent = await both(path, { headers: { 'x-request-id': 'trace-42' } });

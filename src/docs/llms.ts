@@ -5,6 +5,7 @@ import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts'
 import type { DocPage } from './pages.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { changesLlmsLines } from './changes.ts';
+import { API_CATALOG_PATH } from '../registry/api-catalog.ts';
 
 export function llmsTxt(pages: DocPage[], site: string): string {
   const link = (title: string, url: string, description: string) =>
@@ -30,6 +31,11 @@ export function llmsTxt(pages: DocPage[], site: string): string {
       'API reference',
       '/openapi',
       'the same contract as a page: every operation, its parameters and responses with examples',
+    ),
+    link(
+      'API catalog',
+      API_CATALOG_PATH,
+      'RFC 9727 linkset: the REST API and the MCP server, with their OpenAPI document, docs and health',
     ),
     '',
     '## API',

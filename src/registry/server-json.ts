@@ -9,7 +9,7 @@ import { CHECKED_HOURLY } from '../lib/collection-words.ts';
 import { MCP_PATH } from '../endpoints.ts';
 
 /** The schema the file follows, as the registry publishes it (vendored in test/fixtures/mcp-registry). */
-export const SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json';
+export const SERVER_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 
 /** `https://rates.example.nz` → `nz.example.rates/nz-lending-rates`: the registry's reverse-DNS name. */
 export function registryName(site: string): string {

@@ -4,13 +4,16 @@
  * there is no preflight to answer) — except `/openapi/json`, which is readable from any origin
  * and answers its preflight itself (src/pages/openapi/json.ts, which also answers the 405s on
  * Vercel). Astro's own bare errors (a plain-text "Bad request.", "Internal Server Error", an
- * empty 416) become the documented JSON body; its 404 is the site's own page.
+ * empty 416) become the documented JSON body; its 404 is the site's own page. A docs page asked
+ * for as Markdown is answered from its `.md` twin.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import Negotiator from 'negotiator';
 import { edgeErrorBody, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import { JSON_TYPE } from '../api/responses.ts';
 import { NO_STORE } from '../http/caching.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
+import { API_CATALOG_LINK, API_CATALOG_PATH, API_CATALOG_TYPE } from '../registry/api-catalog.ts';
 
 const PAGE_METHODS = 'GET, HEAD';
 
@@ -33,6 +36,42 @@ const FILE_TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
   '.md': 'text/markdown; charset=utf-8',
 };
+
+/**
+ * Headers of a few paths: the API catalog's type (a file without an extension) and the link to it
+ * (RFC 9727), on the catalog and on the home page. vercel.json sends the same on Vercel.
+ */
+const PATH_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '/': { link: API_CATALOG_LINK },
+  [API_CATALOG_PATH]: { 'content-type': API_CATALOG_TYPE, link: API_CATALOG_LINK },
+};
+
+/**
+ * A docs page's path without its trailing slash (`/docs`, `/docs/<slug>`), whose Markdown is at
+ * `<page>.md`; undefined for any other path (a file under /docs has a dot in its name).
+ */
+function docsPageOf(path: string): string | undefined {
+  const page = path.replace(/\/$/, '');
+  if (page !== '/docs' && !page.startsWith('/docs/')) return undefined;
+  return page.slice(page.lastIndexOf('/')).includes('.') ? undefined : page;
+}
+
+/** Markdown over HTML when the client weighs it higher, or alike and names it first (negotiator's order). */
+const prefersMarkdown = (accept: string | undefined) =>
+  new Negotiator({ headers: { accept } }).mediaType(['text/html', 'text/markdown']) === 'text/markdown';
+
+/**
+ * A docs page asked for as Markdown (`Accept: text/markdown` preferred to text/html) is answered
+ * from its `<page>.md` twin; either answer says it varies with Accept.
+ */
+function negotiateDocsPage(req: IncomingMessage, res: ServerResponse): void {
+  const target = req.url ?? '/';
+  const query = target.indexOf('?');
+  const page = docsPageOf(query < 0 ? target : target.slice(0, query));
+  if (page === undefined) return;
+  res.setHeader('vary', 'Accept');
+  if (prefersMarkdown(req.headers.accept)) req.url = `${page}.md${query < 0 ? '' : target.slice(query)}`;
+}
 
 /** The type FILE_TYPES gives a request target's file, or undefined. */
 function fileTypeOf(target: string): string | undefined {
@@ -155,6 +194,9 @@ export function servePage(
     sendEdgeError(res, refused, site, req.method);
     return;
   }
+  negotiateDocsPage(req, res);
+  for (const [name, value] of Object.entries(PATH_HEADERS[(req.url ?? '/').split('?', 1)[0]!] ?? {}))
+    res.setHeader(name, value);
   const type = fileTypeOf(req.url ?? '/');
   if (type) res.setHeader('content-type', type);
   jsonForBareErrors(req, res, site);
