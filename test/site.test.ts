@@ -197,7 +197,7 @@ describe('the OpenAPI document', () => {
     const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
       Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
     );
-    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, changes.
+    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, changes.
     const camel = (words: string) => words.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
     expect(operations.map((o) => o.op.operationId).sort()).toEqual(
       [
@@ -205,9 +205,11 @@ describe('the OpenAPI document', () => {
           camel(`list-${d.slug}`),
           camel(`get-${d.slug}-by-${d.entity.kind}`),
           camel(`get-${d.slug}-time-series`),
+          camel(`get-lowest-${d.slug}`),
           camel(`get-${d.slug}-changes`),
         ]),
         'getHealth',
+        'getStatus',
         'searchDocs',
         'sendMcpMessage',
       ].sort(),

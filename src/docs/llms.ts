@@ -47,6 +47,11 @@ export function llmsTxt(pages: DocPage[], site: string): string {
         endpointsOf(d).timeSeries.path,
         'earlier snapshots; without a date it lists availableDates',
       ),
+      link(
+        `${d.title}: lowest open rates`,
+        endpointsOf(d).lowest.path,
+        'the lowest rate open to anyone per term, plan or card rate, restricted offers set apart',
+      ),
     ]),
     link('Health', HEALTH_PATH, 'data freshness per dataset'),
     // The endpoint itself takes POST only, so the link goes to its page; the address is in the text.

@@ -187,11 +187,11 @@ function substitutions(site: string): Record<string, string> {
       ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${toolArguments(t)} |`),
     ].join('\n'),
     datasets: [
-      '| dataset | list | one institution or issuer | time series | reference |',
-      '| --- | --- | --- | --- | --- |',
+      '| dataset | list | one institution or issuer | time series | lowest open rates | reference |',
+      '| --- | --- | --- | --- | --- | --- |',
       ...DATASETS.map((d) => {
-        const { list, detail, timeSeries } = endpointsOf(d);
-        return `| ${d.title} | \`${list.path}\` | \`${detail.path}\` | \`${timeSeries.path}\` | [${d.title}](/docs/reference/${d.slug}) |`;
+        const { list, detail, timeSeries, lowest } = endpointsOf(d);
+        return `| ${d.title} | \`${list.path}\` | \`${detail.path}\` | \`${timeSeries.path}\` | \`${lowest.path}\` | [${d.title}](/docs/reference/${d.slug}) |`;
       }),
     ].join('\n'),
   };

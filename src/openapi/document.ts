@@ -160,7 +160,9 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
             },
           },
           400: errorResponse(
-            '`invalid_request`: a malformed parameter, a parameter this endpoint does not use, or a date rule broken.',
+            endpoint.kind === 'timeSeries'
+              ? '`invalid_request`: a malformed parameter, a parameter this endpoint does not use, or a date rule broken.'
+              : '`invalid_request`: a malformed parameter, or a parameter this endpoint does not use.',
             found,
             400,
           ),
