@@ -208,6 +208,7 @@ describe('the OpenAPI document', () => {
           camel(`get-${d.slug}-changes`),
         ]),
         'getHealth',
+        'listInstitutions',
         'searchDocs',
         'sendMcpMessage',
       ].sort(),
