@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { lenderRows } from '../src/build/lenders.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { collectExamples, healthyStatusStore } from '../src/examples.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { BANK_SLUGS } from '../src/explorer/lender-types.ts';
+import { datasetViews, entityUrl } from '../src/explorer/pages.ts';
 import { RESTRICTIONS } from '../src/explorer/restrictions.ts';
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
@@ -216,4 +218,26 @@ describe('the OpenAPI document', () => {
       }
     }
   }, 60_000);
+});
+
+describe('the lenders page’s rows (/rates/lenders)', () => {
+  it('are the registry the API answers, each dataset linking to the lender’s explorer page while the newest snapshot lists it', async () => {
+    const views = datasetViews(await compileSnapshotTree(historyDir()));
+    const rows = lenderRows(views);
+    expect(rows.map(({ pages: _, ...institution }) => institution)).toEqual(body.data);
+    let linked = 0;
+    let unlinked = 0;
+    for (const row of rows) {
+      expect(row.pages.map((p) => p.slug)).toEqual(row.datasets);
+      for (const page of row.pages) {
+        const view = views.find((v) => v.dataset.slug === page.slug)!;
+        const now = view.latest.data.find((e) => e.id.toLowerCase() === row.id.toLowerCase());
+        expect(page.url, `${row.id} ${page.slug}`).toBe(now ? entityUrl(view.definition, now.id) : undefined);
+        if (page.url) linked++;
+        else unlinked++;
+      }
+    }
+    expect(linked).toBeGreaterThan(0);
+    expect(unlinked).toBeGreaterThan(0);
+  });
 });
