@@ -8,6 +8,8 @@ var HEALTH_SEGMENT = "health";
 var HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
 var STATUS_SEGMENT = "status";
 var STATUS_PATH = `${API_PREFIX}/${STATUS_SEGMENT}`;
+var INSTITUTIONS_SEGMENT = "institutions";
+var INSTITUTIONS_PATH = `${API_PREFIX}/${INSTITUTIONS_SEGMENT}`;
 var MCP_PATH = `${API_PREFIX}/mcp`;
 var isMcpPath = (path) => path === MCP_PATH || path === `${MCP_PATH}/`;
 var DATASET_SLUG_SHAPE = /^[a-z0-9]+(?:-[a-z0-9]+)*-rates$/;
@@ -19,6 +21,7 @@ function endpointSegments(pathname) {
   if (rest.length > 0 || second === "") return void 0;
   if (first === HEALTH_SEGMENT) return second === void 0 ? { kind: "health" } : void 0;
   if (first === STATUS_SEGMENT) return second === void 0 ? { kind: "status" } : void 0;
+  if (first === INSTITUTIONS_SEGMENT) return second === void 0 ? { kind: "institutions" } : void 0;
   return DATASET_SLUG_SHAPE.test(first) ? { kind: "dataset", slug: first, segment: second } : void 0;
 }
 

@@ -15,7 +15,7 @@ import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
 import { endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endpoints.ts';
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
 import { rateValues } from './collect/guards.ts';
-import { STATUS_PATH } from './paths.ts';
+import { INSTITUTIONS_PATH, STATUS_PATH } from './paths.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from './status/run-log.ts';
 
 export interface Example {
@@ -258,6 +258,8 @@ export async function collectExamples(
       changesExampleRequests(dataset, first, newestDate).map((request) => ask(request)),
     );
   }
+  operations.push('listInstitutions');
+  examples.listInstitutions = [await ask(INSTITUTIONS_PATH), await ask(`${INSTITUTIONS_PATH}?colour=blue`)];
   examples.getHealth = [await ask(HEALTH_PATH), await ask(`${HEALTH_PATH}?verbose=1`)];
   // The status figures of a collector's thirty days, then of this store (no run recorded on a fresh clone).
   const collected = createApi({

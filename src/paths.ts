@@ -15,6 +15,9 @@ export const HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
 /** The path segment after API_PREFIX that names the collection's reliability figures. */
 const STATUS_SEGMENT = 'status';
 export const STATUS_PATH = `${API_PREFIX}/${STATUS_SEGMENT}`;
+/** The path segment after API_PREFIX that names the registry of institutions and issuers (no `-rates` slug, so no dataset's). */
+const INSTITUTIONS_SEGMENT = 'institutions';
+export const INSTITUTIONS_PATH = `${API_PREFIX}/${INSTITUTIONS_SEGMENT}`;
 
 /** The MCP endpoint (Streamable HTTP, POST only); `${MCP_PATH}/` is answered too. */
 export const MCP_PATH = `${API_PREFIX}/mcp`;
@@ -33,14 +36,19 @@ export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 export const isAllowedMethod = (method: string): boolean => (ALLOWED_METHODS as readonly string[]).includes(method);
 
 /**
- * The segments of a path shaped like an endpoint — health, the status figures, or a dataset's slug
+ * The segments of a path shaped like an endpoint — health, the status figures, the institutions, or a dataset's slug
  * and at most one segment after it (a list, a time series, a change log, the lowest rates, one
  * institution or issuer) — or
  * undefined. Whether the slug names a dataset is the router's question (src/api/routes.ts).
  */
 export function endpointSegments(
   pathname: string,
-): { kind: 'health' } | { kind: 'status' } | { kind: 'dataset'; slug: string; segment?: string } | undefined {
+):
+  | { kind: 'health' }
+  | { kind: 'status' }
+  | { kind: 'institutions' }
+  | { kind: 'dataset'; slug: string; segment?: string }
+  | undefined {
   if (!pathname.startsWith(`${API_PREFIX}/`)) return undefined;
   const [first = '', second, ...rest] = pathname
     .slice(API_PREFIX.length + 1)
@@ -49,5 +57,6 @@ export function endpointSegments(
   if (rest.length > 0 || second === '') return undefined;
   if (first === HEALTH_SEGMENT) return second === undefined ? { kind: 'health' } : undefined;
   if (first === STATUS_SEGMENT) return second === undefined ? { kind: 'status' } : undefined;
+  if (first === INSTITUTIONS_SEGMENT) return second === undefined ? { kind: 'institutions' } : undefined;
   return DATASET_SLUG_SHAPE.test(first) ? { kind: 'dataset', slug: first, segment: second } : undefined;
 }

@@ -49,6 +49,8 @@ describe('the bare core: one answer per method and URL, for any caller', () => {
       `${series(d)}?date=5-5-5`,
       ...badFilters(d),
     ]),
+    '/api/v1/institutions',
+    '/api/v1/institutions?colour=blue',
     '/api/v1/nothing-here',
   ];
 
@@ -108,6 +110,10 @@ describe('the stamp, by the contract', () => {
     ['HEAD', '/api/v1/status/', 200],
     ['GET', '/api/v1/status?verbose=1', 400],
     ['DELETE', '/api/v1/status', 405],
+    ['GET', '/api/v1/institutions', 200],
+    ['HEAD', '/api/v1/institutions/', 200],
+    ['GET', '/api/v1/institutions?colour=blue', 400],
+    ['DELETE', '/api/v1/institutions', 405],
   ];
   const carriesNone: [string, string, number][] = [
     ['GET', '/api/v1/nothing-here', 404],
@@ -115,6 +121,7 @@ describe('the stamp, by the contract', () => {
     ['POST', '/api/v1/nothing-here', 404],
     ['GET', '/api/v1/health?a=1&a=2', 400],
     ['GET', '/api/v1/status/more', 404],
+    ['GET', '/api/v1/institutions/more', 404],
     ...DATASETS.flatMap((d): [string, string, number][] => [
       ['GET', `${list(d)}/a/b`, 404],
       ['GET', `${series(d)}?date=5-5-5`, 400],
@@ -172,6 +179,7 @@ describe('the stamp decides from the path and the query alone, as the core answe
   const paths = [
     '/api/v1/health',
     '/api/v1/status',
+    '/api/v1/institutions',
     '/api/v1/nothing-here',
     '/api/v1',
     ...DATASETS.flatMap((d) => [
@@ -246,6 +254,7 @@ describe('the Vercel routing middleware', () => {
     );
     expect(run('/api/v1/health', { headers: { 'x-request-id': 'a b' } }).headers.get('x-request-id')).toMatch(UUID);
     for (const d of DATASETS) expect(run(list(d), { method: 'POST' }).headers.get('x-request-id')).toMatch(UUID);
+    expect(run('/api/v1/institutions', { headers: { 'x-request-id': 'r' } }).headers.get('x-request-id')).toBe('r');
     expect(run('/api/v1/mcp', { method: 'POST', headers: { 'x-request-id': 'r' } }).headers.get('x-request-id')).toBe(
       'r',
     );

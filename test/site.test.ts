@@ -210,6 +210,7 @@ describe('the OpenAPI document', () => {
         ]),
         'getHealth',
         'getStatus',
+        'listInstitutions',
         'searchDocs',
         'sendMcpMessage',
       ].sort(),
@@ -421,6 +422,21 @@ describe('static files', () => {
         ?.headers.find((h: { key: string }) => h.key.toLowerCase() === 'content-type')?.value;
     expect(typeFor('/rates/(.*)\\.atom')).toBe(expected.atom);
     expect(typeFor('/rates/:dataset/:file.csv')).toBe(expected.csv);
+  }, 60_000);
+});
+
+describe('the lenders page', () => {
+  it('/rates/lenders has a row for every institution and issuer the API lists, each dataset link an explorer page that exists', async () => {
+    const response = await get('/rates/lenders');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const { data } = await (await get('/api/v1/institutions')).json();
+    const rows = [...html.matchAll(/<tr data-id="([^"]+)"/g)].map((m) => m[1]);
+    expect(rows.sort()).toEqual(data.map((i: { id: string }) => i.id).sort());
+    const links = [...html.matchAll(/<a href="([^"]+)" data-dataset=/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(0);
+    for (const href of new Set(links)) expect((await get(href, { method: 'HEAD' })).status, href).toBe(200);
+    expect(html).toContain('href="/rates/lenders" aria-current="page"');
   }, 60_000);
 });
 

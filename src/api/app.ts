@@ -22,6 +22,7 @@ import { matchRoute, routeQuery, type Route } from './routes.ts';
 import { getTimeSeries } from './time-series.ts';
 import { getChanges } from './changes.ts';
 import { getLowest } from './lowest.ts';
+import { getInstitutions } from './institutions.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -51,7 +52,9 @@ function serverError(route: Route): ApiError {
       ? 'health'
       : route.kind === 'status'
         ? 'the status'
-        : `${route.endpoint.dataset.label} data`;
+        : route.kind === 'institutions'
+          ? 'the institutions'
+          : `${route.endpoint.dataset.label} data`;
   return new ApiError(
     'server_error',
     `An error occurred while retrieving ${what}`,
@@ -70,7 +73,6 @@ export function createRestCore(deps: ApiDeps): RestCore {
     const query = routeQuery(route, url.searchParams);
     if (route.kind === 'health') return getHealth(deps.loadStore, status, now(), log);
     if (route.kind === 'status') return getStatus(status, now(), log);
-    const { endpoint } = route;
     let store: ServedStore;
     try {
       store = await deps.loadStore();
@@ -79,6 +81,8 @@ export function createRestCore(deps: ApiDeps): RestCore {
       throw serverError(route);
     }
     const ctx: RequestContext = { url, now: now(), store };
+    if (route.kind === 'institutions') return getInstitutions(ctx);
+    const { endpoint } = route;
     switch (endpoint.kind) {
       case 'list':
         return listRates(endpoint, query, ctx);
@@ -125,6 +129,6 @@ export function createRestCore(deps: ApiDeps): RestCore {
     }
     const answer = await routed(route, method, url);
     // Health and the status figures say what is true now: no cache keeps any of their answers.
-    return route.kind === 'data' ? answer : { ...answer, cache: 'never' };
+    return route.kind === 'health' || route.kind === 'status' ? { ...answer, cache: 'never' } : answer;
   };
 }

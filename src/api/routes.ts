@@ -10,12 +10,13 @@ import { changesEndpointOf, type ChangesEndpoint } from '../changes/endpoint.ts'
 import { CHANGES_SEGMENT, endpointSegments, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
 import { parseQuery } from './query.ts';
 
-/** Health and the status figures take no query parameters. */
+/** Health, the status figures and the institutions take no query parameters. */
 const HEALTH_QUERY = z.strictObject({});
 
 export type Route =
   | { kind: 'health' }
   | { kind: 'status' }
+  | { kind: 'institutions' }
   | { kind: 'data'; endpoint: DataEndpoint | ChangesEndpoint; pathValue?: string };
 
 function decodeSegment(segment: string): string {
@@ -26,7 +27,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Match `/api/v1/...` against health, the status figures and the endpoints of each dataset (four, and the change log). */
+/** Match `/api/v1/...` against health, the status figures, the institutions and the endpoints of each dataset (four, and the change log). */
 export function matchRoute(pathname: string): Route | undefined {
   const shape = endpointSegments(pathname);
   if (shape?.kind !== 'dataset') return shape;

@@ -15,7 +15,8 @@ import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
 import { StatusFigures } from '../schemas/status.ts';
-import { STATUS_PATH } from '../paths.ts';
+import { INSTITUTIONS_PATH, STATUS_PATH } from '../paths.ts';
+import { InstitutionsResponse } from '../schemas/institutions.ts';
 import { WINDOW_DAYS } from '../status/figures.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { registerChangesPath } from './changes.ts';
@@ -112,6 +113,7 @@ const COMPONENTS = {
   error: ErrorBody.meta({ id: 'Error' }),
   health: Health.meta({ id: 'Health' }),
   status: StatusFigures.meta({ id: 'StatusFigures' }),
+  institutions: InstitutionsResponse.meta({ id: 'Institutions' }),
   search: SearchResponse.meta({ id: 'SearchResponse' }),
   datasets: Object.fromEntries(
     DATASETS.map((d) => [
@@ -242,6 +244,32 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
 
   registry.registerPath({
     method: 'get',
+    path: INSTITUTIONS_PATH,
+    operationId: 'listInstitutions',
+    tags: ['Institutions'],
+    summary: 'Every institution and issuer',
+    description:
+      'Every institution and card issuer any snapshot of any dataset has listed, once per id, also those no longer listed: its newest name, ' +
+      'the datasets that list it (`datasets`, by slug), the dates of the first and last snapshots that list it (`firstSeen`, `lastSeen`), ' +
+      'whether it is a registered bank (`lenderType`) and the eligibility rules read on its name (`restrictions`; ' +
+      '/docs/concepts#best-rates-and-restricted-offers). The same lender has one id per kind: `institution:<slug>` and, as a card issuer, `issuer:<slug>` ' +
+      '(/docs/concepts#ids). Cached like the rates.',
+    responses: {
+      200: {
+        description: 'The registry, in id order.',
+        content: { [JSON_TYPE]: { schema: COMPONENTS.institutions, ...examplesFor(examples.listInstitutions, 200) } },
+      },
+      400: errorResponse('`invalid_request`: the registry takes no query parameters.', examples.listInstitutions, 400),
+      500: errorResponse(
+        '`server_error`: the history cannot be read.',
+        examples[serverErrorKey('listInstitutions')],
+        500,
+      ),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
     path: '/api/search',
     operationId: 'searchDocs',
     tags: ['Documentation'],
@@ -328,6 +356,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         name: d.title,
         description: `${d.title}: list, one ${d.entity.kind}, the time series, the lowest rates and the change log.`,
       })),
+      { name: 'Institutions', description: 'Every institution and issuer of every dataset, in one list.' },
       { name: 'Service', description: 'Health, freshness and the reliability of collection.' },
       { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
       { name: 'Documentation', description: 'Search over these docs.' },

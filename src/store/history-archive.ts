@@ -44,6 +44,14 @@ export class HistoryArchive extends DatedSnapshots {
     return false;
   }
 
+  /** Every entity the history ever listed: its id, newest name, and the dates it was first and last listed. */
+  listedEver(): { id: string; name: string; firstSeen: string; lastSeen: string }[] {
+    return Object.entries(this.index.listed).map(([canonical, ranges]) => {
+      const [id, name] = this.index.names[canonical]!;
+      return { id, name, firstSeen: this.dates[ranges[0]!]!, lastSeen: this.dates[ranges.at(-1)!]! };
+    });
+  }
+
   /** The loaded year holding a snapshot, and the snapshot's number within it. */
   async locate(snapshot: number): Promise<{ part: DatasetHistory; local: number }> {
     const { parts } = this.index;

@@ -22,6 +22,18 @@ function listedRanges(compiled: CompiledDataset): Record<string, number[]> {
   return listed;
 }
 
+/** Per canonical entity id, its id and the name of its newest listing (snapshots are oldest first). */
+function newestNames(compiled: CompiledDataset): Record<string, [string, string]> {
+  const names: Record<string, [string, string]> = {};
+  for (const entities of compiled.snapshots) {
+    for (const e of entities) {
+      const [id, name] = compiled.entities[e]!;
+      names[id.toLowerCase()] = [id, name];
+    }
+  }
+  return names;
+}
+
 /** Snapshots `first` to `last` inclusive, renumbered as a dataset of their own (same version). */
 function part(compiled: CompiledDataset, first: number, last: number): CompiledDataset {
   const compiler = new DatasetCompiler();
@@ -56,6 +68,7 @@ function datasetHistoryFiles(dataset: Dataset, compiled: CompiledDataset): Map<s
     lastUpdated: compiled.lastUpdated,
     parts,
     listed: listedRanges(compiled),
+    names: newestNames(compiled),
   };
   files.set(indexFile(dataset.slug), JSON.stringify(index));
   const changes: ChangeLogFile = {

@@ -26,6 +26,8 @@ export interface HistoryIndex {
    * `[first, last, first, last, …]`: enough to answer "not found" before any part is read.
    */
   listed: Record<string, number[]>;
+  /** Per canonical entity id, its id as the snapshots spell it and the name it was last listed under. */
+  names: Record<string, [id: string, name: string]>;
 }
 
 /** The change log's days and every entity id ever listed (src/changes/log.ts builds the answers from it). */

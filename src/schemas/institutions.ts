@@ -1,0 +1,46 @@
+/**
+ * The answer of `GET /api/v1/institutions`: every institution and issuer the history of any
+ * dataset has listed, once per id, with the datasets it appears in, when it was first and last
+ * listed, whether it is a registered bank, and the eligibility rules that set all its offers apart.
+ */
+import { z } from 'zod';
+import { CleanText, SnapshotDate } from './common.ts';
+import { envelopeSchema } from './envelopes.ts';
+
+export const Institution = z.strictObject({
+  id: z
+    .string()
+    .regex(/^(?:institution|issuer):/, 'must begin with "institution:" or "issuer:"')
+    .describe(
+      'The id the datasets give it: `institution:<slug>` for a lender, `issuer:<slug>` for a card issuer (/docs/concepts#ids).',
+    ),
+  name: CleanText.describe('The name it was last listed under.'),
+  lenderType: z
+    .enum(['bank', 'non-bank'])
+    .describe('`bank` when it is a registered bank (the rates explorer’s table of banks), else `non-bank`.'),
+  datasets: z
+    .array(z.string())
+    .min(1)
+    .describe('The slugs of the datasets whose history lists it, in the order of the API’s datasets.'),
+  firstSeen: SnapshotDate.describe('The date of the first snapshot, in any dataset, that lists it.'),
+  lastSeen: SnapshotDate.describe(
+    'The date of the last snapshot, in any dataset, that lists it: the newest snapshot’s date while it is still listed.',
+  ),
+  restrictions: z
+    .array(
+      z.strictObject({
+        key: z.string().describe('The rule’s key (/docs/concepts#best-rates-and-restricted-offers).'),
+        label: z.string().describe('Whom its offers are for, or what they are.'),
+      }),
+    )
+    .describe(
+      'The eligibility rules that match its name, among those its datasets apply: every offer it lists is then restricted. ' +
+        'Rules matched on a product’s name are not listed here (they restrict single offers). Empty: none.',
+    ),
+});
+export type Institution = z.infer<typeof Institution>;
+
+export const INSTITUTIONS_TYPE = 'Institutions';
+
+/** `{ type, data, lastUpdated, termsOfUse, timestamp }`, `lastUpdated` being the newest collection of any dataset. */
+export const InstitutionsResponse = envelopeSchema(INSTITUTIONS_TYPE, Institution);
