@@ -1,0 +1,182 @@
+/**
+ * `GET /api/v1/<dataset>/alerts` (JSON Feed 1.1) and `/feeds/<dataset>/alerts.atom` over the test
+ * history on a real socket: an item each time the lowest open rate of one measure crosses the
+ * threshold, either way, and each time it moves while past it, none while it is not; the rates
+ * agree with /lowest; its errors are the documented body; it is cached like every data answer.
+ */
+import { parseAtomFeed } from 'feedsmith';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
+import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
+import { ErrorBody } from '../src/schemas/errors.ts';
+import { rawServiceOver } from './support/core.ts';
+import { SITE } from './support/constants.ts';
+import { EACH } from './support/datasets.ts';
+import { historyDir } from './support/history.ts';
+import { type Listening, serveService } from './support/http.ts';
+
+let server: Listening;
+beforeAll(async () => {
+  server = await serveService(await rawServiceOver(historyDir()));
+}, 60_000);
+afterAll(() => server.close());
+
+const definitionOf = (dataset: Dataset) => EXPLORER[dataset.slug] as ExplorerDefinition;
+const alertsPath = (dataset: Dataset) => `/api/v1/${dataset.slug}/alerts`;
+const get = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
+const feedOf = async (path: string) => {
+  const response = await get(path);
+  expect(response.status, path).toBe(200);
+  return { response, feed: (await response.json()) as any };
+};
+/** The snapshot date an item is about: its id's last segment. */
+const dateOf = (item: { id: string }) => item.id.slice(item.id.lastIndexOf('/') + 1);
+
+/** The dataset with fixed mortgage terms: the one whose /lowest takes termInMonths. */
+const termed = DATASETS.find((d) => d.filters.some((f) => f.name === 'termInMonths'))!;
+
+describe('an alert feed over a history that crosses its threshold', () => {
+  // The test history's lowest open 1-year rate: 6.69 from its first snapshot, 6.89 on 2024-04-23,
+  // 6.85 on 2024-07-17, 6.69 again on 2024-07-18, then down in steps to 5.05.
+  const path = `${alertsPath(termed)}?termInMonths=12&below=6.7`;
+
+  it('has an item for each crossing, either way, and each move past the threshold, none while above it, newest first', async () => {
+    const { feed } = await feedOf(path);
+    expect(feed.items.map(dateOf)).toEqual([
+      '2025-03-04',
+      '2025-02-20',
+      '2025-02-19',
+      '2025-02-17',
+      '2024-12-03',
+      '2024-10-29',
+      '2024-10-28',
+      '2024-10-10',
+      '2024-10-04',
+      '2024-09-26',
+      '2024-09-19',
+      '2024-09-16',
+      '2024-09-11',
+      '2024-08-19',
+      '2024-08-14',
+      '2024-07-18',
+      '2024-04-23',
+      '2024-02-22',
+    ]);
+    const byDate = new Map(feed.items.map((item: any) => [dateOf(item), item]));
+    const first = byDate.get('2024-02-22') as any;
+    expect(first.title).toBe('Lowest 1-year fixed mortgage rate is below 6.7 %: 6.69 %');
+    expect(first.content_text).toMatch(/Before: none\./);
+    const out = byDate.get('2024-04-23') as any;
+    expect(out.title).toBe('Lowest 1-year fixed mortgage rate is no longer below 6.7 %: 6.89 %');
+    expect(out.content_text).toMatch(/Now: 6\.89 % from .+\nBefore: 6\.69 % from /);
+    // 6.89 to 6.85 on 2024-07-17 moved the rate, but above the threshold: no item.
+    const back = byDate.get('2024-07-18') as any;
+    expect(back.title).toBe('Lowest 1-year fixed mortgage rate is below 6.7 %: 6.69 %');
+    expect(back.content_text).toMatch(/Before: 6\.85 % from /);
+    const moved = byDate.get('2024-08-14') as any;
+    expect(moved.title).toBe('Lowest 1-year fixed mortgage rate moved down to 6.59 %, still below 6.7 %');
+    expect(moved.content_text).toMatch(/Now: 6\.59 % from .+\(.+\)\.\nBefore: 6\.69 % from /);
+    expect((byDate.get('2024-10-29') as any).title).toMatch(/moved up to 5\.65 %/);
+  });
+
+  it('agrees with /lowest: the newest item’s rate and lenders are what /lowest answers now', async () => {
+    const { feed } = await feedOf(path);
+    const lowest = (await (await get(`/api/v1/${termed.slug}/lowest?termInMonths=12`)).json()) as any;
+    const [measure] = lowest.data;
+    expect(feed.items[0].title).toContain(`${measure.rate} %`);
+    for (const offer of measure.offers) expect(feed.items[0].content_text).toContain(offer.institutionName);
+  });
+
+  it('is a JSON Feed 1.1: application/feed+json, its items with an id, a title and text, a date and the comparison page', async () => {
+    const { response, feed } = await feedOf(path);
+    expect(response.headers.get('content-type')).toBe('application/feed+json; charset=utf-8');
+    expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
+    expect(feed.title).toBe('Lowest 1-year fixed mortgage rate below 6.7 %');
+    expect(feed.feed_url).toBe(`${SITE}${alertsPath(termed)}?measure=12&below=6.7`);
+    expect(new Set(feed.items.map((i: any) => i.id)).size).toBe(feed.items.length);
+    for (const item of feed.items) {
+      expect(item.id).toMatch(/^tag:[^,]+,2024:/);
+      expect(item.title.length).toBeGreaterThan(0);
+      expect(item.content_text.length).toBeGreaterThan(0);
+      expect(new Date(item.date_published).toISOString()).toBe(item.date_published);
+      expect(item.url).toBe(`${SITE}/rates/${definitionOf(termed).path}/1-year`);
+    }
+  });
+
+  it('names the measure by termInMonths or by measure alike: the same body and ETag', async () => {
+    const a = await get(path);
+    const b = await get(`${alertsPath(termed)}?below=6.7&measure=12`);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+    expect(await b.text()).toBe(await a.text());
+  });
+
+  it('is cached like every data answer: the data Cache-Control, an ETag, 304 to If-None-Match', async () => {
+    const response = await get(path);
+    expect(response.headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
+    const etag = response.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const other = await get(`${alertsPath(termed)}?termInMonths=12&below=6`);
+    expect(other.headers.get('etag')).not.toBe(etag);
+    const again = await get(path, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it('is the same feed in Atom at /feeds/<dataset>/alerts.atom', async () => {
+    const { feed } = await feedOf(path);
+    const response = await get(`/feeds/${termed.slug}/alerts.atom?termInMonths=12&below=6.7`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe(DATA_CACHE_CONTROL);
+    const atom = parseAtomFeed(await response.text());
+    const text = (t: unknown) => (typeof t === 'string' ? t : (t as { value: string }).value);
+    expect(text(atom.title)).toBe(feed.title);
+    expect(atom.entries?.map((e) => [e.id, text(e.title), e.links?.[0]?.href])).toEqual(
+      feed.items.map((i: any) => [i.id, i.title, i.url]),
+    );
+    expect(atom.updated).toBe(feed.items[0].date_published);
+  });
+
+  it('for one lender, counts that lender’s offers alone', async () => {
+    const { feed } = await feedOf(`${path}&institutionId=${termed.exampleEntityId}`);
+    for (const item of feed.items) expect(item.id).toContain(`/${termed.exampleEntityId}/`);
+  });
+});
+
+describe.each(EACH)('%s alerts', (_, dataset) => {
+  const definition = definitionOf(dataset);
+  const keys = definition.measures.map((m) => m.key);
+
+  it('answers a feed for each measure /lowest names, starting with a crossing when the history starts past it', async () => {
+    const lowest = (await (await get(`/api/v1/${dataset.slug}/lowest`)).json()) as any;
+    for (const { measure } of lowest.data) {
+      const { feed } = await feedOf(`${alertsPath(dataset)}?measure=${measure}&below=1000`);
+      expect(feed.items.at(-1).title, measure).toMatch(/ is below 1000 %: /);
+    }
+  });
+
+  it('bad input is the documented error body: a bad threshold or selection is a 400 that says what is wrong', async () => {
+    const measure = keys[0]!;
+    const { param, prefix, notFound } = dataset.entity;
+    const cases: [string, number, string, RegExp][] = [
+      [`?measure=${measure}&below=six`, 400, 'invalid_request', /below must be a rate in percent/],
+      [`?measure=${measure}&below=-1`, 400, 'invalid_request', /below must be a rate in percent/],
+      [`?measure=${measure}&below=1e3`, 400, 'invalid_request', /below must be a rate in percent/],
+      [`?measure=${measure}`, 400, 'invalid_request', /Give a threshold: below=/],
+      [`?measure=${measure}&below=6&above=5`, 400, 'invalid_request', /not both/],
+      [`?measure=${measure}&above=5`, 400, 'invalid_request', /above applies only to a rate earned/],
+      [`?below=6`, 400, 'invalid_request', new RegExp(`measure= one of ${keys.join(', ')}`)],
+      [`?measure=no-such-measure&below=6`, 400, 'invalid_request', new RegExp(`no measure "no-such-measure"`)],
+      [`?measure=${measure}&below=6&colour=blue`, 400, 'invalid_request', /does not use "colour"/],
+      [`?measure=${measure}&below=6&${param}=${prefix}:no-such-lender`, 404, notFound, /ever listed/],
+    ];
+    for (const [query, status, error, hint] of cases) {
+      const response = await get(`${alertsPath(dataset)}${query}`);
+      const body = (await response.json()) as any;
+      expect(response.status, query).toBe(status);
+      expect(ErrorBody.parse(body), query).toEqual(body);
+      expect(body.error, query).toBe(error);
+      expect(body.hint, query).toMatch(hint);
+    }
+  });
+});
