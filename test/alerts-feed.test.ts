@@ -4,12 +4,21 @@
  * threshold, either way, and each time it moves while past it, none while it is not; the rates
  * agree with /lowest; its errors are the documented body; it is cached like every data answer.
  */
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { parseAtomFeed } from 'feedsmith';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
+import { alertsEndpointOf } from '../src/api/alerts.ts';
+import { collectExamples, healthyStatusStore } from '../src/examples.ts';
+import { buildOpenApiDocument } from '../src/openapi/document.ts';
+import { AlertsFeed } from '../src/schemas/alerts.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
+import { createService } from '../src/service.ts';
+import { compileSnapshotTree } from '../src/store/compile.ts';
+import { servedStoreOf } from '../src/store/history-build.ts';
 import { rawServiceOver } from './support/core.ts';
 import { SITE } from './support/constants.ts';
 import { EACH } from './support/datasets.ts';
@@ -92,6 +101,7 @@ describe('an alert feed over a history that crosses its threshold', () => {
     const { response, feed } = await feedOf(path);
     expect(response.headers.get('content-type')).toBe('application/feed+json; charset=utf-8');
     expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
+    expect(AlertsFeed.parse(feed)).toEqual(feed);
     expect(feed.title).toBe('Lowest 1-year fixed mortgage rate below 6.7 %');
     expect(feed.feed_url).toBe(`${SITE}${alertsPath(termed)}?measure=12&below=6.7`);
     expect(new Set(feed.items.map((i: any) => i.id)).size).toBe(feed.items.length);
@@ -166,7 +176,7 @@ describe.each(EACH)('%s alerts', (_, dataset) => {
       [`?measure=${measure}&below=6&above=5`, 400, 'invalid_request', /not both/],
       [`?measure=${measure}&above=5`, 400, 'invalid_request', /above applies only to a rate earned/],
       [`?below=6`, 400, 'invalid_request', new RegExp(`measure= one of ${keys.join(', ')}`)],
-      [`?measure=no-such-measure&below=6`, 400, 'invalid_request', new RegExp(`no measure "no-such-measure"`)],
+      [`?measure=no-such-measure&below=6`, 400, 'invalid_request', /no measure "no-such-measure"/],
       [`?measure=${measure}&below=6&colour=blue`, 400, 'invalid_request', /does not use "colour"/],
       [`?measure=${measure}&below=6&${param}=${prefix}:no-such-lender`, 404, notFound, /ever listed/],
     ];
@@ -179,4 +189,37 @@ describe.each(EACH)('%s alerts', (_, dataset) => {
       expect(body.hint, query).toMatch(hint);
     }
   });
+});
+
+describe('the OpenAPI document', () => {
+  it('documents each alerts feed with its parameters, its JSON Feed schema and real examples', async () => {
+    const store = servedStoreOf(await compileSnapshotTree(historyDir()));
+    const service = createService({ loadStore: async () => store, status: healthyStatusStore(store), siteUrl: SITE });
+    const examples = await collectExamples(service, SITE);
+    const { dereference } = await import('@readme/openapi-parser');
+    const doc: any = await dereference(structuredClone(buildOpenApiDocument({ site: SITE, examples })) as any);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    for (const d of DATASETS) {
+      const op = doc.paths[alertsPath(d)].get;
+      expect(op.parameters.map((p: any) => p.name)).toEqual(Object.keys(alertsEndpointOf(d).query.shape));
+      for (const [status, type] of [
+        ['200', 'application/feed+json'],
+        ['400', 'application/json'],
+      ] as const) {
+        const media = op.responses[status].content[type];
+        const found = Object.values(media.examples ?? {}) as any[];
+        expect(found.length, `${d.slug} ${status}`).toBeGreaterThan(0);
+        const valid = ajv.compile(media.schema);
+        for (const example of found) {
+          expect(valid(example.value), `${d.slug} ${status}: ${ajv.errorsText(valid.errors)}`).toBe(true);
+          const answer = await service(new Request(`${SITE}${example.summary.replace(/^GET /, '')}`));
+          expect(answer.status).toBe(Number(status));
+          expect(await answer.json()).toEqual(example.value);
+        }
+      }
+      const [feed] = Object.values(op.responses['200'].content['application/feed+json'].examples) as any[];
+      expect(feed.value.items.length, d.slug).toBeGreaterThan(0);
+    }
+  }, 60_000);
 });

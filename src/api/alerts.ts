@@ -23,7 +23,7 @@ import { cachedHeadAfterRead } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
 
-export const JSON_FEED_TYPE = 'application/feed+json; charset=utf-8';
+const JSON_FEED_TYPE = 'application/feed+json; charset=utf-8';
 /** The most items a feed holds, newest first. */
 const FEED_ITEMS = 100;
 /** The year in the tag URIs' authority (RFC 4151), as in the change feeds. */
@@ -68,6 +68,36 @@ export function alertsEndpointOf(dataset: Dataset): AlertsEndpoint {
     ENDPOINTS.set(dataset.slug, endpoint);
   }
   return endpoint;
+}
+
+/** `get<Slug in PascalCase>Alerts`: the OpenAPI operationId. */
+export const alertsOperationId = (dataset: Dataset) =>
+  `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}Alerts`;
+
+/** The selection of a measure as /lowest's query names it (`termInMonths=12`), else `measure=<key>`. */
+const measureQuery = (dataset: Dataset, key: string) => {
+  const definition = definitionOf(dataset);
+  return definition.measureQuery?.(definition.measures.find((m) => m.key === key)!) ?? `measure=${key}`;
+};
+
+/**
+ * The requests the OpenAPI document shows (answered by the real core at build time): the first
+ * measure /lowest answers, below the whole percent above its rate now (so the feed has items), and
+ * the 400s.
+ */
+export function alertsExampleRequests(
+  dataset: Dataset,
+  lowest: readonly { measure: string; rate: number }[],
+): string[] {
+  const { path } = alertsEndpointOf(dataset);
+  const first = lowest.find((m) => definitionOf(dataset).compared.includes(m.measure)) ?? lowest[0];
+  const measure = first ? measureQuery(dataset, first.measure) : `measure=${measureKeys(dataset)[0]}`;
+  return [
+    ...(first ? [`${path}?${measure}&below=${Math.floor(first.rate) + 1}`] : []),
+    `${path}?${measure}&below=six`,
+    `${path}?below=6`,
+    `${path}?${measure}&above=6`,
+  ];
 }
 
 const invalid = (hint: string) => new ApiError('invalid_request', 'Invalid request parameters', hint);

@@ -26,7 +26,7 @@ export interface AlertEvent {
   to?: Lowest;
 }
 
-export const isPast = (threshold: Threshold, rate: number | undefined): boolean =>
+const isPast = (threshold: Threshold, rate: number | undefined): boolean =>
   rate !== undefined && (threshold.side === 'below' ? rate < threshold.value : rate > threshold.value);
 
 /** The events of a history of snapshots (oldest first), oldest first. `data` filters a snapshot (one lender, a term). */

@@ -53,7 +53,6 @@ export interface NodeServerOptions {
   log?: Log;
 }
 
-
 /** An `Expect` other than 100-continue, the one this server knows (RFC 9110, 10.1.1). */
 const EXPECTATION_FAILED: EdgeError = {
   status: 417,
