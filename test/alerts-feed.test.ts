@@ -7,6 +7,8 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parseAtomFeed } from 'feedsmith';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
@@ -20,7 +22,7 @@ import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';
 import { rawServiceOver } from './support/core.ts';
-import { SITE } from './support/constants.ts';
+import { ROOT, SITE } from './support/constants.ts';
 import { EACH } from './support/datasets.ts';
 import { historyDir } from './support/history.ts';
 import { type Listening, serveService } from './support/http.ts';
@@ -188,6 +190,21 @@ describe.each(EACH)('%s alerts', (_, dataset) => {
       expect(body.error, query).toBe(error);
       expect(body.hint, query).toMatch(hint);
     }
+  });
+});
+
+describe('the notifications page', () => {
+  it('gives working feed addresses, and item titles as the feed writes them', async () => {
+    const text = await readFile(join(ROOT, 'content/docs/notifications.md'), 'utf8');
+    const [json, atom] = [...text.matchAll(/`\{\{site\}\}(\/(?:api\/v1|feeds)\/[^`]*alerts[^`]*)`/g)].map((m) => m[1]!);
+    const { feed } = await feedOf(json!);
+    const response = await get(atom!);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/atom\+xml/);
+    const titles = feed.items.map((i: any) => i.title);
+    const shown = [...text.matchAll(/^`(Lowest [^`]+)`/gm)].map((m) => m[1]);
+    expect(shown.length).toBe(2);
+    for (const title of shown) expect(titles).toContain(title);
   });
 });
 

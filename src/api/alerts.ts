@@ -100,6 +100,13 @@ export function alertsExampleRequests(
   ];
 }
 
+/** The first compared measure of a dataset as /lowest's query names it: what the docs' examples follow. */
+export const exampleMeasureQuery = (dataset: Dataset) => {
+  const definition = definitionOf(dataset);
+  const term = filtersOf(dataset, 'lowest').find((f) => f.name === 'termInMonths');
+  return term ? `termInMonths=${term.example}` : measureQuery(dataset, definition.compared[0] ?? definition.measures[0]!.key);
+};
+
 const invalid = (hint: string) => new ApiError('invalid_request', 'Invalid request parameters', hint);
 
 function thresholdOf(dataset: Dataset, query: Record<string, string | undefined>): Threshold {
