@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parseAtomFeed } from 'feedsmith';
 import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
@@ -18,6 +19,9 @@ import { collectExamples, healthyStatusStore } from '../src/examples.ts';
 import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { AlertsFeed } from '../src/schemas/alerts.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
+import { createApiListener } from '../src/server/api-listener.ts';
+import { DEFAULT_LIMITS } from '../src/server/limits.ts';
+import { createNodeServer } from '../src/server/node-server.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';
@@ -189,6 +193,32 @@ describe.each(EACH)('%s alerts', (_, dataset) => {
       expect(ErrorBody.parse(body), query).toEqual(body);
       expect(body.error, query).toBe(error);
       expect(body.hint, query).toMatch(hint);
+    }
+  });
+});
+
+describe("npm start's server", () => {
+  it('sends /feeds to the API listener: the Atom feed, and an unknown feed the API’s 404, never a page', async () => {
+    const node = createNodeServer({
+      api: createApiListener(await rawServiceOver(historyDir()), { stampRequestIds: true, site: SITE }),
+      pages: async (_req, res) => void res.end('page'),
+      limits: DEFAULT_LIMITS,
+      site: SITE,
+    });
+    await new Promise<void>((done) => node.listen(0, '127.0.0.1', done));
+    const base = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    try {
+      const feed = await fetch(`${base}/feeds/${termed.slug}/alerts.atom?termInMonths=12&below=6`);
+      expect(feed.status).toBe(200);
+      expect(feed.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+      expect(await feed.text()).toMatch(/^<\?xml[^]*<feed /);
+      const unknown = await fetch(`${base}/feeds/${termed.slug}/nope.atom`);
+      expect(unknown.status).toBe(404);
+      expect(ErrorBody.parse(await unknown.json()).error).toBe('not_found');
+      expect((await fetch(`${base}/rates`)).status).toBe(200);
+    } finally {
+      node.closeAllConnections();
+      node.close();
     }
   });
 });

@@ -104,7 +104,9 @@ export function alertsExampleRequests(
 export const exampleMeasureQuery = (dataset: Dataset) => {
   const definition = definitionOf(dataset);
   const term = filtersOf(dataset, 'lowest').find((f) => f.name === 'termInMonths');
-  return term ? `termInMonths=${term.example}` : measureQuery(dataset, definition.compared[0] ?? definition.measures[0]!.key);
+  return term
+    ? `termInMonths=${term.example}`
+    : measureQuery(dataset, definition.compared[0] ?? definition.measures[0]!.key);
 };
 
 const invalid = (hint: string) => new ApiError('invalid_request', 'Invalid request parameters', hint);
