@@ -211,7 +211,7 @@ describe("npm start's server", () => {
       const feed = await fetch(`${base}/feeds/${termed.slug}/alerts.atom?termInMonths=12&below=6`);
       expect(feed.status).toBe(200);
       expect(feed.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
-      expect(await feed.text()).toMatch(/^<\?xml[^]*<feed /);
+      expect(await feed.text()).toMatch(/^<\?xml[\s\S]*<feed /);
       const unknown = await fetch(`${base}/feeds/${termed.slug}/nope.atom`);
       expect(unknown.status).toBe(404);
       expect(ErrorBody.parse(await unknown.json()).error).toBe('not_found');
