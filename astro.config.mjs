@@ -22,7 +22,9 @@ const devApi = {
   name: 'rates-dev-api',
   hooks: {
     'astro:config:setup': ({ command, injectRoute }) => {
-      if (command === 'dev') injectRoute({ pattern: '/api/[...path]', entrypoint: './src/server/dev-api-route.ts' });
+      if (command !== 'dev') return;
+      injectRoute({ pattern: '/api/[...path]', entrypoint: './src/server/dev-api-route.ts' });
+      injectRoute({ pattern: '/feeds/[...path]', entrypoint: './src/server/dev-api-route.ts' });
     },
   },
 };

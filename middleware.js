@@ -55,6 +55,8 @@ function cut(text, max) {
 var TermInMonthsParam = z2.string().regex(/^\d+$/, "must be a whole number of months written in digits");
 var DateParam = SnapshotDate;
 var EntityIdParam = z2.string().min(1, "must not be empty");
+var RateParam = z2.string().regex(/^\d+(?:\.\d+)?$/, "must be a rate in percent written as a decimal number, such as 6 or 5.25");
+var MeasureParam = z2.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a measure key in lower case, such as 12 or purchase");
 var PARAMETER_FORMATS = {
   date: DateParam,
   startDate: DateParam,
@@ -63,7 +65,10 @@ var PARAMETER_FORMATS = {
   until: DateParam,
   institutionId: EntityIdParam,
   issuerId: EntityIdParam,
-  termInMonths: TermInMonthsParam
+  termInMonths: TermInMonthsParam,
+  below: RateParam,
+  above: RateParam,
+  measure: MeasureParam
 };
 var QUOTED_MAX_CHARS = 60;
 function quote(value) {

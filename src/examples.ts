@@ -14,6 +14,7 @@ import type { ServedStore } from './store/served-store.ts';
 import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
 import { endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endpoints.ts';
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
+import { alertsExampleRequests, alertsOperationId } from './api/alerts.ts';
 import { rateValues } from './collect/guards.ts';
 import { INSTITUTIONS_PATH, STATUS_PATH } from './paths.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from './status/run-log.ts';
@@ -253,6 +254,13 @@ export async function collectExamples(
         requestsFor(endpoint, first, newestDate).map((request) => ask(request, endpoint.kind === 'lowest')),
       );
     }
+    operations.push(alertsOperationId(dataset));
+    const lowest = examples[operationId(endpointsOf(dataset).lowest)]![0]!.body as {
+      data?: { measure: string; rate: number }[];
+    };
+    examples[alertsOperationId(dataset)] = await Promise.all(
+      alertsExampleRequests(dataset, lowest.data ?? []).map((request) => ask(request, true)),
+    );
     operations.push(changesOperationId(dataset));
     examples[changesOperationId(dataset)] = await Promise.all(
       changesExampleRequests(dataset, first, newestDate).map((request) => ask(request)),

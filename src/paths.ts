@@ -9,6 +9,13 @@ export const TIME_SERIES_SEGMENT = 'time-series';
 export const CHANGES_SEGMENT = 'changes';
 /** The path segment after a dataset's slug that names its lowest open rates. */
 export const LOWEST_SEGMENT = 'lowest';
+/** The path segment after a dataset's slug that names its threshold alerts feed. */
+export const ALERTS_SEGMENT = 'alerts';
+/** Feeds the REST core answers outside API_PREFIX: `/feeds/<dataset>/alerts.atom`. */
+export const FEEDS_PREFIX = '/feeds';
+export const ALERTS_FEED_FILE = 'alerts.atom';
+/** What the API listener answers rather than the pages: /api and /feeds, with anything after. */
+export const SERVICE_PATH = /^\/(?:api|feeds)(?:[/?]|$)/;
 /** The path segment after API_PREFIX that names the health endpoint. */
 export const HEALTH_SEGMENT = 'health';
 export const HEALTH_PATH = `${API_PREFIX}/${HEALTH_SEGMENT}`;
@@ -59,4 +66,15 @@ export function endpointSegments(
   if (first === STATUS_SEGMENT) return second === undefined ? { kind: 'status' } : undefined;
   if (first === INSTITUTIONS_SEGMENT) return second === undefined ? { kind: 'institutions' } : undefined;
   return DATASET_SLUG_SHAPE.test(first) ? { kind: 'dataset', slug: first, segment: second } : undefined;
+}
+
+/** The slug of a path shaped like a dataset's Atom alerts feed, or undefined. */
+export function alertsFeedSlug(pathname: string): string | undefined {
+  const [first, slug, file, ...rest] = pathname.slice(1).split('/');
+  return `/${first}` === FEEDS_PREFIX &&
+    file === ALERTS_FEED_FILE &&
+    rest.length === 0 &&
+    DATASET_SLUG_SHAPE.test(slug ?? '')
+    ? slug
+    : undefined;
 }

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { alertsEndpointOf } from '../src/api/alerts.ts';
 import { changesEndpointOf } from '../src/changes/endpoint.ts';
 import { DATASET_SLUG_SHAPE } from '../src/paths.ts';
 import { PARAMETER_FORMATS } from '../src/schemas/params.ts';
@@ -212,13 +213,13 @@ describe('the stamp decides from the path and the query alone, as the core answe
   it("every dataset's slug has the shape the stamp knows, and every parameter an endpoint takes has its format in PARAMETER_FORMATS", () => {
     for (const d of DATASETS) {
       expect(d.slug).toMatch(DATASET_SLUG_SHAPE);
-      const endpoints = [...Object.values(endpointsOf(d)), changesEndpointOf(d)];
+      const endpoints = [...Object.values(endpointsOf(d)), changesEndpointOf(d), alertsEndpointOf(d)];
       for (const endpoint of endpoints)
         for (const [name, schema] of Object.entries(endpoint.query.shape)) {
           const format = PARAMETER_FORMATS[name];
           expect(format, `${endpoint.path}: ${name}`).toBeDefined();
           // The endpoint's own rule is its format's (optional, perhaps with a description of its own).
-          for (const value of ['abc', '', '12', '2025-01-01', 'institution:asb'])
+          for (const value of ['abc', '', '12', '5.25', '-1', '2025-01-01', 'institution:asb'])
             expect((schema as z.ZodType).safeParse(value).success, `${name}=${value}`).toBe(
               format!.safeParse(value).success,
             );

@@ -23,6 +23,7 @@ import { getTimeSeries } from './time-series.ts';
 import { getChanges } from './changes.ts';
 import { getLowest } from './lowest.ts';
 import { getInstitutions } from './institutions.ts';
+import { getAlerts } from './alerts.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -94,6 +95,8 @@ export function createRestCore(deps: ApiDeps): RestCore {
         return getChanges(endpoint, query, ctx);
       case 'lowest':
         return getLowest(endpoint, query, ctx);
+      case 'alerts':
+        return getAlerts(endpoint, query, ctx, site, route.atom ?? false);
     }
   }
 

@@ -7,7 +7,15 @@ import { z } from 'zod';
 import { datasetBySlug, type Dataset } from '../datasets.ts';
 import { endpointsOf, type DataEndpoint } from '../endpoints.ts';
 import { changesEndpointOf, type ChangesEndpoint } from '../changes/endpoint.ts';
-import { CHANGES_SEGMENT, endpointSegments, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
+import {
+  ALERTS_SEGMENT,
+  alertsFeedSlug,
+  CHANGES_SEGMENT,
+  endpointSegments,
+  LOWEST_SEGMENT,
+  TIME_SERIES_SEGMENT,
+} from '../paths.ts';
+import { alertsEndpointOf, type AlertsEndpoint } from './alerts.ts';
 import { parseQuery } from './query.ts';
 
 /** Health, the status figures and the institutions take no query parameters. */
@@ -17,7 +25,7 @@ export type Route =
   | { kind: 'health' }
   | { kind: 'status' }
   | { kind: 'institutions' }
-  | { kind: 'data'; endpoint: DataEndpoint | ChangesEndpoint; pathValue?: string };
+  | { kind: 'data'; endpoint: DataEndpoint | ChangesEndpoint | AlertsEndpoint; pathValue?: string; atom?: true };
 
 function decodeSegment(segment: string): string {
   try {
@@ -29,6 +37,10 @@ function decodeSegment(segment: string): string {
 
 /** Match `/api/v1/...` against health, the status figures, the institutions and the endpoints of each dataset (four, and the change log). */
 export function matchRoute(pathname: string): Route | undefined {
+  // The one path outside /api/v1: the alerts feed in Atom, for feed readers that take no JSON Feed.
+  const feed = alertsFeedSlug(pathname);
+  const feedDataset = feed === undefined ? undefined : datasetBySlug(feed);
+  if (feedDataset) return { kind: 'data', endpoint: alertsEndpointOf(feedDataset), atom: true };
   const shape = endpointSegments(pathname);
   if (shape?.kind !== 'dataset') return shape;
   const dataset: Dataset | undefined = datasetBySlug(shape.slug);
@@ -40,6 +52,7 @@ export function matchRoute(pathname: string): Route | undefined {
   // Before the detail route: a bare slug `changes` or `lowest` would name it, so the build refuses one (src/changes/endpoint.ts).
   if (segment === CHANGES_SEGMENT) return { kind: 'data', endpoint: changesEndpointOf(dataset) };
   if (segment === LOWEST_SEGMENT) return { kind: 'data', endpoint: endpoints.lowest };
+  if (segment === ALERTS_SEGMENT) return { kind: 'data', endpoint: alertsEndpointOf(dataset) };
   return { kind: 'data', endpoint: endpoints.detail, pathValue: decodeSegment(segment) };
 }
 

@@ -9,5 +9,5 @@ export function buildsForVercel(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The function that answers everything under /api on Vercel (scripts/build-vercel-api.ts); routes name it `/_api`. */
 export const API_FUNCTION = '_api';
-/** Every path under /api, /api itself included. */
-export const API_ROUTE_SOURCE = '^/api(?:/.*)?$';
+/** Every path under /api and /feeds (the alerts feeds in Atom), /api itself included (src/paths.ts SERVICE_PATH). */
+export const API_ROUTE_SOURCE = '^/(?:api|feeds)(?:/.*)?$';

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { entityIdParam } from '../endpoints.ts';
-import { API_PREFIX, CHANGES_SEGMENT, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
+import { ALERTS_SEGMENT, API_PREFIX, CHANGES_SEGMENT, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { DateParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
@@ -19,6 +19,7 @@ const RESERVED_SEGMENTS: Readonly<Record<string, string>> = {
   [TIME_SERIES_SEGMENT]: 'the time series',
   [CHANGES_SEGMENT]: 'the change log',
   [LOWEST_SEGMENT]: 'the lowest rates',
+  [ALERTS_SEGMENT]: 'the threshold alerts feed',
 };
 /** How far back the change log goes when `since` is not given. */
 export const DEFAULT_DAYS = 30;

@@ -5,6 +5,8 @@ import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts'
 import type { DocPage } from './pages.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { changesLlmsLines } from './changes.ts';
+import { alertsEndpointOf, exampleMeasureQuery } from '../api/alerts.ts';
+import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { API_CATALOG_PATH } from '../registry/api-catalog.ts';
 
 export function llmsTxt(pages: DocPage[], site: string): string {
@@ -64,6 +66,15 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '## Changes, feeds and downloads',
     '',
     ...changesLlmsLines(site),
+    // Any threshold makes a working query; one the rate never went past gives a feed with no items.
+    ...DATASETS.map((d) =>
+      link(
+        `${d.title} threshold alerts`,
+        `${alertsEndpointOf(d).path}?${exampleMeasureQuery(d)}&below=6`,
+        `a JSON Feed: an item each time the lowest open rate of one measure (measure=, as /lowest names it) crosses below= or moves past it; ` +
+          `the same in Atom at ${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}`,
+      ),
+    ),
     '',
     '## Optional',
     '',

@@ -20,6 +20,8 @@ import { InstitutionsResponse } from '../schemas/institutions.ts';
 import { WINDOW_DAYS } from '../status/figures.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { registerChangesPath } from './changes.ts';
+import { registerAlertsPath } from './alerts.ts';
+import { alertsOperationId } from '../api/alerts.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
@@ -193,6 +195,12 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       registry,
       dataset,
       { ...examples, serverError: changesServerError },
+      { examplesFor, errorResponse },
+    );
+    registerAlertsPath(
+      registry,
+      dataset,
+      { ...examples, serverError: examples[serverErrorKey(alertsOperationId(dataset))] ?? [] },
       { examplesFor, errorResponse },
     );
   }

@@ -6,6 +6,14 @@ import { SnapshotDate } from './common.ts';
 export const TermInMonthsParam = z.string().regex(/^\d+$/, 'must be a whole number of months written in digits');
 export const DateParam = SnapshotDate;
 export const EntityIdParam = z.string().min(1, 'must not be empty');
+/** A rate threshold in percent a year: `6`, `5.25` (never negative, never an exponent). */
+export const RateParam = z
+  .string()
+  .regex(/^\d+(?:\.\d+)?$/, 'must be a rate in percent written as a decimal number, such as 6 or 5.25');
+/** A measure as /lowest names it in `measure`: `12`, `floating`, `secured`, `purchase`. */
+export const MeasureParam = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a measure key in lower case, such as 12 or purchase');
 
 /**
  * The format of every query parameter an endpoint takes, by name, whichever endpoint it is sent to.
@@ -22,6 +30,9 @@ export const PARAMETER_FORMATS: Readonly<Record<string, z.ZodType<string>>> = {
   institutionId: EntityIdParam,
   issuerId: EntityIdParam,
   termInMonths: TermInMonthsParam,
+  below: RateParam,
+  above: RateParam,
+  measure: MeasureParam,
 };
 
 /** The most characters of a caller's value or name a hint quotes (an ellipsis marks a cut). */

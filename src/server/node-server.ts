@@ -25,6 +25,7 @@ import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
 import { defaultLog, type Log } from '../lib/log.ts';
 import { isMcpPath } from '../endpoints.ts';
+import { SERVICE_PATH } from '../paths.ts';
 import { clientAddress, networkOf } from './client-network.ts';
 import { awaitContinue } from './continue.ts';
 import { relayDrain } from './drain-relay.ts';
@@ -51,9 +52,6 @@ export interface NodeServerOptions {
   site: string;
   log?: Log;
 }
-
-/** /api, /api?… and /api/…: the API listener's (its JSON answers), not the pages'. */
-const API_PATH = /^\/api(?:[/?]|$)/;
 
 /** An `Expect` other than 100-continue, the one this server knows (RFC 9110, 10.1.1). */
 const EXPECTATION_FAILED: EdgeError = {
@@ -240,7 +238,7 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
       return;
     }
     if (expects === 'continue') awaitContinue(req, res);
-    if (API_PATH.test(req.url)) return api(req, res);
+    if (SERVICE_PATH.test(req.url)) return api(req, res);
     for (const [name, value] of SECURITY) res.setHeader(name, value);
     // HEAD is coded as its GET would be (compression leaves HEAD alone: its headers would describe
     // the uncoded page); Node sends no body for HEAD whatever is written.

@@ -1,0 +1,284 @@
+/**
+ * `GET /api/v1/<dataset>/alerts?termInMonths=12&below=6` (loans and cards: `measure=`; a lender:
+ * `institutionId` / `issuerId`): a JSON Feed 1.1 of the moments the lowest open rate of one
+ * measure crossed a threshold or moved past it (src/explorer/alerts.ts), newest first, each linking
+ * the measure's comparison page. Worked out once per URL from the whole history and kept; its
+ * ETag is the history's version and the URL's selection, like every data answer.
+ */
+import { generateAtomFeed, generateJsonFeed } from 'feedsmith';
+import { z } from 'zod';
+import { canonicalEntityId, type Dataset, type Entity, filtersOf } from '../datasets.ts';
+import { entityIdParam, endpointsOf } from '../endpoints.ts';
+import { changeKeys } from '../changes/schema.ts';
+import { ATOM_TYPE, datasetPageUrl } from '../changes/urls.ts';
+import { type AlertEvent, alertEvents, type Threshold } from '../explorer/alerts.ts';
+import { EXPLORER, type ExplorerDefinition } from '../explorer/definitions.ts';
+import { snapshotsOf, type SnapshotObjects } from '../explorer/history.ts';
+import { comparisonUrl } from '../explorer/pages.ts';
+import { ALERTS_FEED_FILE, ALERTS_SEGMENT, API_PREFIX, FEEDS_PREFIX } from '../paths.ts';
+import { MeasureParam, RateParam } from '../schemas/params.ts';
+import { TERMS_OF_USE } from '../schemas/common.ts';
+import type { Answer } from '../http/answer.ts';
+import { cachedHeadAfterRead } from './bodies.ts';
+import { withData, type RequestContext } from './context.ts';
+import { ApiError } from './responses.ts';
+
+const JSON_FEED_TYPE = 'application/feed+json; charset=utf-8';
+/** The most items a feed holds, newest first. */
+const FEED_ITEMS = 100;
+/** The year in the tag URIs' authority (RFC 4151), as in the change feeds. */
+const TAG_YEAR = '2024';
+
+export interface AlertsEndpoint {
+  kind: 'alerts';
+  dataset: Dataset;
+  path: string;
+  query: z.ZodObject;
+  ignoredQuery: readonly string[];
+}
+
+const definitionOf = (dataset: Dataset) => EXPLORER[dataset.slug] as ExplorerDefinition;
+const measureKeys = (dataset: Dataset) => definitionOf(dataset).measures.map((m) => m.key);
+
+const ENDPOINTS = new Map<string, AlertsEndpoint>();
+
+export function alertsEndpointOf(dataset: Dataset): AlertsEndpoint {
+  let endpoint = ENDPOINTS.get(dataset.slug);
+  if (!endpoint) {
+    const filters = Object.fromEntries(
+      filtersOf(dataset, 'lowest').map((f) => [f.name, f.schema.describe(f.description).optional()]),
+    );
+    endpoint = {
+      kind: 'alerts',
+      dataset,
+      path: `${API_PREFIX}/${dataset.slug}/${ALERTS_SEGMENT}`,
+      query: z.strictObject({
+        ...filters,
+        measure: MeasureParam.describe(
+          `The measure, as GET ${endpointsOf(dataset).lowest.path} names it in \`measure\`: ${measureKeys(dataset).join(', ')}.`,
+        ).optional(),
+        below: RateParam.describe('Alert while the lowest open rate is below this rate, in percent a year.').optional(),
+        above: RateParam.describe(
+          'Alert while the best rate is above this rate (only for a rate earned; every rate here is paid).',
+        ).optional(),
+        [dataset.entity.param]: entityIdParam(dataset).optional(),
+      }),
+      ignoredQuery: [],
+    };
+    ENDPOINTS.set(dataset.slug, endpoint);
+  }
+  return endpoint;
+}
+
+/** `get<Slug in PascalCase>Alerts`: the OpenAPI operationId. */
+export const alertsOperationId = (dataset: Dataset) =>
+  `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}Alerts`;
+
+/** The selection of a measure as /lowest's query names it (`termInMonths=12`), else `measure=<key>`. */
+const measureQuery = (dataset: Dataset, key: string) => {
+  const definition = definitionOf(dataset);
+  return definition.measureQuery?.(definition.measures.find((m) => m.key === key)!) ?? `measure=${key}`;
+};
+
+/**
+ * The requests the OpenAPI document shows (answered by the real core at build time): the first
+ * measure /lowest answers, below the whole percent above its rate now (so the feed has items), and
+ * the 400s.
+ */
+export function alertsExampleRequests(
+  dataset: Dataset,
+  lowest: readonly { measure: string; rate: number }[],
+): string[] {
+  const { path } = alertsEndpointOf(dataset);
+  const first = lowest.find((m) => definitionOf(dataset).compared.includes(m.measure)) ?? lowest[0];
+  const measure = first ? measureQuery(dataset, first.measure) : `measure=${measureKeys(dataset)[0]}`;
+  return [
+    ...(first ? [`${path}?${measure}&below=${Math.floor(first.rate) + 1}`] : []),
+    `${path}?${measure}&below=six`,
+    `${path}?below=6`,
+    `${path}?${measure}&above=6`,
+  ];
+}
+
+/** The first compared measure of a dataset as /lowest's query names it: what the docs' examples follow. */
+export const exampleMeasureQuery = (dataset: Dataset) => {
+  const definition = definitionOf(dataset);
+  const term = filtersOf(dataset, 'lowest').find((f) => f.name === 'termInMonths');
+  return term
+    ? `termInMonths=${term.example}`
+    : measureQuery(dataset, definition.compared[0] ?? definition.measures[0]!.key);
+};
+
+const invalid = (hint: string) => new ApiError('invalid_request', 'Invalid request parameters', hint);
+
+function thresholdOf(dataset: Dataset, query: Record<string, string | undefined>): Threshold {
+  const { below, above } = query;
+  if (below !== undefined && above !== undefined) throw invalid('Give one threshold, below or above, not both.');
+  const best = definitionOf(dataset).best;
+  if (above !== undefined && best === 'lowest')
+    throw invalid(
+      `above applies only to a rate earned; ${dataset.label} are rates paid, where the best is the lowest: use below, such as below=6.`,
+    );
+  if (below !== undefined && best === 'highest')
+    throw invalid(`below applies only to a rate paid; ${dataset.label} are rates earned: use above.`);
+  const value = below ?? above;
+  if (value === undefined)
+    throw invalid(`Give a threshold: ${best === 'lowest' ? 'below' : 'above'}=<rate in percent>, such as 6 or 5.25.`);
+  return { side: below !== undefined ? 'below' : 'above', value: Number(value) };
+}
+
+function measureOf(dataset: Dataset, query: Record<string, string | undefined>): string {
+  const keys = measureKeys(dataset);
+  const term = query.termInMonths === undefined ? undefined : String(Number(query.termInMonths));
+  if (term !== undefined && query.measure !== undefined && term !== query.measure)
+    throw invalid(`termInMonths ${term} and measure ${query.measure} name different measures: give one.`);
+  const key = query.measure ?? term;
+  if (key === undefined || !keys.includes(key))
+    throw invalid(
+      `${key === undefined ? 'Name a measure' : `${dataset.title} have no measure ${JSON.stringify(key)}`}: ` +
+        `give measure= one of ${keys.join(', ')}` +
+        `${filtersOf(dataset, 'lowest').some((f) => f.name === 'termInMonths') ? ' (a fixed term can also be termInMonths=12)' : ''}.`,
+    );
+  return key;
+}
+
+const percent = (rate: number) => `${rate} %`;
+
+/** The feed's own address (JSON Feed, or Atom at /feeds), its parameters in one order whatever the request's. */
+function alertsUrl(dataset: Dataset, measure: string, threshold: Threshold, id: string | undefined, atom: boolean) {
+  const query = new URLSearchParams({ measure, [threshold.side]: String(threshold.value) });
+  if (id !== undefined) query.set(dataset.entity.param, id);
+  const path = atom ? `${FEEDS_PREFIX}/${dataset.slug}/${ALERTS_FEED_FILE}` : alertsEndpointOf(dataset).path;
+  return `${path}?${query.toString().replaceAll('%3A', ':')}`;
+}
+
+function itemOf(
+  dataset: Dataset,
+  site: string,
+  measure: string,
+  threshold: Threshold,
+  idBase: string,
+  event: AlertEvent,
+) {
+  const definition = definitionOf(dataset);
+  const m = definition.measures.find((x) => x.key === measure)!;
+  const noun = definition.valueNoun(m);
+  const names = changeKeys(dataset);
+  const line = `${threshold.side} ${percent(threshold.value)}`;
+  const who = (lowest: AlertEvent['to']) =>
+    lowest
+      ? lowest.offers
+          .map(
+            (o: Record<string, unknown>) =>
+              `${String(o[names.entityName])} (${String(o[names.itemName] || 'unnamed')})`,
+          )
+          .join(', ')
+      : '';
+  const { from, to } = event;
+  const title =
+    event.kind === 'crossed-in'
+      ? `Lowest ${noun} is ${line}: ${percent(to!.rate)}`
+      : event.kind === 'crossed-out'
+        ? `Lowest ${noun} is no longer ${line}: ${to ? percent(to.rate) : 'none offered'}`
+        : `Lowest ${noun} moved ${to!.rate < from!.rate ? 'down' : 'up'} to ${percent(to!.rate)}, still ${line}`;
+  const url = `${site}${definition.compared.includes(measure) ? comparisonUrl(definition, m, { type: 'all', restricted: false }) : datasetPageUrl(dataset)}`;
+  const text = [
+    `${title}.`,
+    to ? `Now: ${percent(to.rate)} from ${who(to)}.` : 'Now: no offer open to anyone.',
+    from ? `Before: ${percent(from.rate)} from ${who(from)}.` : 'Before: none.',
+    `Snapshot of ${event.date}. Compare every lender: ${url}`,
+  ].join('\n');
+  return {
+    id: `${idBase}/${event.date}`,
+    url,
+    title,
+    content_text: text,
+    date_published: new Date(event.lastUpdated),
+  };
+}
+
+/** The snapshots of the whole history, oldest first, reading each year once. */
+async function everySnapshot(dataset: Dataset, archive: Awaited<ReturnType<RequestContext['store']['history']>>) {
+  const all: SnapshotObjects[] = [];
+  for (let s = 0; s < archive.size; ) {
+    const { part, local } = await archive.locate(s);
+    all.push(...snapshotsOf(dataset, part.compiled).slice(local));
+    s += part.size - local;
+  }
+  return all;
+}
+
+export async function getAlerts(
+  endpoint: AlertsEndpoint,
+  query: Record<string, string | undefined>,
+  ctx: RequestContext,
+  site: string,
+  atom: boolean,
+): Promise<Answer> {
+  const { dataset } = endpoint;
+  const threshold = thresholdOf(dataset, query);
+  const measure = measureOf(dataset, query);
+  const rawId = query[dataset.entity.param];
+  const id = rawId === undefined ? undefined : canonicalEntityId(rawId, dataset.entity);
+  const archive = withData(dataset, await ctx.store.history(dataset.slug));
+  if (id !== undefined && !archive.dates.some((_, s) => archive.lists(s, id)))
+    throw new ApiError(
+      dataset.entity.notFound,
+      `${dataset.entity.label} not found`,
+      `No ${dataset.entity.kind} with that id was ever listed. ${dataset.entity.label} ids look like ${dataset.entity.prefix}:<slug>; ` +
+        `GET ${endpointsOf(dataset).list.path} lists every ${dataset.entity.kind} with its id.`,
+    );
+  const selection = `${measure}/${threshold.side}=${threshold.value}${id === undefined ? '' : `/${id}`}`;
+  const key = `alerts${atom ? '.atom' : ''}/${selection}`;
+  const ready = await cachedHeadAfterRead(archive, key, async () => {
+    const snapshots = await everySnapshot(dataset, archive);
+    // The filters /lowest takes select measures (termInMonths keeps one term), which `measure` names
+    // here already: the lowest of one measure is the same with them or without, so one lender alone is kept.
+    const keep = (data: readonly Entity[]) => (id === undefined ? data : data.filter((e) => e.id.toLowerCase() === id));
+    const events = alertEvents(dataset, snapshots, measure, threshold, keep).reverse().slice(0, FEED_ITEMS);
+    const idBase = `tag:${new URL(site).hostname},${TAG_YEAR}:${dataset.slug}/alerts/${selection}`;
+    const definition = definitionOf(dataset);
+    const noun = definition.valueNoun(definition.measures.find((m) => m.key === measure)!);
+    const about = {
+      title: `Lowest ${noun} ${threshold.side} ${percent(threshold.value)}`,
+      page: `${site}${datasetPageUrl(dataset)}`,
+      description: `Each time the lowest ${noun} open to anyone crosses ${percent(threshold.value)}, either way, and each move while it is ${threshold.side} it.`,
+      json: `${site}${alertsUrl(dataset, measure, threshold, id, false)}`,
+      atom: `${site}${alertsUrl(dataset, measure, threshold, id, true)}`,
+    };
+    const items = events.map((event) => itemOf(dataset, site, measure, threshold, idBase, event));
+    if (atom)
+      // From the data, never the clock: the newest item's collection time, or the newest snapshot's.
+      return generateAtomFeed({
+        id: idBase,
+        title: { value: about.title, type: 'text' },
+        subtitle: { value: about.description, type: 'text' },
+        updated: items[0]?.date_published ?? new Date(archive.lastUpdated(archive.latest)),
+        authors: [{ name: 'NZ Rates API', uri: `${site}/` }],
+        links: [
+          { href: about.page, rel: 'alternate', type: 'text/html' },
+          { href: about.atom, rel: 'self', type: 'application/atom+xml' },
+          { href: about.json, rel: 'alternate', type: 'application/feed+json' },
+        ],
+        rights: { value: TERMS_OF_USE, type: 'text' },
+        entries: items.map((item) => ({
+          id: item.id,
+          title: { value: item.title, type: 'text' },
+          updated: item.date_published,
+          links: [{ href: item.url, rel: 'alternate', type: 'text/html' }],
+          content: { value: item.content_text, type: 'text' },
+        })),
+      });
+    const feed = generateJsonFeed({
+      title: about.title,
+      home_page_url: about.page,
+      feed_url: about.json,
+      description: `${about.description} ${TERMS_OF_USE}`,
+      authors: [{ name: 'NZ Rates API', url: `${site}/` }],
+      items,
+    });
+    return JSON.stringify(feed);
+  });
+  const type = atom ? ATOM_TYPE : JSON_FEED_TYPE;
+  return { status: 200, headers: { 'content-type': type, etag: ready.etag }, body: ready.head, cache: 'data' };
+}

@@ -1,0 +1,57 @@
+/** The threshold alerts feeds in the OpenAPI document (src/openapi/document.ts calls this per dataset). */
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
+import type { Dataset } from '../datasets.ts';
+import { endpointsOf, HEALTH_PATH } from '../endpoints.ts';
+import type { Example } from '../examples.ts';
+import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
+import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
+import { AlertsFeed } from '../schemas/alerts.ts';
+
+type ExamplesFor = (list: Example[] | undefined, status: number) => object;
+type ErrorResponse = (description: string, list: Example[] | undefined, status: number) => object;
+
+const FEED_SCHEMA = AlertsFeed.meta({ id: 'AlertsFeed' });
+
+export function registerAlertsPath(
+  registry: OpenAPIRegistry,
+  dataset: Dataset,
+  examples: Record<string, Example[]>,
+  helpers: { examplesFor: ExamplesFor; errorResponse: ErrorResponse },
+): void {
+  const endpoint = alertsEndpointOf(dataset);
+  const id = alertsOperationId(dataset);
+  const found = examples[id];
+  const { param, kind, notFound } = dataset.entity;
+  registry.registerPath({
+    method: 'get',
+    path: endpoint.path,
+    operationId: id,
+    tags: [dataset.title],
+    summary: `Follow the lowest ${dataset.label} past a threshold (JSON Feed)`,
+    description:
+      `A JSON Feed 1.1 (\`application/feed+json\`) for a feed reader or a feed-to-email service: over every snapshot, an item each time the lowest rate ` +
+      `open to anyone of one measure crosses the threshold (into it or out of it) and each time it moves while past it, newest first, at most 100, ` +
+      `each with the lenders, the old and the new rate and a link to the measure's comparison page. The rate is the one ${endpointsOf(dataset).lowest.path} answers. ` +
+      `Name the measure as /lowest names it in \`measure\`${dataset.filters.some((f) => f.name === 'termInMonths') ? ' (or a fixed term as `termInMonths`)' : ''}; ` +
+      `\`below\` is the threshold of a rate paid (\`above\` is for a rate earned, which no dataset has yet: a 400). \`${param}\` keeps one ${kind}. ` +
+      `The same feed in Atom: ${FEEDS_PREFIX}/${dataset.slug}/${ALERTS_FEED_FILE} with the same parameters.`,
+    request: { query: endpoint.query },
+    responses: {
+      200: {
+        description: 'The feed.',
+        content: { 'application/feed+json': { schema: FEED_SCHEMA, ...helpers.examplesFor(found, 200) } },
+      },
+      400: helpers.errorResponse(
+        '`invalid_request`: no threshold, a threshold not a decimal number, both `below` and `above`, `above` on rates paid, no measure or one the dataset does not have (the hint names those it has), or a parameter this endpoint does not use.',
+        found,
+        400,
+      ),
+      404: helpers.errorResponse(`\`${notFound}\`: no ${kind} with that id was ever listed.`, found, 404),
+      500: helpers.errorResponse(
+        `\`server_error\`: the data could not be read; retry, and read ${HEALTH_PATH} if it persists.`,
+        examples.serverError,
+        500,
+      ),
+    },
+  });
+}
