@@ -197,7 +197,7 @@ describe('the OpenAPI document', () => {
     const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
       Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
     );
-    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, changes.
+    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, changes, alerts.
     const camel = (words: string) => words.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
     expect(operations.map((o) => o.op.operationId).sort()).toEqual(
       [
@@ -207,6 +207,7 @@ describe('the OpenAPI document', () => {
           camel(`get-${d.slug}-time-series`),
           camel(`get-lowest-${d.slug}`),
           camel(`get-${d.slug}-changes`),
+          camel(`get-${d.slug}-alerts`),
         ]),
         'getHealth',
         'getStatus',
