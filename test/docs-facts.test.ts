@@ -601,10 +601,18 @@ describe('the self-hosting page', () => {
     });
     const ask = async (target: string) => (await service(new Request(`${SITE}${target}`))).text();
     const dataset = DATASETS[0];
-    const { list, detail, timeSeries } = endpointsOf(dataset);
+    const { list, detail, timeSeries, lowest } = endpointsOf(dataset);
     await ask(list.path);
     await ask(detail.path.replace(`{${dataset.entity.param}}`, dataset.exampleEntityId));
+    await ask(lowest.path);
     expect(reads).toEqual([]);
+    // The registry: each dataset's index, once.
+    await ask('/api/v1/institutions');
+    await ask('/api/v1/institutions');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(new Set(reads).size).toBe(reads.length);
+    for (const path of reads) expect(path, path).toMatch(/index\.json$/);
+    reads.length = 0;
     const dates = await lastDates(dataset);
     await ask(`${timeSeries.path}?startDate=${dates[0]}&endDate=${dates.at(-1)}`);
     expect(reads.length).toBeGreaterThan(1);
@@ -613,7 +621,7 @@ describe('the self-hosting page', () => {
     const text = flat(page('self-hosting'));
     expect(text).not.toContain('nothing in a request can make the server read a file');
     expect(text).toContain(
-      "lists, details (and the MCP tools that return them), health's data and the docs search are answered from memory. A time series or a change log reads the history files the build wrote",
+      "lists, details, the lowest open rates (and the MCP tools that return them), health's data and the docs search are answered from memory. A time series, a change log or an alerts feed reads the history files the build wrote",
     );
     expect(text).toContain(`at most ${countWord(PARTS_KEPT)} years of a dataset held at once`);
     expect(text).toContain(`health at most once every ${durationWords(STATUS_CACHE_MS / 1000)} per process`);
