@@ -492,8 +492,10 @@ describe('links', () => {
       );
       if (compared) expect(feeds, page).toEqual([`/rates/${parts[1]}/changes.atom`]);
       else if (parts.length >= 3) expect(feeds, page).toEqual([`/rates/${parts[1]}/${parts[2]}/changes.atom`]);
-      if (parts.length === 2 && parts[1] !== 'changes') expect(feeds, page).toEqual([`${page}/changes.atom`]);
-      if (page === '/rates' || page === '/rates/changes') expect(feeds[0], page).toBe('/rates/changes.atom');
+      // Pages about every dataset (the hub, what changed, the lenders) announce the whole change log first.
+      const everyDataset = ['/rates', '/rates/changes', '/rates/lenders'].includes(page);
+      if (parts.length === 2 && !everyDataset) expect(feeds, page).toEqual([`${page}/changes.atom`]);
+      if (everyDataset) expect(feeds[0], page).toBe('/rates/changes.atom');
       for (const href of feeds) expect(await resolveLink(href), href).toMatch(/^application\/atom\+xml/);
       for (const a of $('a.follow-atom, a.follow-csv, a.follow-json').toArray()) {
         const href = $(a).attr('href')!;
