@@ -8,7 +8,7 @@ import { comparisonUrl, entityUrl } from './explorer/pages.ts';
 import { DOC_PAGES, EXPLORER_VIEWS } from './generated.ts';
 
 /** The pages that are their own file in src/pages, not one of a table's. */
-const OWN_PAGES = ['/', '/rates', '/rates/changes', '/status', '/openapi', '/openapi/interactive'];
+const OWN_PAGES = ['/', '/rates', '/rates/changes', '/rates/lenders', '/status', '/openapi', '/openapi/interactive'];
 
 /** Every page's path: the home page, the docs, then the rates pages, then the rest. */
 export function sitePaths(): string[] {

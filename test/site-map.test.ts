@@ -41,6 +41,7 @@ describe('the site map', () => {
       '/openapi/interactive',
       '/rates',
       '/rates/changes',
+      '/rates/lenders',
       ...views.flatMap((view) => [
         view.url,
         ...comparisonPaths(view)
@@ -63,7 +64,7 @@ describe('the site map', () => {
 
     const changelog = (await readFile(join(ROOT, 'CHANGELOG.md'), 'utf8')).replace(/\s+/g, ' ');
     expect(changelog).toContain(
-      "`/sitemap.xml`, announced in `/robots.txt`: the home page, every docs page, the status page, the two API reference pages, and the rates pages — the hub, the change page, each dataset's page, each compared measure's page (every lender) and each listed institution's or issuer's page. It leaves out the narrowed views of a comparison (banks, non-banks, restricted offers shown) and an institution's page per measure.",
+      "`/sitemap.xml`, announced in `/robots.txt`: the home page, every docs page, the status page, the two API reference pages, and the rates pages — the hub, the change page, the lenders page, each dataset's page, each compared measure's page (every lender) and each listed institution's or issuer's page. It leaves out the narrowed views of a comparison (banks, non-banks, restricted offers shown) and an institution's page per measure.",
     );
   });
 });
