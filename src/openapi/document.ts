@@ -254,7 +254,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     method: 'get',
     path: INSTITUTIONS_PATH,
     operationId: 'listInstitutions',
-    tags: ['Institutions'],
+    tags: ['Lenders'],
     summary: 'Every institution and issuer',
     description:
       'Every institution and card issuer any snapshot of any dataset has listed, once per id, also those no longer listed: its newest name, ' +
@@ -364,7 +364,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         name: d.title,
         description: `${d.title}: list, one ${d.entity.kind}, the time series, the lowest rates and the change log.`,
       })),
-      { name: 'Institutions', description: 'Every institution and issuer of every dataset, in one list.' },
+      { name: 'Lenders', description: 'The registry: every institution and issuer of every dataset, in one list.' },
       { name: 'Service', description: 'Health, freshness and the reliability of collection.' },
       { name: 'MCP', description: 'The Model Context Protocol endpoint for AI agents.' },
       { name: 'Documentation', description: 'Search over these docs.' },
