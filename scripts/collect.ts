@@ -88,13 +88,16 @@ function resultLine(r: DatasetResult): string {
 for (const r of results) {
   console.log(resultLine(r));
   if (r.statusError) console.error(`${r.dataset.slug}: could not record the collection status: ${r.statusError}`);
+  if (r.linksError) console.error(`${r.dataset.slug}: could not record the websites: ${r.linksError}`);
 }
 
 const changed = results.filter((r) => r.file && r.changes);
-if (changed.length > 0) {
+const linked = results.flatMap((r) => (r.websites ? [{ dataset: r.dataset, ids: r.websites }] : []));
+if (changed.length > 0 || linked.length > 0) {
   const summary = summaryMarkdown(
     changed.map((r) => ({ dataset: r.dataset, file: r.file!, changes: r.changes!, unreadable: r.unreadable })),
     new Date().toISOString().slice(0, 10),
+    linked,
   );
   console.log(`\n${summary}`);
   if (args['summary-file']) await writeFile(args['summary-file'], summary);

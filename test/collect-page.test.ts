@@ -11,6 +11,7 @@ import { cleanName, readNumber } from '../src/collect/cells.ts';
 import { MAX_UNREADABLE_SHARE, unreadableRefusal } from '../src/collect/guards.ts';
 import type { SourcePage } from '../src/collect/page-layout.ts';
 import { PAGE_PARSERS } from '../src/collect/parsers/index.ts';
+import { websiteOf } from '../src/collect/links.ts';
 import { entityRuns, PageRefusal, readRateTables } from '../src/collect/tables.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
@@ -68,6 +69,25 @@ describe('a real page of the source site (2020 savings page, the same table modu
     expect(readNumber(anz.rows[1]!.text('deposit'), 'money')).toEqual({ value: 5000 });
     const asb = runs.find((r) => r.name === 'ASB')!;
     expect(asb.rows[0]!.text('rate')).toBe('0.05'); // a value inside a link
+  });
+
+  it('the links of its name cells, as written: the directory for most, a campaign logo’s own site with tracking', async () => {
+    const { links } = readRateTables(await readFile(REAL_PAGE, 'utf8'), SAVINGS);
+    expect(links).toHaveLength(31);
+    expect(links.find((l) => l.entity === 'ANZ')?.href).toBe('https://www.interest.co.nz/directory#anz');
+    const websites = Object.fromEntries(
+      links.flatMap(({ entity, href }) => {
+        const website = websiteOf(href, 'https://www.interest.co.nz/savings/call-accounts');
+        return website ? [[entity, website]] : [];
+      }),
+    );
+    // Four of 31 names link off the source site, each a logo whose alt is the name.
+    expect(websites).toEqual({
+      'Heartland Bank': 'https://www.heartland.co.nz/savings-and-deposits/savings-account',
+      RaboDirect: 'https://www.rabobank.co.nz/interest-rates/',
+      'TSB Bank': 'https://www.tsbbank.co.nz/',
+      'Forsyth Barr': 'http://www.forbar.co.nz/',
+    });
   });
 
   it.each(DATASETS.map((d) => d.slug))('the %s parser refuses it: not the page asked for', async (slug) => {

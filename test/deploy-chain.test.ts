@@ -24,6 +24,7 @@ import {
   rejectEveryPush,
   type Origin,
 } from './support/git-origin.ts';
+import { renderSourcePage } from './fixtures/source-page.ts';
 import { ROOT } from './support/constants.ts';
 import {
   allRates,
@@ -577,6 +578,60 @@ it('a commit pushed to origin by someone else before the run is simply built upo
     'Seed',
   ]);
   expect(vercel.deploys).toHaveLength(1);
+});
+
+describe('websites: links.json beside the snapshots', () => {
+  /** A's first lender, its name linked as a campaign logo links (test/fixtures/real-pages). */
+  const lender = () => newest[A.slug].data[0] as { id: string; name: string };
+  const RECORDED =
+    'https://www.tsbbank.co.nz?utm_source=interest.co.nz&utm_medium=oncall_logo&utm_campaign=interest.co.nz';
+  const linksPath = `snapshots/${A.slug}/links.json`;
+  /** Every page as it is, A's with its first lender's name linked. */
+  const serveLinked = () => {
+    servePages();
+    source.serve(A.sourcePath, {
+      page: renderSourcePage(A.slug, newest[A.slug].data, { links: { [lender().name]: RECORDED } }),
+    });
+  };
+
+  it('a run that finds only a new website commits links.json alone, says no rate moved, and deploys', async () => {
+    const { origin, clone } = await repository();
+    serveLinked();
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    const [ours] = await originLog(origin);
+    expect(ours!.author).toBe(BOT);
+    expect(ours!.files).toEqual([linksPath]);
+    expect(ours!.message.split('\n')[0]).toMatch(
+      new RegExp(`^Lender websites \\d{4}-\\d{2}-\\d{2}: ${A.label} \\(1\\); no rate moved$`),
+    );
+    expect(JSON.parse(await originFile(origin, linksPath))).toEqual({
+      websites: { [lender().id]: 'https://www.tsbbank.co.nz/' },
+    });
+    expect(vercel.deploys).toHaveLength(1);
+  });
+
+  it('a racing commit wrote links.json too: ours goes on top through the links rules, theirs kept where only it linked', async () => {
+    const { origin, clone } = await repository();
+    await raceOnFirstPush(
+      clone,
+      origin,
+      { [linksPath]: `{\n  "websites": {\n    "institution:zz-other": "https://www.example.co.nz/"\n  }\n}\n` },
+      'Websites recorded elsewhere',
+    );
+    serveLinked();
+    const run = await hourly(clone, origin);
+    expect(run.code, run.stderr).toBe(0);
+    const log = await originLog(origin);
+    expect(
+      log.map((c) => c.message.split('\n')[0]),
+      run.stdout,
+    ).toEqual([expect.stringMatching(/^Lender websites /), 'Websites recorded elsewhere', 'Seed']);
+    expect(JSON.parse(await originFile(origin, linksPath))).toEqual({
+      websites: { [lender().id]: 'https://www.tsbbank.co.nz/', 'institution:zz-other': 'https://www.example.co.nz/' },
+    });
+    await expectNoConflictMarkers(origin);
+  });
 });
 
 describe('failures reach the maintainers: the collection-failure issue', () => {

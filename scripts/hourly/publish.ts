@@ -84,13 +84,13 @@ export async function pushWithRetry(options: PublishOptions): Promise<Pushed> {
     }
     await git('reset', '--quiet', '--hard', upstream);
     base = upstream;
-    const { changed, notes } = await reapplySnapshots(options.snapshotsDir, options.snapshotsPath, files);
+    const { changed, linked, notes } = await reapplySnapshots(options.snapshotsDir, options.snapshotsPath, files);
     for (const note of notes) log(note);
-    if (changed.length === 0) return 'nothing-left';
+    if (changed.length === 0 && linked.length === 0) return 'nothing-left';
     const commit = await commitSnapshots(
       git,
       options.snapshotsPath,
-      summaryMarkdown(changed, new Date().toISOString().slice(0, 10)),
+      summaryMarkdown(changed, new Date().toISOString().slice(0, 10), linked),
     );
     if (!commit) return 'nothing-left';
     log(

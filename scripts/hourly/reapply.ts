@@ -1,12 +1,13 @@
 /**
- * Put our collected snapshots back on top of a newer remote head through the snapshot write
+ * Put our collected snapshots (and links files) back on top of a newer remote head through the snapshot write
  * rules, instead of letting git merge two versions of a JSON file line by line. Used when the
  * remote moved on and touched a file our commit also wrote (same dataset, same date).
  */
 import { posix } from 'node:path';
 import { datasetBySlug } from '../../src/datasets.ts';
-import { describeChanges, type ChangedDataset } from '../../src/collect/summary.ts';
+import { describeChanges, type ChangedDataset, type LinkedDataset } from '../../src/collect/summary.ts';
 import { newestSnapshot, saveIfChanged } from '../../src/collect/write-rules.ts';
+import { LINKS_FILE, parseLinks, saveLinks } from '../../src/snapshots/links.ts';
 import { SNAPSHOT_FILE, validateSnapshot } from '../../src/snapshots/tree.ts';
 
 /** A snapshot file as our commit wrote it: `path` relative to the repository root, with `/`. */
@@ -17,6 +18,8 @@ export interface CollectedFile {
 
 export interface Reapplied {
   changed: ChangedDataset[];
+  /** Datasets whose links file took a website of ours (no rate moved for them). */
+  linked: LinkedDataset[];
   /** Human-readable notes on what was kept and why. */
   notes: string[];
 }
@@ -27,10 +30,20 @@ export async function reapplySnapshots(
   files: readonly CollectedFile[],
 ): Promise<Reapplied> {
   const changed: ChangedDataset[] = [];
+  const linked: LinkedDataset[] = [];
   const notes: string[] = [];
   for (const { path, content } of files) {
     const [slug, name, ...rest] = posix.relative(snapshotsPath, path).split('/');
     const dataset = datasetBySlug(slug ?? '');
+    if (dataset && name === LINKS_FILE && rest.length === 0) {
+      // Websites are no rates: ours go over the remote's, which keeps any it alone recorded.
+      const moved = await saveLinks(snapshotsDir, dataset, parseLinks(content, path).websites);
+      if (moved.length > 0) linked.push({ dataset, ids: moved });
+      notes.push(
+        `${dataset.slug}: ${moved.length > 0 ? `recorded our websites of ${moved.join(', ')} over the remote's` : 'the remote already has our websites'}`,
+      );
+      continue;
+    }
     const date = SNAPSHOT_FILE.exec(name ?? '')?.[1];
     if (!dataset || !date || rest.length > 0)
       throw new Error(`our commit holds ${path}, which is not a snapshot file; refusing to re-apply it`);
@@ -55,5 +68,5 @@ export async function reapplySnapshots(
     );
     changed.push({ dataset, file, changes: describeChanges(dataset, previous?.data, ours.data) });
   }
-  return { changed, notes };
+  return { changed, linked, notes };
 }

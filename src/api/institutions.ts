@@ -26,9 +26,9 @@ async function registryHead(store: ServedStore): Promise<ReadyHead> {
       lastUpdated = archive.lastUpdated(archive.latest);
   }
   if (lastUpdated === '') throw new Error('no dataset has a snapshot');
-  // Every dataset's content hash: the registry changes only when one of them does.
-  const version = createHash('sha1').update(versions.join(' ')).digest('base64url').slice(0, 16);
   const data = JSON.stringify(institutionRegistry(listed));
+  // Every dataset's content hash, and the registry itself: websites change it without a rate changing.
+  const version = createHash('sha1').update(versions.join(' ')).update(data).digest('base64url').slice(0, 16);
   return { head: encoder.encode(envelopeHead(INSTITUTIONS_TYPE, data, lastUpdated)), etag: etagFor({ version }, '') };
 }
 

@@ -24,7 +24,10 @@ function listedIn(view: DatasetView): ListedEntity[] {
       else byId.set(id.toLowerCase(), { id, name, firstSeen: date, lastSeen: date });
     }
   }
-  return [...byId.values()];
+  return [...byId.values()].map((entity) => {
+    const website = view.websites[entity.id.toLowerCase()];
+    return website ? { ...entity, website } : entity;
+  });
 }
 
 export function lenderRows(views: readonly DatasetView[]): LenderRow[] {

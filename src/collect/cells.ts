@@ -183,6 +183,12 @@ export function entityName(cell: Element | undefined): string {
   return titles.length > 0 ? cleanName(titles[0]!) : '';
 }
 
+/** Where a name cell's link points (the `href` of its first link), as the page wrote it. */
+export function nameCellLink(cell: Element | undefined): string | undefined {
+  const href = cell ? elementsIn(cell, 'a').find((a) => a.attribs.href)?.attribs.href : undefined;
+  return href?.trim() || undefined;
+}
+
 /** The elements named `name` inside `root`, in document order, walked without recursion. */
 function elementsIn(root: Element, name: string): Element[] {
   const found: Element[] = [];

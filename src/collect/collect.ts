@@ -7,11 +7,13 @@ import { readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { DATASETS, type Dataset, type DatasetSlug, type Snapshot } from '../datasets.ts';
 import { normalizeDataset } from '../snapshots/normalize.ts';
+import { linksPath, saveLinks } from '../snapshots/links.ts';
 import { describeIssues } from '../snapshots/tree.ts';
 import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
 import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
 import { GUARD_LIMITS, nameRefusal, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
 import { PAGE_PARSERS } from './parsers/index.ts';
+import { entityWebsites } from './links.ts';
 import { PageRefusal } from './tables.ts';
 import { describeChanges, type DatasetChanges } from './summary.ts';
 import { newestSnapshot, newestSnapshotBefore, saveIfChanged, type WriteOutcome } from './write-rules.ts';
@@ -48,6 +50,10 @@ export interface DatasetResult {
   changes?: DatasetChanges;
   /** Non-empty cells the parser could not read (each a warning; past MAX_UNREADABLE_SHARE, a refusal). */
   unreadable?: string[];
+  /** The entities whose website is new or moved, recorded in the links file (no snapshot is written for them). */
+  websites?: string[];
+  /** The links file could not be read or written (the snapshot outcome above still stands). */
+  linksError?: string;
   /** The status store could not be written (the snapshot outcome above still stands). */
   statusError?: string;
   ms: number;
@@ -151,6 +157,24 @@ async function collectOne(
     if (saved.file) {
       result.file = relative(options.snapshotsDir, saved.file);
       result.changes = describeChanges(dataset, previous?.data, data);
+    }
+    try {
+      // Beside the snapshot, never in it: a website that moved is not a rate that moved.
+      const moved = await saveLinks(
+        options.snapshotsDir,
+        dataset,
+        entityWebsites(parsed.links, parsed.data, data, url),
+      );
+      if (moved.length > 0) {
+        result.websites = moved;
+        log(
+          `websites recorded in ${relative(options.snapshotsDir, linksPath(options.snapshotsDir, dataset))}: ${moved.join(', ')}`,
+        );
+      }
+    } catch (error) {
+      // The rates stand; the links file is said to be unwritable, loudly, and tried again next run.
+      result.linksError = cleanText((error as Error).message);
+      log(`warning: the websites were not recorded: ${result.linksError}`);
     }
   } catch (error) {
     result.outcome = 'failed';

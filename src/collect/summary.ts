@@ -136,11 +136,27 @@ function unreadableLines(cells: readonly string[] = []): string[] {
   ];
 }
 
-/** The whole summary: a subject line, a blank line, then a section per changed dataset. */
-export function summaryMarkdown(changed: ChangedDataset[], date: string): string {
-  const subject = `Rates ${date}: ${changed.map((c) => `${c.dataset.label} (${c.changes.moves} moved)`).join(', ')}`;
+/** A dataset whose links file recorded new or moved websites (collect/links.ts): no rate moved for them. */
+export interface LinkedDataset {
+  dataset: Dataset;
+  ids: readonly string[];
+}
+
+/**
+ * The whole summary: a subject line, a blank line, then a section per changed dataset, and one
+ * for websites recorded. A run that moved only websites says so in its subject, never "Rates".
+ */
+export function summaryMarkdown(changed: ChangedDataset[], date: string, linked: LinkedDataset[] = []): string {
+  const subject =
+    changed.length > 0
+      ? `Rates ${date}: ${changed.map((c) => `${c.dataset.label} (${c.changes.moves} moved)`).join(', ')}`
+      : `Lender websites ${date}: ${linked.map((l) => `${l.dataset.label} (${l.ids.length})`).join(', ')}; no rate moved`;
   const sections = changed.map(
     (c) => `### ${c.dataset.title} — ${c.file}\n\n${[...c.changes.lines, ...unreadableLines(c.unreadable)].join('\n')}`,
   );
+  if (linked.length > 0)
+    sections.push(
+      `### Websites recorded (links.json, not a rate change)\n\n${linked.map((l) => `- ${l.dataset.title}: ${l.ids.join(', ')}`).join('\n')}`,
+    );
   return `${subject}\n\n${sections.join('\n\n')}\n`;
 }

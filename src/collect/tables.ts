@@ -17,7 +17,7 @@ import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { cut, QUOTE_MAX_CHARS, quote } from '../lib/clean-text.ts';
-import { cellHasContent, entityName, MAX_CELL_CHARS, readCellText } from './cells.ts';
+import { cellHasContent, entityName, MAX_CELL_CHARS, nameCellLink, readCellText } from './cells.ts';
 import { foldHeader, type SourcePage } from './page-layout.ts';
 import { institutionName } from './page-spellings.ts';
 
@@ -62,6 +62,14 @@ export interface SourceRow<K extends string = string> {
 export interface SourceTables<K extends string = string> {
   tableCount: number;
   rows: SourceRow<K>[];
+  /** Each link of a cell naming an institution, in page order, with the name it names. */
+  links: NameLink[];
+}
+
+/** A name cell's link as the page wrote it (collect/links.ts reads a website from it). */
+export interface NameLink {
+  entity: string;
+  href: string;
 }
 
 /** Title words fold like headers, with `-` and `|` as spaces ("home-loans | rates" reads as "home loans rates"). */
@@ -217,6 +225,7 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
   if (nested.length > 0) throw new PageRefusal('a rate table inside a table', `${nested.length} nested rate table(s)`);
 
   const rows: SourceRow<K>[] = [];
+  const links: NameLink[] = [];
   let rowCount = 0;
   tables.forEach((table, t) => {
     const text = textReader(t);
@@ -269,6 +278,8 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       if (!special) {
         const nameCell = slots[0]?.cell;
         const name = institutionName(entityName(nameCell));
+        const href = nameCellLink(nameCell);
+        if (name && href) links.push({ entity: name, href });
         if (name) current = name;
         else if ($(tr).hasClass('primary_row') || cellHasContent(nameCell)) {
           throw new PageRefusal('a row starts an institution with no usable name', where());
@@ -297,7 +308,7 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       rows.push({ entity: current, text: (column) => values.get(column) ?? '', followOn, table: t });
     });
   });
-  return { tableCount: tables.length, rows };
+  return { tableCount: tables.length, rows, links };
 }
 
 /** Consecutive rows of one institution in one table: what each page parser turns into one entity. */

@@ -16,6 +16,8 @@ export interface ListedEntity {
   name: string;
   firstSeen: string;
   lastSeen: string;
+  /** Its website, as the links file beside the dataset's snapshots records it. */
+  website?: string;
 }
 
 /**
@@ -31,25 +33,28 @@ function entityRules(name: string, slugs: readonly DatasetSlug[]): Institution['
 
 /** Every entity of every dataset's history, once per id, in id order. */
 export function institutionRegistry(listed: Partial<Record<DatasetSlug, readonly ListedEntity[]>>): Institution[] {
-  const byId = new Map<string, { newest: ListedEntity; slugs: DatasetSlug[]; firstSeen: string }>();
+  const byId = new Map<string, { newest: ListedEntity; slugs: DatasetSlug[]; firstSeen: string; website?: string }>();
   for (const { slug } of DATASETS) {
     for (const entity of listed[slug] ?? []) {
       const key = entity.id.toLowerCase();
       const known = byId.get(key);
       if (!known) {
-        byId.set(key, { newest: entity, slugs: [slug], firstSeen: entity.firstSeen });
+        byId.set(key, { newest: entity, slugs: [slug], firstSeen: entity.firstSeen, website: entity.website });
         continue;
       }
       known.slugs.push(slug);
       if (entity.firstSeen < known.firstSeen) known.firstSeen = entity.firstSeen;
+      // The website of its newest listing that has one.
+      if (entity.website && (!known.website || entity.lastSeen > known.newest.lastSeen)) known.website = entity.website;
       if (entity.lastSeen > known.newest.lastSeen) known.newest = entity;
     }
   }
   return [...byId.keys()].sort().map((key) => {
-    const { newest, slugs, firstSeen } = byId.get(key)!;
+    const { newest, slugs, firstSeen, website } = byId.get(key)!;
     return {
       id: newest.id,
       name: newest.name,
+      website: website ?? null,
       lenderType: lenderType(newest.id),
       datasets: slugs,
       firstSeen,

@@ -105,6 +105,8 @@ export interface DatasetView {
   url: string;
   snapshots: SnapshotObjects[];
   latest: SnapshotObjects;
+  /** Per canonical (lower-case) entity id, its website (src/schemas/links.ts). */
+  websites: Record<string, string>;
 }
 
 export function datasetViews(store: CompiledStore): DatasetView[] {
@@ -113,7 +115,17 @@ export function datasetViews(store: CompiledStore): DatasetView[] {
     if (!compiled || compiled.dates.length === 0) return [];
     const snapshots = snapshotsOf(dataset, compiled);
     const definition = EXPLORER[dataset.slug];
-    const view = { dataset, definition, url: `/rates/${definition.path}`, snapshots, latest: snapshots.at(-1)! };
+    const websites = Object.fromEntries(
+      Object.entries(compiled.websites ?? {}).map(([id, url]) => [id.toLowerCase(), url]),
+    );
+    const view = {
+      dataset,
+      definition,
+      url: `/rates/${definition.path}`,
+      snapshots,
+      latest: snapshots.at(-1)!,
+      websites,
+    };
     assertDistinctAddresses(view);
     return [view];
   });

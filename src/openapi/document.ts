@@ -259,7 +259,8 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     description:
       'Every institution and card issuer any snapshot of any dataset has listed, once per id, also those no longer listed: its newest name, ' +
       'the datasets that list it (`datasets`, by slug), the dates of the first and last snapshots that list it (`firstSeen`, `lastSeen`), ' +
-      'whether it is a registered bank (`lenderType`) and the eligibility rules read on its name (`restrictions`; ' +
+      'its website as the source page links to it from its name, tracking parameters removed (`website`, `null` when none is recorded; ' +
+      '/docs/collection#lenders-websites), whether it is a registered bank (`lenderType`) and the eligibility rules read on its name (`restrictions`; ' +
       '/docs/concepts#best-rates-and-restricted-offers). The same lender has one id per kind: `institution:<slug>` and, as a card issuer, `issuer:<slug>` ' +
       '(/docs/concepts#ids). Cached like the rates.',
     responses: {

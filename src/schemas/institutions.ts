@@ -1,11 +1,12 @@
 /**
  * The answer of `GET /api/v1/institutions`: every institution and issuer the history of any
  * dataset has listed, once per id, with the datasets it appears in, when it was first and last
- * listed, whether it is a registered bank, and the eligibility rules that set all its offers apart.
+ * listed, its website, whether it is a registered bank, and the eligibility rules that set all its offers apart.
  */
 import { z } from 'zod';
 import { CleanText, SnapshotDate } from './common.ts';
 import { envelopeSchema } from './envelopes.ts';
+import { Website } from './links.ts';
 
 export const Institution = z.strictObject({
   id: z
@@ -15,6 +16,10 @@ export const Institution = z.strictObject({
       'The id the datasets give it: `institution:<slug>` for a lender, `issuer:<slug>` for a card issuer (/docs/concepts#ids).',
     ),
   name: CleanText.describe('The name it was last listed under.'),
+  website: Website.nullable().describe(
+    'Its website as the source page links to it from its name, tracking parameters removed; `null` when the page ' +
+      'links its name only to the source site’s own directory, or not at all. The newest link any page gave is kept.',
+  ),
   lenderType: z
     .enum(['bank', 'non-bank'])
     .describe('`bank` when it is a registered bank (the rates explorer’s table of banks), else `non-bank`.'),

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DATASETS, itemsOf, type Snapshot } from '../datasets.ts';
+import { readLinks } from '../snapshots/links.ts';
 import { listSnapshotDates, readSnapshot, SnapshotFileError } from '../snapshots/tree.ts';
 
 /** An institution or issuer: id, name, and the numbers of its items (products or plans). */
@@ -25,6 +26,11 @@ export interface CompiledDataset {
   entities: CompiledEntity[];
   /** The canonical JSON of each distinct item. */
   items: string[];
+  /**
+   * Per entity id, its website from the links file beside the snapshots (src/snapshots/links.ts).
+   * Left out of `version`: a website is no rate, so it never changes a rate answer's ETag.
+   */
+  websites?: Record<string, string>;
 }
 
 export interface CompiledStore {
@@ -108,6 +114,13 @@ export async function compileSnapshotTree(dir: string): Promise<CompiledStore> {
       }
     }
     datasets[dataset.slug] = compiler.finish();
+    try {
+      const { websites } = await readLinks(dir, dataset);
+      if (Object.keys(websites).length > 0) datasets[dataset.slug]!.websites = websites;
+    } catch (error) {
+      if (!(error instanceof SnapshotFileError)) throw error;
+      failures.push(error);
+    }
   }
   if (failures.length > 0) throw new CompileError(failures);
   return { format: 2, datasets };

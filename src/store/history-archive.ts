@@ -45,10 +45,17 @@ export class HistoryArchive extends DatedSnapshots {
   }
 
   /** Every entity the history ever listed: its id, newest name, and the dates it was first and last listed. */
-  listedEver(): { id: string; name: string; firstSeen: string; lastSeen: string }[] {
+  listedEver(): { id: string; name: string; firstSeen: string; lastSeen: string; website?: string }[] {
     return Object.entries(this.index.listed).map(([canonical, ranges]) => {
       const [id, name] = this.index.names[canonical]!;
-      return { id, name, firstSeen: this.dates[ranges[0]!]!, lastSeen: this.dates[ranges.at(-1)!]! };
+      const website = this.index.websites?.[canonical];
+      return {
+        id,
+        name,
+        firstSeen: this.dates[ranges[0]!]!,
+        lastSeen: this.dates[ranges.at(-1)!]!,
+        ...(website ? { website } : {}),
+      };
     });
   }
 

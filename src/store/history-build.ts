@@ -69,6 +69,7 @@ function datasetHistoryFiles(dataset: Dataset, compiled: CompiledDataset): Map<s
     parts,
     listed: listedRanges(compiled),
     names: newestNames(compiled),
+    websites: Object.fromEntries(Object.entries(compiled.websites ?? {}).map(([id, url]) => [id.toLowerCase(), url])),
   };
   files.set(indexFile(dataset.slug), JSON.stringify(index));
   const changes: ChangeLogFile = {

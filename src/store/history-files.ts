@@ -28,6 +28,8 @@ export interface HistoryIndex {
   listed: Record<string, number[]>;
   /** Per canonical entity id, its id as the snapshots spell it and the name it was last listed under. */
   names: Record<string, [id: string, name: string]>;
+  /** Per canonical entity id, its website (src/schemas/links.ts); absent in an index written before websites were kept. */
+  websites?: Record<string, string>;
 }
 
 /** The change log's days and every entity id ever listed (src/changes/log.ts builds the answers from it). */

@@ -19,7 +19,7 @@ function period(text: string): string | null {
 }
 
 export function parseCreditCardPage(html: string): PageParse {
-  const { tableCount, rows } = readRateTables(html, CREDIT_CARD_PAGE);
+  const { tableCount, rows, links } = readRateTables(html, CREDIT_CARD_PAGE);
   const cells = new CellLog();
   const issuers = entityRuns(rows).map(
     ({ name: issuer, rows: run }): CreditCardIssuer => ({
@@ -45,5 +45,5 @@ export function parseCreditCardPage(html: string): PageParse {
         }),
     }),
   );
-  return { tableCount, data: issuers.filter((i) => i.plans.length > 0), cells: cells.summary };
+  return { tableCount, data: issuers.filter((i) => i.plans.length > 0), cells: cells.summary, links };
 }

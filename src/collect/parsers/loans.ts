@@ -13,7 +13,7 @@ import { CellLog, type PageParse, type PageParser } from './types.ts';
 
 export function loanParser(page: SourcePage<LoanColumn>): PageParser {
   return (html: string): PageParse => {
-    const { tableCount, rows } = readRateTables(html, page);
+    const { tableCount, rows, links } = readRateTables(html, page);
     const cells = new CellLog();
     const institutions = entityRuns(rows).map(({ name: institution, rows: run }): LoanInstitution => {
       const products: LoanInstitution['products'] = [];
@@ -36,6 +36,6 @@ export function loanParser(page: SourcePage<LoanColumn>): PageParser {
       }
       return { id: makeId('institution', institution), name: institution, products };
     });
-    return { tableCount, data: institutions.filter((i) => i.products.length > 0), cells: cells.summary };
+    return { tableCount, data: institutions.filter((i) => i.products.length > 0), cells: cells.summary, links };
   };
 }

@@ -32,7 +32,7 @@ function rateFor(institution: string, product: string, months: number | null, va
 const FOLLOW_ON = /^(\d+)\s*(?:months?|mths?)\s*[=:]?\s*(.*)$/i;
 
 export function parseMortgagePage(html: string): PageParse {
-  const { tableCount, rows } = readRateTables(html, MORTGAGE_PAGE);
+  const { tableCount, rows, links } = readRateTables(html, MORTGAGE_PAGE);
   const cells = new CellLog();
   const institutions = entityRuns(rows).map(({ name: institution, rows: run }): MortgageInstitution => {
     const products: MortgageInstitution['products'] = [];
@@ -62,5 +62,5 @@ export function parseMortgagePage(html: string): PageParse {
     }
     return { id: makeId('institution', institution), name: institution, products };
   });
-  return { tableCount, data: institutions, cells: cells.summary };
+  return { tableCount, data: institutions, cells: cells.summary, links };
 }

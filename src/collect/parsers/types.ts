@@ -1,6 +1,7 @@
 import type { Entity } from '../../datasets.ts';
 import { cleanText } from '../../lib/clean-text.ts';
 import { type NumberKind, readNumber } from '../cells.ts';
+import type { NameLink } from '../tables.ts';
 
 /** What a page parser returns: every entity as the page lists it (merging happens afterwards). */
 export interface PageParse {
@@ -8,6 +9,8 @@ export interface PageParse {
   data: Entity[];
   /** The page's non-empty value cells, and those of them that could not be read. */
   cells: { read: number; unreadable: string[] };
+  /** The links of the name cells, as the page wrote them (collect/links.ts reads websites from them). */
+  links: NameLink[];
 }
 
 export type PageParser = (html: string) => PageParse;
