@@ -840,3 +840,18 @@ describe("the README's figures", () => {
     expect(bundle).not.toMatch(/\d\s*[KM]i?B\b/);
   });
 });
+
+describe('llms.txt’s alert feeds', () => {
+  it('link, per dataset, a working query whose threshold the data crosses: a feed with items, not an empty one', async () => {
+    const urls = [...data.llms.matchAll(/\]\(([^)]+\/alerts\?[^)]+)\)/g)].map((m) => m[1]!);
+    expect(urls).toHaveLength(DATASETS.length);
+    for (const [i, d] of DATASETS.entries()) {
+      const url = new URL(urls[i]!);
+      expect(url.pathname).toBe(`/api/v1/${d.slug}/alerts`);
+      const response = await core(`${url.pathname}${url.search}`);
+      expect(response.status, url.href).toBe(200);
+      const feed = (await response.json()) as { items: unknown[] };
+      expect(feed.items.length, url.href).toBeGreaterThan(0);
+    }
+  });
+});

@@ -51,7 +51,7 @@ export async function buildSiteData(options: {
     openapi: buildOpenApiDocument({ site: options.site, examples }),
     pages,
     searchIndex: buildSearchIndex(pages),
-    llms: llmsTxt(pages, options.site),
+    llms: llmsTxt(pages, options.site, examples),
     llmsFull: llmsFullTxt(pages, options.site),
   };
 }

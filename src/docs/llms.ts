@@ -1,15 +1,23 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
-import { DATASETS, datasetsInWords } from '../datasets.ts';
+import { type Dataset, DATASETS, datasetsInWords } from '../datasets.ts';
 import { TOOLS } from '../mcp/tool-table.ts';
 import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { changesLlmsLines } from './changes.ts';
-import { alertsEndpointOf, exampleMeasureQuery } from '../api/alerts.ts';
+import { alertsEndpointOf, alertsOperationId, exampleMeasureQuery } from '../api/alerts.ts';
+import type { ExampleSet } from '../examples.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { API_CATALOG_PATH } from '../registry/api-catalog.ts';
 
-export function llmsTxt(pages: DocPage[], site: string): string {
+/**
+ * `examples` are the build's real answers (src/examples.ts): each dataset's alerts link is the one
+ * its OpenAPI example asks, whose threshold sits above today's lowest rate, so the feed has items.
+ */
+export function llmsTxt(pages: DocPage[], site: string, examples: ExampleSet): string {
+  const alertsQuery = (d: Dataset) =>
+    examples[alertsOperationId(d)]?.find((e) => e.status === 200)?.request ??
+    `${alertsEndpointOf(d).path}?${exampleMeasureQuery(d)}&below=6`;
   const link = (title: string, url: string, description: string) =>
     `- [${title}](${site}${url})${description ? `: ${description}` : ''}`;
   const group = (name: DocPage['group']) =>
@@ -66,11 +74,10 @@ export function llmsTxt(pages: DocPage[], site: string): string {
     '## Changes, feeds and downloads',
     '',
     ...changesLlmsLines(site),
-    // Any threshold makes a working query; one the rate never went past gives a feed with no items.
     ...DATASETS.map((d) =>
       link(
         `${d.title} threshold alerts`,
-        `${alertsEndpointOf(d).path}?${exampleMeasureQuery(d)}&below=6`,
+        alertsQuery(d),
         `a JSON Feed: an item each time the lowest open rate of one measure (measure=, as /lowest names it) crosses below= or moves past it; ` +
           `the same in Atom at ${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}`,
       ),
