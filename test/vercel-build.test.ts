@@ -8,7 +8,9 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
+import { alertsEndpointOf, exampleMeasureQuery } from '../src/api/alerts.ts';
 import { endpointsOf, exampleEntityId, HEALTH_PATH } from '../src/endpoints.ts';
+import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, STATUS_PATH } from '../src/paths.ts';
 import { Health } from '../src/schemas/health.ts';
 import { restToolsOf } from '../src/mcp/rest-tools.ts';
 import { API_FUNCTION, API_ROUTE_SOURCE } from '../src/build/on-vercel.ts';
@@ -151,6 +153,47 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(pair.local.status).toBe(200);
     expectSame(pair, path);
   });
+
+  /** Beyond the contract: each dataset's lowest open rates and its alerts (JSON Feed, and Atom under /feeds), and the registry. */
+  it.each([
+    ...DATASETS.flatMap((d) => {
+      const query = `${exampleMeasureQuery(d)}&below=50`;
+      return [
+        endpointsOf(d).lowest.path,
+        `${alertsEndpointOf(d).path}?${query}`,
+        `${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}?${query}`,
+      ];
+    }),
+    INSTITUTIONS_PATH,
+  ])('%s', async (path) => {
+    const pair = await both(path);
+    expect(pair.local.status).toBe(200);
+    expect(pair.local.text.length).toBeGreaterThan(200);
+    expectSame(pair, path);
+    expect(vercel.invocations.findLast((i) => i.url === path)?.function, path).toBe(API_FUNCTION);
+  });
+
+  it('the status figures: every dataset present, each deployment saying it has no recorded run', async () => {
+    const { vercel: v, local: l } = await both(STATUS_PATH);
+    expect([v.status, l.status]).toEqual([200, 200]);
+    for (const name of ['content-type', 'cache-control']) expect(v.headers.get(name), name).toBe(l.headers.get(name));
+    const [onVercel, onNode] = [JSON.parse(v.text), JSON.parse(l.text)];
+    expect(Object.keys(onVercel.data)).toEqual(DATASETS.map((d) => d.slug));
+    expect(Object.keys(onNode.data)).toEqual(DATASETS.map((d) => d.slug));
+    for (const d of DATASETS) expect(onVercel.data[d.slug].runs, d.slug).toBe(0);
+  });
+
+  it.each(DATASETS.map((d) => [restToolsOf(d).find((t) => t.name.startsWith('get_lowest_'))!.name]))(
+    'MCP tools/call %s answers as npm start',
+    async (name) => {
+      const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: {} } };
+      const headers = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' };
+      const pair = await both(MCP_PATH, { method: 'POST', headers, body: JSON.stringify(call) });
+      expect(pair.local.status).toBe(200);
+      expect(JSON.parse(pair.local.text).result.isError).toBeFalsy();
+      expectSame(pair, name);
+    },
+  );
 
   it('every /api answer comes from the API function, with the same set of headers as npm start (but the coding, which is the CDN’s there)', async () => {
     const NOT_COMPARED =
