@@ -7,9 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { pathToRegexp } from '@vercel/routing-utils';
 import { DATASETS } from '../src/datasets.ts';
+import middleware, { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';
 import { MIDDLEWARE_FILE, middlewareSource } from '../scripts/lib/middleware-bundle.ts';
-import { ROOT } from './support/constants.ts';
+import { ROOT, SITE } from './support/constants.ts';
 
 const committed = () => readFile(resolve(ROOT, MIDDLEWARE_FILE), 'utf8');
 
@@ -54,6 +56,7 @@ describe('middleware.js, the request-id stamp Vercel runs before its CDN', () =>
       logLevel: 'silent',
     });
     expect(Object.keys(metafile.inputs).sort()).toEqual([
+      'src/http/docs-negotiation.ts',
       'src/http/request-id.ts',
       'src/lib/clean-text.ts',
       'src/paths.ts',
@@ -67,6 +70,67 @@ describe('middleware.js, the request-id stamp Vercel runs before its CDN', () =>
 
   it('declares its paths and runtime in the literal `config` Vercel reads before building', async () => {
     const source = await committed();
-    expect(source).toMatch(/^export const config = \{ runtime: 'nodejs', matcher: \["\/api\/v1\/:path\*"\] \};$/m);
+    const line = `export const config = { runtime: 'nodejs', matcher: ${JSON.stringify(MIDDLEWARE_MATCHER)} };`;
+    expect(source.split('\n')).toContain(line);
+    expect(MIDDLEWARE_MATCHER).toEqual(['/api/v1/:path*', '/docs', '/docs/:page((?:[^/]+/)*[^/.]+)']);
+  });
+});
+
+describe('the middleware function', () => {
+  const call = (path: string, accept?: string) =>
+    middleware(new Request(`${SITE}${path}`, { headers: accept === undefined ? {} : { accept } }));
+  const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+  it('a docs page asked for as Markdown: rewritten to its .md twin (query kept), varying with Accept, no request id', () => {
+    const cases = [
+      ['/docs/quickstart', '/docs/quickstart.md'],
+      ['/docs/quickstart/', '/docs/quickstart.md'],
+      ['/docs/quickstart?x=1', '/docs/quickstart.md?x=1'],
+      ['/docs', '/docs.md'],
+      ['/docs/', '/docs.md'],
+    ];
+    for (const [path, twin] of cases) {
+      const response = call(path!, 'text/markdown');
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('x-middleware-rewrite'), path).toBe(`${SITE}${twin}`);
+      expect(response.headers.has('x-middleware-next'), path).toBe(false);
+      expect(response.headers.get('vary'), path).toBe('Accept');
+      expect(response.headers.has('x-request-id'), path).toBe(false);
+    }
+  });
+
+  it('Markdown when weighed higher or named first at the same weight; HTML otherwise, also varying with Accept', () => {
+    const rewritten = (accept?: string) => call('/docs/quickstart', accept).headers.has('x-middleware-rewrite');
+    expect(rewritten('text/html;q=0.5, text/markdown')).toBe(true);
+    expect(rewritten('text/markdown, text/html')).toBe(true);
+    expect(rewritten('text/markdown, */*;q=0.1')).toBe(true);
+    expect(rewritten('text/markdown;q=0.5, text/html')).toBe(false);
+    expect(rewritten('*/*')).toBe(false);
+    expect(rewritten(browser)).toBe(false);
+    expect(rewritten(undefined)).toBe(false);
+    const html = call('/docs/quickstart', browser);
+    expect(html.headers.get('x-middleware-next')).toBe('1');
+    expect(html.headers.get('vary')).toBe('Accept');
+    expect(html.headers.has('x-request-id')).toBe(false);
+  });
+
+  it('an API request: its request id, no Vary, never rewritten', () => {
+    const response = call('/api/v1/health', 'text/markdown');
+    expect(response.headers.get('x-middleware-next')).toBe('1');
+    expect(response.headers.get('x-request-id')).toBeTruthy();
+    expect(response.headers.has('vary')).toBe(false);
+    expect(response.headers.has('x-middleware-rewrite')).toBe(false);
+  });
+
+  it('runs, by the matcher as Vercel compiles it, on the API and the docs pages, never on a file under /docs', () => {
+    // What Vercel's builder makes of config.matcher (@vercel/build-utils getRegExpFromMatchers).
+    const route = new RegExp(MIDDLEWARE_MATCHER.map((m) => pathToRegexp('middleware', m).source).join('|'), 'i');
+    const pages = ['/docs', '/docs/', '/docs/quickstart', '/docs/quickstart/', '/docs/reference/x-rates'];
+    const others = ['/docs.md', '/docs/quickstart.md', '/docs/changelog.atom', '/docsx', '/', '/rates', '/llms.txt'];
+    for (const path of [...pages, '/api/v1/health', '/api/v1/mcp']) expect(route.test(path), path).toBe(true);
+    for (const path of others) expect(route.test(path), path).toBe(false);
+    for (const path of [...pages, ...others]) {
+      expect(call(path, 'text/markdown').headers.has('x-middleware-rewrite'), path).toBe(pages.includes(path));
+    }
   });
 });
