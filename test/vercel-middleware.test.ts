@@ -2,9 +2,12 @@
  * The middleware Vercel runs is the committed root middleware.js, found before any build command
  * runs: it must be the current bundle of src/server/vercel-middleware.ts, and import nothing the
  * deployment does not ship (only packages, which Vercel's build puts in the middleware function).
+ * What the middleware answers (a request id, a docs page's rewrite to its Markdown), and the tests'
+ * Vercel router following a rewrite, are checked here in-process and fast; test/vercel-build.test.ts
+ * runs the same through Vercel's real build.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { pathToRegexp } from '@vercel/routing-utils';
@@ -12,6 +15,8 @@ import { DATASETS } from '../src/datasets.ts';
 import middleware, { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';
 import { MIDDLEWARE_FILE, middlewareSource } from '../scripts/lib/middleware-bundle.ts';
 import { ROOT, SITE } from './support/constants.ts';
+import { tempDir } from './support/history.ts';
+import { serveVercelOutput } from './support/vercel-output.ts';
 
 const committed = () => readFile(resolve(ROOT, MIDDLEWARE_FILE), 'utf8');
 
@@ -131,6 +136,52 @@ describe('the middleware function', () => {
     for (const path of others) expect(route.test(path), path).toBe(false);
     for (const path of [...pages, ...others]) {
       expect(call(path, 'text/markdown').headers.has('x-middleware-rewrite'), path).toBe(pages.includes(path));
+    }
+  });
+});
+
+describe('the tests’ Vercel router (test/support/vercel-output.ts) follows a middleware’s rewrite as Vercel does', () => {
+  it('the rewritten path and query are served instead, files first, with the middleware’s headers; a rewrite to another host fails', async () => {
+    const middleware = `export default (request) => {
+      const to = { '/page': '/page.md', '/fn': '/echo?b=2', '/away': 'https://elsewhere.example/x' }[new URL(request.url).pathname];
+      return new Response(null, { headers: { vary: 'Accept', 'x-middleware-rewrite': new URL(to, request.url).href } });
+    };`;
+    const fn = { runtime: 'nodejs24.x', handler: 'index.mjs', launcherType: 'Nodejs' };
+    const route = { src: '^/(page|fn|away)$', middlewarePath: 'middleware', continue: true, override: true };
+    const dir = await tempDir('rates-vercel-rewrite-');
+    const files = {
+      'config.json': JSON.stringify({ version: 3, routes: [route, { handle: 'filesystem' }] }),
+      'static/page.md': '# The page\n',
+      'static/page/index.html': '<p>The page</p>',
+      'functions/middleware.func/.vc-config.json': JSON.stringify(fn),
+      'functions/middleware.func/index.mjs': middleware,
+      'functions/echo.func/.vc-config.json': JSON.stringify(fn),
+      'functions/echo.func/index.mjs':
+        'export default (request) => new Response(new URL(request.url).pathname + new URL(request.url).search);',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+    const deployment = await serveVercelOutput(dir, { SITE_URL: SITE });
+    try {
+      const page = await fetch(`${deployment.url}/page`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+      expect(page.headers.get('vary')).toBe('Accept');
+      expect(page.headers.has('x-middleware-rewrite')).toBe(false);
+      expect(await page.text()).toBe('# The page\n');
+      // The rewrite's query replaces the request's, as `vercel dev` does; the function sees the rewritten URL.
+      const echoed = await fetch(`${deployment.url}/fn?a=1`);
+      expect(await echoed.text()).toBe('/echo?b=2');
+      expect(deployment.problems).toEqual([]);
+      const away = await fetch(`${deployment.url}/away`);
+      expect(away.status).toBe(502);
+      await away.arrayBuffer();
+      expect(deployment.problems).toEqual([expect.stringMatching(/rewrite to another host is not implemented/)]);
+    } finally {
+      await deployment.stop();
+      await rm(dir, { recursive: true });
     }
   });
 });
