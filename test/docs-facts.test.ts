@@ -24,10 +24,12 @@ import { cacheSeconds, durationWords } from '../src/docs/pages.ts';
 import { createSearchCore } from '../src/docs/search.ts';
 import { EXAMPLE_CUT } from '../src/examples.ts';
 import { CODING_THRESHOLD } from '../src/http/coding.ts';
+import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
 import { countWord } from '../src/lib/words.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { PARTS_KEPT } from '../src/store/history-archive.ts';
+import { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { endpointsOf, HEALTH_PATH } from '../src/endpoints.ts';
 import { LIMITS, SUPPORTED_VERSIONS } from '../src/mcp/protocol.ts';
@@ -226,6 +228,13 @@ describe('the AI page', () => {
       expect(series).toContain(`there are ${count} snapshots (${dates})`);
       expect(series).toContain(`${SITE}/docs/ai#sizes`);
     }
+  });
+
+  it('says every deployment answers a docs page as Markdown by Accept: on Vercel the middleware runs on the docs pages', () => {
+    expect(flat(page('ai'))).toContain(
+      'Every deployment negotiates this way: a server started with `npm start` in its page server, Vercel in its routing middleware',
+    );
+    for (const matcher of DOCS_PAGE_MATCHERS) expect(MIDDLEWARE_MATCHER).toContain(matcher);
   });
 
   it('the Inspector commands run the Inspector whose CLI the suite tests', async () => {

@@ -335,6 +335,37 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(pair.local.headers.get('cache-control')).toBe('public, max-age=0');
   });
 
+  it('a docs page asked for as Markdown is its .md file, through the middleware’s rewrite; a browser gets the HTML; both vary with Accept, as npm start', async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    for (const [path, file] of [
+      ['/docs/quickstart', 'docs/quickstart.md'],
+      ['/docs', 'docs.md'],
+    ] as const) {
+      const markdown = await readFile(join(build!.outputDir, 'static', file), 'utf8');
+      const md = await both(path, { headers: { accept: 'text/markdown' } });
+      expect(md.vercel.status, path).toBe(200);
+      expect(md.vercel.headers.get('content-type'), path).toBe('text/markdown; charset=utf-8');
+      expect(md.vercel.text, path).toBe(markdown);
+      const html = await both(path, { headers: { accept: browser } });
+      expect(html.vercel.status, path).toBe(200);
+      expect(html.vercel.headers.get('content-type'), path).toMatch(/^text\/html/);
+      expect(html.vercel.text, path).toContain('<title>');
+      for (const [what, pair] of [
+        ['Markdown', md],
+        ['HTML', html],
+      ] as const) {
+        expect(pair.vercel.headers.get('vary'), `${path} ${what}`).toBe('Accept');
+        expect(pair.local.headers.get('vary'), `${path} ${what}`).toMatch(/\bAccept\b/);
+        expect(pair.vercel.headers.has('x-request-id'), `${path} ${what}`).toBe(false);
+        expectSame(pair, `${path} ${what}`, ['cache-control']);
+      }
+    }
+    // The .md file itself is no negotiated page.
+    const file = await ask(vercel.url, '/docs/quickstart.md', { headers: { accept: 'text/html' } });
+    expect(file.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(file.headers.has('vary')).toBe(false);
+  });
+
   it('the API catalog is a file of the output with vercel.json’s type and Link header: as npm start answers it, and the home page links it', async () => {
     for (const method of ['GET', 'HEAD']) {
       const pair = await both('/.well-known/api-catalog', { method });

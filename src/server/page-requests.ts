@@ -8,10 +8,10 @@
  * for as Markdown is answered from its `.md` twin.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import Negotiator from 'negotiator';
 import { edgeErrorBody, sendEdgeError, type EdgeError } from './edge-errors.ts';
 import { JSON_TYPE } from '../api/responses.ts';
 import { NO_STORE } from '../http/caching.ts';
+import { DOCS_PAGE_VARY, negotiateDocsPage } from '../http/docs-negotiation.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
 import { API_CATALOG_LINK, API_CATALOG_PATH, API_CATALOG_TYPE } from '../registry/api-catalog.ts';
 
@@ -47,30 +47,16 @@ const PATH_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> =
 };
 
 /**
- * A docs page's path without its trailing slash (`/docs`, `/docs/<slug>`), whose Markdown is at
- * `<page>.md`; undefined for any other path (a file under /docs has a dot in its name).
+ * A docs page asked for as Markdown is answered from its `<page>.md` twin (the rule Vercel's
+ * middleware applies too); either answer says it varies with Accept.
  */
-function docsPageOf(path: string): string | undefined {
-  const page = path.replace(/\/$/, '');
-  if (page !== '/docs' && !page.startsWith('/docs/')) return undefined;
-  return page.slice(page.lastIndexOf('/')).includes('.') ? undefined : page;
-}
-
-/** Markdown over HTML when the client weighs it higher, or alike and names it first (negotiator's order). */
-const prefersMarkdown = (accept: string | undefined) =>
-  new Negotiator({ headers: { accept } }).mediaType(['text/html', 'text/markdown']) === 'text/markdown';
-
-/**
- * A docs page asked for as Markdown (`Accept: text/markdown` preferred to text/html) is answered
- * from its `<page>.md` twin; either answer says it varies with Accept.
- */
-function negotiateDocsPage(req: IncomingMessage, res: ServerResponse): void {
+function sendDocsPageAsAsked(req: IncomingMessage, res: ServerResponse): void {
   const target = req.url ?? '/';
   const query = target.indexOf('?');
-  const page = docsPageOf(query < 0 ? target : target.slice(0, query));
+  const page = negotiateDocsPage(query < 0 ? target : target.slice(0, query), req.headers.accept);
   if (page === undefined) return;
-  res.setHeader('vary', 'Accept');
-  if (prefersMarkdown(req.headers.accept)) req.url = `${page}.md${query < 0 ? '' : target.slice(query)}`;
+  res.setHeader('vary', DOCS_PAGE_VARY);
+  if (page.markdown !== undefined) req.url = `${page.markdown}${query < 0 ? '' : target.slice(query)}`;
 }
 
 /** The type FILE_TYPES gives a request target's file, or undefined. */
@@ -194,7 +180,7 @@ export function servePage(
     sendEdgeError(res, refused, site, req.method);
     return;
   }
-  negotiateDocsPage(req, res);
+  sendDocsPageAsAsked(req, res);
   for (const [name, value] of Object.entries(PATH_HEADERS[(req.url ?? '/').split('?', 1)[0]!] ?? {}))
     res.setHeader(name, value);
   const type = fileTypeOf(req.url ?? '/');

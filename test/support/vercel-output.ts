@@ -413,6 +413,9 @@ const HOP_BY_HOP = new Set([
 /** Headers a middleware answer carries that are about its own message, never added to the final answer. */
 const MIDDLEWARE_OWN = new Set(['content-length', 'content-type', 'date', ...HOP_BY_HOP]);
 
+/** The `x-middleware-*` instructions the router follows: continue, or continue at another path. */
+const MIDDLEWARE_FLOW = new Set(['x-middleware-next', 'x-middleware-rewrite']);
+
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -520,19 +523,36 @@ class Router {
 
   /**
    * Call the middleware with the request's method, URL and headers. `x-middleware-next: 1` means
-   * continue, adding its other headers to the final answer; without it, its response is the answer.
-   * The other `x-middleware-*` instructions (rewrite, request-header overrides) are not implemented:
-   * they fail the request and are recorded, never ignored.
+   * continue; `x-middleware-rewrite: <absolute URL>` (what `rewrite()` of @vercel/functions sends)
+   * means continue with that URL's path and query in place of the request's, as Vercel and
+   * `vercel dev` do: the routes after this one, the filesystem, then the routes after it, and a
+   * function called with it. Either way its other headers are added to the final answer; without
+   * either, its response is the answer. A rewrite to another host (a proxy) and the other
+   * `x-middleware-*` instructions (request-header overrides) are not implemented: they fail the
+   * request and are recorded, never ignored.
    */
   private async callMiddleware(name: string, req: IncomingMessage, url: URL, state: RouteState) {
     const response = await this.invoke(name, req.method ?? 'GET', `${url.pathname}${url.search}`, req, undefined);
     const body = await readAll(response);
     const headers = toHeaders(response.headers);
-    const unknown = [...headers.keys()].filter((h) => h.startsWith('x-middleware-') && h !== 'x-middleware-next');
+    const unknown = [...headers.keys()].filter((h) => h.startsWith('x-middleware-') && !MIDDLEWARE_FLOW.has(h));
     if (unknown.length) throw new Error(`middleware ${name} answered ${unknown.join(', ')}: not implemented`);
-    if (headers.get('x-middleware-next') !== '1') return { status: response.statusCode!, headers, body };
+    const rewrite = headers.get('x-middleware-rewrite');
+    if (rewrite === null && headers.get('x-middleware-next') !== '1') {
+      return { status: response.statusCode!, headers, body };
+    }
+    if (rewrite !== null) {
+      const target = new URL(rewrite); // absolute, as rewrite() requires
+      if (target.host !== this.context.host) {
+        throw new Error(`middleware ${name} rewrote to ${rewrite}: a rewrite to another host is not implemented`);
+      }
+      url.pathname = target.pathname;
+      url.search = target.search;
+      state.path = url.pathname;
+    }
     for (const [header, value] of headers) {
-      if (header !== 'x-middleware-next' && !MIDDLEWARE_OWN.has(header)) state.middlewareHeaders.set(header, value);
+      if (!header.startsWith('x-middleware-') && !MIDDLEWARE_OWN.has(header))
+        state.middlewareHeaders.set(header, value);
     }
     return undefined;
   }
@@ -586,8 +606,8 @@ class Router {
   }
 
   /**
-   * Call a function with the original path and query (the `dest` only picks the function; its
-   * query is merged in), the request's headers as Vercel forwards them and its body, and pipe the
+   * Call a function with the request's path and query (or the middleware's rewrite of them; a
+   * `dest` only picks the function, its query merged in), the request's headers as Vercel forwards them and its body, and pipe the
    * answer chunk by chunk, recording what came out of the function.
    */
   private async callFunction(req: IncomingMessage, res: ServerResponse, name: string, url: URL, state: RouteState) {
@@ -677,8 +697,8 @@ function fill(template: string, match: RegExpExecArray): string {
  * The headers of the final answer. A function's own headers win over the routes' `headers`
  * (Vercel's caching docs: route headers "will be overridden by headers defined in Function
  * responses"); the routes' win over a static file's defaults (what vercel.json `headers` are for).
- * The middleware's come last: the headers it returns with `x-middleware-next` are added to every
- * answer, cache hits included (Vercel's Routing Middleware docs).
+ * The middleware's come last: the headers it returns with `x-middleware-next` or a rewrite are
+ * added to every answer, cache hits included (Vercel's Routing Middleware docs).
  */
 function finalHeaders(own: Headers, state: RouteState, ownWins: boolean): Headers {
   const headers = new Headers();
