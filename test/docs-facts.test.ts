@@ -850,6 +850,21 @@ describe("the README's figures", () => {
   });
 });
 
+describe('the reference pages’ alert feeds', () => {
+  it('each names its dataset’s alerts endpoint and its Atom twin, with today’s working query', async () => {
+    for (const d of DATASETS) {
+      const markdown = page(`reference/${d.slug}`);
+      expect(markdown).toContain(`| GET | \`/api/v1/${d.slug}/alerts\` |`);
+      expect(markdown).toContain(`/feeds/${d.slug}/alerts.atom`);
+      const query = new RegExp(`\\]\\((/api/v1/${d.slug}/alerts\\?[^)]+)\\)`).exec(markdown)?.[1];
+      expect(query, d.slug).toBeDefined();
+      const response = await core(query!);
+      expect(response.status, query).toBe(200);
+      expect(((await response.json()) as { items: unknown[] }).items.length, query).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('llms.txt’s alert feeds', () => {
   it('link, per dataset, a working query whose threshold the data crosses: a feed with items, not an empty one', async () => {
     const urls = [...data.llms.matchAll(/\]\(([^)]+\/alerts\?[^)]+)\)/g)].map((m) => m[1]!);
