@@ -179,7 +179,7 @@ ${section(
 
 \`GET ${alerts.path}\` · operation \`${alertsOperationId(dataset)}\`
 
-A feed, not a list: an item each time the lowest rate open to anyone of one ${measureName} (chosen as \`/lowest\` names it${lowestFilters.length > 0 ? `, \`${lowestFilters[0]!.name}\` for a term` : ', with \`measure\`'}) crosses a threshold (\`below\`) or moves while past it, optionally for one ${entity.kind} (\`${entity.param}\`), newest first. It answers \`application/feed+json\` (JSON Feed 1.1), and the same feed in Atom at \`${alertsAtom}\` with the same parameters. Today's working query: [\`${alertsExample}\`](${alertsExample}). How to follow it in a feed reader or by email: [Getting notified](/docs/notifications#when-a-rate-crosses-a-threshold); its parameters and errors are in the [OpenAPI reference](/openapi).
+A feed, not a list: an item each time the lowest rate open to anyone of one ${measureName} (chosen as \`/lowest\` names it${lowestFilters.length > 0 ? `, \`${lowestFilters[0]!.name}\` for a term` : ', with `measure`'}) crosses a threshold (\`below\`) or moves while past it, optionally for one ${entity.kind} (\`${entity.param}\`), newest first. It answers \`application/feed+json\` (JSON Feed 1.1), and the same feed in Atom at \`${alertsAtom}\` with the same parameters. Today's working query: [\`${alertsExample}\`](${alertsExample}). How to follow it in a feed reader or by email: [Getting notified](/docs/notifications#when-a-rate-crosses-a-threshold); its parameters and errors are in the [OpenAPI reference](/openapi).
 
 ## Fields
 
