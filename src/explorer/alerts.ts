@@ -3,7 +3,8 @@
  * date, the lowest open rate of one measure (the same computation as /lowest, src/explorer/lowest.ts,
  * so the two never disagree), and an event each time it crosses the threshold, either way, and
  * each time it moves while past it. Before the first snapshot the rate counts as not past, so a
- * history that starts past the threshold starts with a crossing.
+ * history that starts past the threshold starts with a crossing. The same lowest, compared from one
+ * snapshot to the next, gives every change of it (the feed beside each comparison page).
  */
 import type { Dataset, Entity } from '../datasets.ts';
 import { lowestOffers } from './lowest.ts';
