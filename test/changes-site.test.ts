@@ -11,6 +11,7 @@ import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFeed } from '@rowanmanning/feed-parser';
+import { parseAtomFeed } from 'feedsmith';
 import { getTransformedRoutes } from '@vercel/routing-utils';
 import * as cheerio from 'cheerio';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -18,7 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeDays, type SnapshotData } from '../src/changes/model.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
-import { EXPLORER } from '../src/explorer/definitions.ts';
+import { lowestChangesAtom } from '../src/api/alerts.ts';
+import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
+import { datasetViews } from '../src/explorer/pages.ts';
+import { compileSnapshotTree } from '../src/store/compile.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
 import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
@@ -127,6 +131,19 @@ function scopes(): Scope[] {
   }
   return list;
 }
+
+/** The feed of every change of the lowest open rate beside each comparison page of every lender, with its dataset and measure. */
+const lowestFeeds = () =>
+  DATASETS.flatMap((dataset) => {
+    const definition = EXPLORER[dataset.slug] as ExplorerDefinition;
+    return definition.measures
+      .filter((m) => definition.compared.includes(m.key))
+      .map((measure) => ({
+        feed: `/rates/${definition.path}/${measure.slug}/lowest.atom`,
+        dataset,
+        measure: measure.key,
+      }));
+  });
 
 /** The entries a feed must have, newest first: [entry id suffix, dataset, day]. */
 function expectedEntries(scope: Scope) {
@@ -320,11 +337,28 @@ describe('Atom feeds', () => {
     expect($('li').text()).toBe(`${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
   });
 
+  it('each comparison page of every lender has its lowest-rate feed, served as Atom: the changes of the lowest open rate over the whole history', async () => {
+    const views = datasetViews(await compileSnapshotTree(historyDir()));
+    let entries = 0;
+    for (const { feed, dataset, measure } of lowestFeeds()) {
+      const response = await get(feed);
+      expect(response.status, feed).toBe(200);
+      expect(response.headers.get('content-type'), feed).toBe('application/atom+xml; charset=utf-8');
+      const xml = await response.text();
+      const view = views.find((v) => v.dataset === dataset)!;
+      expect(xml, feed).toBe(lowestChangesAtom(dataset, view.snapshots, measure, site.url));
+      const parsed = parseAtomFeed(xml);
+      expect(parsed.links?.find((l) => l.rel === 'self')?.href, feed).toBe(`${site.url}${feed}`);
+      entries += parsed.entries?.length ?? 0;
+    }
+    expect(entries).toBeGreaterThan(20);
+  });
+
   it('entry ids are stable across builds: a build of the history one snapshot shorter has the same entries, less the new date', async () => {
     const files = (await readdir(join(earlierBuild, 'client', 'rates'), { recursive: true })).filter((f) =>
       f.endsWith('.atom'),
     );
-    expect(files.length).toBe(scopes().length);
+    expect(files.length).toBe(scopes().length + lowestFeeds().length);
     let compared = 0;
     for (const file of files) {
       const [before, after] = await Promise.all([
@@ -336,7 +370,9 @@ describe('Atom feeds', () => {
       for (const [id, item] of now) {
         const was = old.get(id);
         if (!was) {
-          expect(id, file).toMatch(new RegExp(`:${LONG.slug}/(${LONG.entity.prefix}:[^/]+/)?${droppedDate}$`));
+          expect(id, file).toMatch(
+            new RegExp(`:${LONG.slug}/(${LONG.entity.prefix}:[^/]+/|lowest/[^/]+/)?${droppedDate}$`),
+          );
           continue;
         }
         expect(
@@ -486,12 +522,16 @@ describe('links', () => {
         .get();
       expect(feeds.length, page).toBeGreaterThan(0);
       const parts = page.split('/').filter(Boolean);
-      // A page comparing every institution on one measure (/rates/<path>/<measure>/banks) announces its dataset's feed.
+      // A page comparing every institution on one measure (/rates/<path>/<measure>/banks) announces the
+      // measure's lowest-rate feed, then its dataset's feed, and links the first below its table.
       const compared = Object.values(EXPLORER).some(
         (d) => d.path === parts[1] && d.measures.some((m) => m.slug === parts[2]),
       );
-      if (compared) expect(feeds, page).toEqual([`/rates/${parts[1]}/changes.atom`]);
-      else if (parts.length >= 3) expect(feeds, page).toEqual([`/rates/${parts[1]}/${parts[2]}/changes.atom`]);
+      if (compared) {
+        const lowest = `/rates/${parts[1]}/${parts[2]}/lowest.atom`;
+        expect(feeds, page).toEqual([lowest, `/rates/${parts[1]}/changes.atom`]);
+        expect($('p.lowest-feed a[type="application/atom+xml"]').attr('href'), page).toBe(lowest);
+      } else if (parts.length >= 3) expect(feeds, page).toEqual([`/rates/${parts[1]}/${parts[2]}/changes.atom`]);
       // Pages about every dataset (the hub, what changed, the lenders) announce the whole change log first.
       const everyDataset = ['/rates', '/rates/changes', '/rates/lenders'].includes(page);
       if (parts.length === 2 && !everyDataset) expect(feeds, page).toEqual([`${page}/changes.atom`]);
@@ -523,7 +563,7 @@ describe('links', () => {
 
   it('every link in the feeds resolves: the pages and the JSON of each entry', async () => {
     const hrefs = new Set<string>();
-    for (const scope of scopes()) {
+    for (const scope of [...scopes(), ...lowestFeeds()]) {
       const $ = cheerio.load(await (await get(scope.feed)).text(), { xml: true });
       $('link').each((_, l) => void hrefs.add($(l).attr('href')!));
     }
@@ -585,7 +625,7 @@ describe('links', () => {
       /\.(atom|csv)$/.test(f),
     );
     const csvCount = DATASETS.reduce((n, d) => n + csvFilesOf(d.slug, Object.keys(series[d.slug]!)).length, 0);
-    expect(files.length).toBe(scopes().length + csvCount);
+    expect(files.length).toBe(scopes().length + lowestFeeds().length + csvCount);
     for (const file of files) {
       const headers = headersFor(`/rates/${file}`);
       if (file.endsWith('.atom')) expect(headers['content-type'], file).toBe('application/atom+xml; charset=utf-8');

@@ -11,10 +11,10 @@ import { canonicalEntityId, type Dataset, type Entity, filtersOf } from '../data
 import { entityIdParam, endpointsOf } from '../endpoints.ts';
 import { changeKeys } from '../changes/schema.ts';
 import { ATOM_TYPE, datasetPageUrl } from '../changes/urls.ts';
-import { type AlertEvent, alertEvents, type Threshold } from '../explorer/alerts.ts';
+import { type AlertEvent, alertEvents, type LowestChange, lowestChanges, type Threshold } from '../explorer/alerts.ts';
 import { EXPLORER, type ExplorerDefinition } from '../explorer/definitions.ts';
 import { snapshotsOf, type SnapshotObjects } from '../explorer/history.ts';
-import { comparisonUrl } from '../explorer/pages.ts';
+import { comparisonUrl, lowestFeedUrl } from '../explorer/pages.ts';
 import { ALERTS_FEED_FILE, ALERTS_SEGMENT, API_PREFIX, FEEDS_PREFIX } from '../paths.ts';
 import { MeasureParam, RateParam } from '../schemas/params.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
@@ -152,6 +152,32 @@ function alertsUrl(dataset: Dataset, measure: string, threshold: Threshold, id: 
   return `${path}?${query.toString().replaceAll('%3A', ':')}`;
 }
 
+/** The offers making a lowest, as the items name them: "<lender> (<product>), …". */
+function whoOf(dataset: Dataset, lowest: LowestChange['to']) {
+  const names = changeKeys(dataset);
+  return lowest
+    ? lowest.offers
+        .map(
+          (o: Record<string, unknown>) => `${String(o[names.entityName])} (${String(o[names.itemName] || 'unnamed')})`,
+        )
+        .join(', ')
+    : '';
+}
+
+/** An item of a feed of the lowest rate: its title, the lowest now and before, the snapshot and the page. */
+function changeItem(dataset: Dataset, id: string, title: string, url: string, change: LowestChange) {
+  const { from, to } = change;
+  const text = [
+    `${title}.`,
+    to ? `Now: ${percent(to.rate)} from ${whoOf(dataset, to)}.` : 'Now: no offer open to anyone.',
+    from ? `Before: ${percent(from.rate)} from ${whoOf(dataset, from)}.` : 'Before: none.',
+    `Snapshot of ${change.date}. Compare every lender: ${url}`,
+  ].join('\n');
+  return { id, url, title, content_text: text, date_published: new Date(change.lastUpdated) };
+}
+
+type FeedItem = ReturnType<typeof changeItem>;
+
 function itemOf(
   dataset: Dataset,
   site: string,
@@ -159,21 +185,11 @@ function itemOf(
   threshold: Threshold,
   idBase: string,
   event: AlertEvent,
-) {
+): FeedItem {
   const definition = definitionOf(dataset);
   const m = definition.measures.find((x) => x.key === measure)!;
   const noun = definition.valueNoun(m);
-  const names = changeKeys(dataset);
   const line = `${threshold.side} ${percent(threshold.value)}`;
-  const who = (lowest: AlertEvent['to']) =>
-    lowest
-      ? lowest.offers
-          .map(
-            (o: Record<string, unknown>) =>
-              `${String(o[names.entityName])} (${String(o[names.itemName] || 'unnamed')})`,
-          )
-          .join(', ')
-      : '';
   const { from, to } = event;
   const title =
     event.kind === 'crossed-in'
@@ -182,19 +198,75 @@ function itemOf(
         ? `Lowest ${noun} is no longer ${line}: ${to ? percent(to.rate) : 'none offered'}`
         : `Lowest ${noun} moved ${to!.rate < from!.rate ? 'down' : 'up'} to ${percent(to!.rate)}, still ${line}`;
   const url = `${site}${definition.compared.includes(measure) ? comparisonUrl(definition, m, { type: 'all', restricted: false }) : datasetPageUrl(dataset)}`;
-  const text = [
-    `${title}.`,
-    to ? `Now: ${percent(to.rate)} from ${who(to)}.` : 'Now: no offer open to anyone.',
-    from ? `Before: ${percent(from.rate)} from ${who(from)}.` : 'Before: none.',
-    `Snapshot of ${event.date}. Compare every lender: ${url}`,
-  ].join('\n');
-  return {
-    id: `${idBase}/${event.date}`,
-    url,
-    title,
-    content_text: text,
-    date_published: new Date(event.lastUpdated),
+  return changeItem(dataset, `${idBase}/${event.date}`, title, url, event);
+}
+
+/** An Atom feed of these items, newest first. `updated` is from the data, never the clock: the newest item's, else `latest`. */
+function atomOf(
+  site: string,
+  about: { id: string; title: string; description: string; page: string; self: string; json?: string },
+  items: readonly FeedItem[],
+  latest: string,
+): string {
+  return generateAtomFeed({
+    id: about.id,
+    title: { value: about.title, type: 'text' },
+    subtitle: { value: about.description, type: 'text' },
+    updated: items[0]?.date_published ?? new Date(latest),
+    authors: [{ name: 'NZ Rates API', uri: `${site}/` }],
+    links: [
+      { href: about.page, rel: 'alternate', type: 'text/html' },
+      { href: about.self, rel: 'self', type: 'application/atom+xml' },
+      ...(about.json ? [{ href: about.json, rel: 'alternate', type: 'application/feed+json' }] : []),
+    ],
+    rights: { value: TERMS_OF_USE, type: 'text' },
+    entries: items.map((item) => ({
+      id: item.id,
+      title: { value: item.title, type: 'text' },
+      updated: item.date_published,
+      links: [{ href: item.url, rel: 'alternate', type: 'text/html' }],
+      content: { value: item.content_text, type: 'text' },
+    })),
+  });
+}
+
+/**
+ * The static Atom feed of a compared measure (its comparison page's, written at build time from
+ * the whole history): an entry each time the measure's lowest open rate changed between two
+ * snapshots (src/explorer/alerts.ts lowestChanges, the rate /lowest answers), newest first. An
+ * entry's id is the measure and the snapshot date, so a rebuild repeats none.
+ */
+export function lowestChangesAtom(
+  dataset: Dataset,
+  snapshots: readonly { date: string; lastUpdated: string; data: readonly Entity[] }[],
+  measure: string,
+  site: string,
+): string {
+  const definition = definitionOf(dataset);
+  const m = definition.measures.find((x) => x.key === measure)!;
+  const noun = definition.valueNoun(m);
+  const page = `${site}${comparisonUrl(definition, m, { type: 'all', restricted: false })}`;
+  const idBase = `tag:${new URL(site).hostname},${TAG_YEAR}:${dataset.slug}/lowest/${measure}`;
+  const items = lowestChanges(dataset, snapshots, measure)
+    .reverse()
+    .slice(0, FEED_ITEMS)
+    .map((change) => {
+      const { from, to } = change;
+      const title = !to
+        ? `Lowest ${noun}: none offered`
+        : !from
+          ? `Lowest ${noun} is ${percent(to.rate)}`
+          : `Lowest ${noun} moved ${to.rate < from.rate ? 'down' : 'up'} to ${percent(to.rate)}`;
+      return changeItem(dataset, `${idBase}/${change.date}`, title, page, change);
+    });
+  const about = {
+    id: idBase,
+    title: `Lowest ${noun}`,
+    description: `Each time the lowest ${noun} open to anyone moves, with the lenders that offer it.`,
+    page,
+    self: `${site}${lowestFeedUrl(definition, m)}`,
   };
+  return atomOf(site, about, items, snapshots.at(-1)!.lastUpdated);
 }
 
 /** The snapshots of the whole history, oldest first, reading each year once. */
@@ -248,27 +320,19 @@ export async function getAlerts(
     };
     const items = events.map((event) => itemOf(dataset, site, measure, threshold, idBase, event));
     if (atom)
-      // From the data, never the clock: the newest item's collection time, or the newest snapshot's.
-      return generateAtomFeed({
-        id: idBase,
-        title: { value: about.title, type: 'text' },
-        subtitle: { value: about.description, type: 'text' },
-        updated: items[0]?.date_published ?? new Date(archive.lastUpdated(archive.latest)),
-        authors: [{ name: 'NZ Rates API', uri: `${site}/` }],
-        links: [
-          { href: about.page, rel: 'alternate', type: 'text/html' },
-          { href: about.atom, rel: 'self', type: 'application/atom+xml' },
-          { href: about.json, rel: 'alternate', type: 'application/feed+json' },
-        ],
-        rights: { value: TERMS_OF_USE, type: 'text' },
-        entries: items.map((item) => ({
-          id: item.id,
-          title: { value: item.title, type: 'text' },
-          updated: item.date_published,
-          links: [{ href: item.url, rel: 'alternate', type: 'text/html' }],
-          content: { value: item.content_text, type: 'text' },
-        })),
-      });
+      return atomOf(
+        site,
+        {
+          id: idBase,
+          title: about.title,
+          description: about.description,
+          page: about.page,
+          self: about.atom,
+          json: about.json,
+        },
+        items,
+        archive.lastUpdated(archive.latest),
+      );
     const feed = generateJsonFeed({
       title: about.title,
       home_page_url: about.page,

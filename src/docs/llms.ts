@@ -9,6 +9,8 @@ import { alertsEndpointOf, alertsOperationId, exampleMeasureQuery } from '../api
 import type { ExampleSet } from '../examples.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { API_CATALOG_PATH } from '../registry/api-catalog.ts';
+import { EXPLORER, type ExplorerDefinition } from '../explorer/definitions.ts';
+import { lowestFeedUrl } from '../explorer/pages.ts';
 
 /**
  * `examples` are the build's real answers (src/examples.ts): each dataset's alerts link is the one
@@ -82,6 +84,20 @@ export function llmsTxt(pages: DocPage[], site: string, examples: ExampleSet): s
           `the same in Atom at ${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}`,
       ),
     ),
+    // The feed of each dataset's first compared measure; every compared measure has one beside its comparison page.
+    ...DATASETS.flatMap((d) => {
+      const definition = EXPLORER[d.slug] as ExplorerDefinition;
+      const measure = definition.measures.find((m) => definition.compared.includes(m.key));
+      return measure
+        ? [
+            link(
+              `${d.title}: lowest ${definition.valueNoun(measure)}, every change`,
+              lowestFeedUrl(definition, measure),
+              'an Atom feed with an entry each time the lowest open rate moves; each compared measure has one at <its comparison page>/lowest.atom',
+            ),
+          ]
+        : [];
+    }),
     '',
     '## Optional',
     '',

@@ -3,7 +3,8 @@
  * date, the lowest open rate of one measure (the same computation as /lowest, src/explorer/lowest.ts,
  * so the two never disagree), and an event each time it crosses the threshold, either way, and
  * each time it moves while past it. Before the first snapshot the rate counts as not past, so a
- * history that starts past the threshold starts with a crossing.
+ * history that starts past the threshold starts with a crossing. The same lowest, compared from one
+ * snapshot to the next, gives every change of it (the feed beside each comparison page).
  */
 import type { Dataset, Entity } from '../datasets.ts';
 import { lowestOffers } from './lowest.ts';
@@ -29,6 +30,22 @@ export interface AlertEvent {
 const isPast = (threshold: Threshold, rate: number | undefined): boolean =>
   rate !== undefined && (threshold.side === 'below' ? rate < threshold.value : rate > threshold.value);
 
+/** The measure's lowest open offer on each snapshot date (oldest first), beside the one before it. */
+function lowestPairs(
+  dataset: Dataset,
+  snapshots: readonly { date: string; lastUpdated: string; data: readonly Entity[] }[],
+  measure: string,
+  data: (entities: readonly Entity[]) => readonly Entity[],
+) {
+  let before: Lowest | undefined;
+  return snapshots.map(({ date, lastUpdated, data: entities }) => {
+    const now = lowestOffers(dataset, data(entities)).find((m) => m.measure === measure);
+    const pair = { date, lastUpdated, from: before, to: now };
+    before = now;
+    return pair;
+  });
+}
+
 /** The events of a history of snapshots (oldest first), oldest first. `data` filters a snapshot (one lender, a term). */
 export function alertEvents(
   dataset: Dataset,
@@ -37,15 +54,27 @@ export function alertEvents(
   threshold: Threshold,
   data: (entities: readonly Entity[]) => readonly Entity[],
 ): AlertEvent[] {
-  const events: AlertEvent[] = [];
-  let before: Lowest | undefined;
-  for (const snapshot of snapshots) {
-    const now = lowestOffers(dataset, data(snapshot.data)).find((m) => m.measure === measure);
-    const [was, is] = [isPast(threshold, before?.rate), isPast(threshold, now?.rate)];
-    const kind =
-      was !== is ? (is ? 'crossed-in' : 'crossed-out') : is && now!.rate !== before!.rate ? 'moved' : undefined;
-    if (kind) events.push({ kind, date: snapshot.date, lastUpdated: snapshot.lastUpdated, from: before, to: now });
-    before = now;
-  }
-  return events;
+  return lowestPairs(dataset, snapshots, measure, data).flatMap(({ from, to, ...when }) => {
+    const [was, is] = [isPast(threshold, from?.rate), isPast(threshold, to?.rate)];
+    const kind = was !== is ? (is ? 'crossed-in' : 'crossed-out') : is && to!.rate !== from!.rate ? 'moved' : undefined;
+    return kind ? [{ kind, ...when, from, to }] : [];
+  });
+}
+
+/** A change of the measure's lowest open rate from one snapshot to the next; `from` or `to` undefined where there was none. */
+export type LowestChange = Omit<AlertEvent, 'kind'>;
+
+/**
+ * Every change of the measure's lowest open rate between two snapshot dates, oldest first: its
+ * rate moved, or it appeared or went. The first snapshot has nothing before it, so it is no
+ * change; a new lender at the same rate is none either.
+ */
+export function lowestChanges(
+  dataset: Dataset,
+  snapshots: readonly { date: string; lastUpdated: string; data: readonly Entity[] }[],
+  measure: string,
+): LowestChange[] {
+  return lowestPairs(dataset, snapshots, measure, (entities) => entities)
+    .slice(1)
+    .filter(({ from, to }) => from?.rate !== to?.rate);
 }

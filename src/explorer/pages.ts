@@ -408,6 +408,10 @@ export function comparisonUrl(definition: ExplorerDefinition, measure: Measure, 
   return `/rates/${definition.path}/${measure.slug}${rest ? `/${rest}` : ''}`;
 }
 
+/** The Atom feed of every change of a compared measure's lowest open rate, beside its comparison page (a static file). */
+export const lowestFeedUrl = (definition: ExplorerDefinition, measure: Measure) =>
+  `${comparisonUrl(definition, measure, { type: 'all', restricted: false })}/lowest.atom`;
+
 /** Every comparison page of a dataset: each compared measure × lender type × restricted shown or not. */
 export function comparisonPaths(view: DatasetView): { measure: Measure; filter: ComparisonFilter; rest?: string }[] {
   const { definition } = view;
