@@ -178,9 +178,14 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect([v.status, l.status]).toEqual([200, 200]);
     for (const name of ['content-type', 'cache-control']) expect(v.headers.get(name), name).toBe(l.headers.get(name));
     const [onVercel, onNode] = [JSON.parse(v.text), JSON.parse(l.text)];
-    expect(Object.keys(onVercel.data)).toEqual(DATASETS.map((d) => d.slug));
-    expect(Object.keys(onNode.data)).toEqual(DATASETS.map((d) => d.slug));
-    for (const d of DATASETS) expect(onVercel.data[d.slug].runs, d.slug).toBe(0);
+    expect(Object.keys(onVercel.datasets)).toEqual(DATASETS.map((d) => d.slug));
+    expect(Object.keys(onNode.datasets)).toEqual(DATASETS.map((d) => d.slug));
+    for (const d of DATASETS) {
+      expect(onVercel.datasets[d.slug].runs, d.slug).toBe(0);
+      expect(onNode.datasets[d.slug].runs, d.slug).toBe(0);
+    }
+    expect(onVercel.runLog).toMatchObject({ status: 'empty', store: 'none' });
+    expect(onNode.runLog).toMatchObject({ status: 'empty', store: 'filesystem' });
   });
 
   it.each(DATASETS.map((d) => [restToolsOf(d).find((t) => t.name.startsWith('get_lowest_'))!.name]))(
