@@ -4,6 +4,7 @@
  * middleware) gives every response its own id by the contract's rules. And every absolute URL
  * comes from the configured site URL, never from the request.
  */
+import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
 import type { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { alertsEndpointOf } from '../src/api/alerts.ts';
@@ -241,7 +242,8 @@ describe('the Vercel routing middleware', () => {
   const run = (path: string, init: RequestInit = {}) => middleware(new Request(`${ORIGIN}${path}`, init));
 
   it('runs on every /api/v1 request and lets it continue, adding only the id', () => {
-    expect(MIDDLEWARE_MATCHER).toEqual(['/api/v1/:path*']);
+    // Its other paths are the docs pages (test/vercel-middleware.test.ts), which get no id.
+    expect(MIDDLEWARE_MATCHER).toEqual(['/api/v1/:path*', ...DOCS_PAGE_MATCHERS]);
     const response = run(exampleListRequest(A));
     expect(response.headers.get('x-middleware-next')).toBe('1');
     expect([...response.headers.keys()].sort()).toEqual(['x-middleware-next', 'x-request-id']);
