@@ -80,6 +80,9 @@ async function check(path: string, size = DESKTOP): Promise<Checked> {
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
     const response = await page.goto(`${site.url}${path}`, { waitUntil: 'networkidle' });
+    // Scalar draws its sidebar after the network is idle; on a busy machine, later. Checked before
+    // it is there, the page would pass by showing less.
+    if (THIRD_PARTY.has(path)) await page.waitForSelector('li[data-sidebar-id]', { timeout: 60_000 });
     await page.addScriptTag({ path: AXE });
     const result = await page.evaluate(async (rules) => {
       const { axe } = window as unknown as {

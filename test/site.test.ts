@@ -5,7 +5,7 @@
  * headless Chromium.
  */
 import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { dereference, validate } from '@readme/openapi-parser';
@@ -34,13 +34,23 @@ let site: ProductionSite;
 let pages: DocPage[];
 let openapi: any;
 
+/** The lender given a website in the built tree's links file: one every snapshot of the first dataset lists. */
+const LINKED = { id: DATASETS[0].exampleEntityId, website: 'https://www.tsbbank.co.nz/' };
+
 /** A secret present while building: none of the built files may contain it. */
 const CANARY = `vercel_blob_rw_canary_${process.pid}_${Date.now()}`;
 
 beforeAll(async () => {
+  // The test history, and one website in a links file beside it (the lenders page shows it).
+  const snapshotsDir = await tempDir('rates-site-snapshots-');
+  await cp(historyDir(), snapshotsDir, { recursive: true });
+  await writeFile(
+    join(snapshotsDir, DATASETS[0].slug, 'links.json'),
+    `${JSON.stringify({ websites: { [LINKED.id]: LINKED.website } }, null, 2)}\n`,
+  );
   site = await buildAndServe({
     name: 'site',
-    snapshotsDir: historyDir(),
+    snapshotsDir,
     statusDir: await tempDir('rates-status-'),
     buildEnv: { BLOB_READ_WRITE_TOKEN: CANARY, SECRET_API_KEY: CANARY },
   });
@@ -438,6 +448,16 @@ describe('the lenders page', () => {
     expect(links.length).toBeGreaterThan(0);
     for (const href of new Set(links)) expect((await get(href, { method: 'HEAD' })).status, href).toBe(200);
     expect(html).toContain('href="/rates/lenders" aria-current="page"');
+    // The one website the links file records: linked in its row, served by the registry; no other row has one.
+    const websites = [
+      ...html.matchAll(
+        /<tr data-id="([^"]+)"[^>]*>(?:(?!<\/tr>)[\s\S])*?<a href="([^"]+)" rel="nofollow noopener" data-website>/g,
+      ),
+    ];
+    expect(websites.map((m) => [m[1], m[2]])).toEqual([[LINKED.id, LINKED.website]]);
+    expect(data.find((i: { id: string }) => i.id === LINKED.id).website).toBe(LINKED.website);
+    expect(data.filter((i: { website: string | null }) => i.website !== null)).toHaveLength(1);
+    expect(html).toContain('1 is recorded.');
   }, 60_000);
 });
 
