@@ -128,6 +128,10 @@ export function operationName(endpoint: DataEndpoint): string {
   }
 }
 
+/** `get<slug in PascalCase><what>` (`foo-rates`, `Changes` → `getFooRatesChanges`): the operationId of a dataset's feed or log. */
+export const datasetOperationId = (dataset: Dataset, what: string) =>
+  `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}${what}`;
+
 /** The same name in camelCase, for OpenAPI operationIds (`list_foo_rates` → `listFooRates`). */
 export const operationId = (endpoint: DataEndpoint) =>
   operationName(endpoint).replace(/_(\w)/g, (_, c: string) => c.toUpperCase());

@@ -4,8 +4,6 @@
  * threshold, either way, and each time it moves while past it, none while it is not; the rates
  * agree with /lowest; its errors are the documented body; it is cached like every data answer.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { parseAtomFeed } from 'feedsmith';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -15,18 +13,14 @@ import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
 import { alertsEndpointOf } from '../src/api/alerts.ts';
-import { collectExamples, healthyStatusStore } from '../src/examples.ts';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { AlertsFeed } from '../src/schemas/alerts.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { createApiListener } from '../src/server/api-listener.ts';
 import { DEFAULT_LIMITS } from '../src/server/limits.ts';
 import { createNodeServer } from '../src/server/node-server.ts';
-import { createService } from '../src/service.ts';
-import { compileSnapshotTree } from '../src/store/compile.ts';
-import { servedStoreOf } from '../src/store/history-build.ts';
 import { rawServiceOver } from './support/core.ts';
 import { ROOT, SITE } from './support/constants.ts';
+import { documentOverHistory } from './support/openapi.ts';
 import { EACH } from './support/datasets.ts';
 import { historyDir } from './support/history.ts';
 import { type Listening, serveService } from './support/http.ts';
@@ -240,13 +234,7 @@ describe('the notifications page', () => {
 
 describe('the OpenAPI document', () => {
   it('documents each alerts feed with its parameters, its JSON Feed schema and real examples', async () => {
-    const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-    const service = createService({ loadStore: async () => store, status: healthyStatusStore(store), siteUrl: SITE });
-    const examples = await collectExamples(service, SITE);
-    const { dereference } = await import('@readme/openapi-parser');
-    const doc: any = await dereference(structuredClone(buildOpenApiDocument({ site: SITE, examples })) as any);
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
+    const { doc, ajv, service } = await documentOverHistory();
     for (const d of DATASETS) {
       const op = doc.paths[alertsPath(d)].get;
       expect(op.parameters.map((p: any) => p.name)).toEqual(Object.keys(alertsEndpointOf(d).query.shape));

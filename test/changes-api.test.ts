@@ -9,22 +9,18 @@ import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { changesSchemaOf } from '../src/changes/schema.ts';
 import { DATASETS, type Dataset, entityOf } from '../src/datasets.ts';
-import { collectExamples, healthyStatusStore } from '../src/examples.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
-import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';
 import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { ROOT, SITE } from './support/constants.ts';
+import { documentOverHistory } from './support/openapi.ts';
 import { EACH } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
 
@@ -289,13 +285,7 @@ describe('the change log as a data endpoint', () => {
   });
 
   it('each 200 answer satisfies its OpenAPI schema (which rejects an extra field), and every example in the document is real', async () => {
-    const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-    const service = createService({ loadStore: async () => store, status: healthyStatusStore(store), siteUrl: SITE });
-    const examples = await collectExamples(service, SITE);
-    const { dereference } = await import('@readme/openapi-parser');
-    const doc: any = await dereference(structuredClone(buildOpenApiDocument({ site: SITE, examples })) as any);
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
+    const { doc, ajv } = await documentOverHistory();
     for (const d of DATASETS) {
       const op = doc.paths[`/api/v1/${d.slug}/changes`].get;
       expect(op.operationId).toBe(`get${d.type}Changes`);

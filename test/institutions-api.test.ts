@@ -7,26 +7,23 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lenderRows } from '../src/build/lenders.ts';
 import { DATASETS } from '../src/datasets.ts';
-import { collectExamples, healthyStatusStore } from '../src/examples.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { BANK_SLUGS } from '../src/explorer/lender-types.ts';
 import { datasetViews, entityUrl } from '../src/explorer/pages.ts';
 import { RESTRICTIONS } from '../src/explorer/restrictions.ts';
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { InstitutionsResponse } from '../src/schemas/institutions.ts';
 import { createService } from '../src/service.ts';
 import { compileSnapshotTree, newestOnly } from '../src/store/compile.ts';
-import { historyFiles, servedStoreOf } from '../src/store/history-build.ts';
+import { historyFiles } from '../src/store/history-build.ts';
 import { ServedStore } from '../src/store/served-store.ts';
 import { SITE } from './support/constants.ts';
+import { documentOverHistory } from './support/openapi.ts';
 import { coreOver, get, getJson } from './support/core.ts';
 import { historyDir, tempDir } from './support/history.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
@@ -190,13 +187,7 @@ describe('the registry of institutions and issuers', () => {
 
 describe('the OpenAPI document', () => {
   it('the answer satisfies its 200 schema (which rejects an extra field), and every example in the document is real', async () => {
-    const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-    const service = createService({ loadStore: async () => store, status: healthyStatusStore(store), siteUrl: SITE });
-    const examples = await collectExamples(service, SITE);
-    const { dereference } = await import('@readme/openapi-parser');
-    const doc: any = await dereference(structuredClone(buildOpenApiDocument({ site: SITE, examples })) as any);
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
+    const { doc, ajv, service } = await documentOverHistory();
     const op = doc.paths[PATH].get;
     expect(op.operationId).toBe('listInstitutions');
     const check = ajv.compile(op.responses['200'].content['application/json'].schema);

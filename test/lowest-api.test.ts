@@ -5,23 +5,18 @@
  * it has the caching and ETags of every data answer; its 200s satisfy its OpenAPI schema; and the
  * twin tool's result is the REST body, listed after the tools that were there before it.
  */
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
 import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
 import { bestCards, datasetViews, type DatasetView, type OfferRef } from '../src/explorer/pages.ts';
-import { collectExamples, healthyStatusStore } from '../src/examples.ts';
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
-import { createService } from '../src/service.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
-import { servedStoreOf } from '../src/store/history-build.ts';
 import { rawServiceOver } from './support/core.ts';
 import { SITE } from './support/constants.ts';
+import { documentOverHistory } from './support/openapi.ts';
 import { EACH } from './support/datasets.ts';
 import { historyDir } from './support/history.ts';
 import { type Listening, serveService } from './support/http.ts';
@@ -192,13 +187,7 @@ describe('the MCP tool list', () => {
 
 describe('the OpenAPI document', () => {
   it('each lowest answer satisfies its 200 schema (which rejects an extra field), and every example in the document is real', async () => {
-    const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-    const service = createService({ loadStore: async () => store, status: healthyStatusStore(store), siteUrl: SITE });
-    const examples = await collectExamples(service, SITE);
-    const { dereference } = await import('@readme/openapi-parser');
-    const doc: any = await dereference(structuredClone(buildOpenApiDocument({ site: SITE, examples })) as any);
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
+    const { doc, ajv, service } = await documentOverHistory();
     for (const d of DATASETS) {
       const op = doc.paths[lowestPath(d)].get;
       expect(op.operationId).toBe(`getLowest${d.type}`);

@@ -5,19 +5,13 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
-import { collectExamples, healthyStatusStore } from '../src/examples.ts';
-import { buildOpenApiDocument } from '../src/openapi/document.ts';
 import { StatusFigures } from '../src/schemas/status.ts';
-import { createService } from '../src/service.ts';
 import { appendRun, type CollectionRun, type DatasetRun } from '../src/status/run-log.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
-import { compileSnapshotTree } from '../src/store/compile.ts';
-import { servedStoreOf } from '../src/store/history-build.ts';
-import { NOW, SITE } from './support/constants.ts';
+import { NOW } from './support/constants.ts';
+import { documentOverHistory } from './support/openapi.ts';
 import { apiOver, getJson } from './support/core.ts';
 import { historyDir, tempDir } from './support/history.ts';
 
@@ -186,15 +180,9 @@ describe('GET /api/v1/status with nothing to count', () => {
 
 describe('the OpenAPI document of GET /api/v1/status', () => {
   it('has its schema, which rejects an extra field, and real examples that satisfy it: a collector’s thirty days, and no run recorded', async () => {
-    const store = servedStoreOf(await compileSnapshotTree(historyDir()));
-    const service = createService({ loadStore: async () => store, status: healthyStatusStore(store), siteUrl: SITE });
-    const examples = await collectExamples(service, SITE);
-    const { dereference } = await import('@readme/openapi-parser');
-    const doc: any = await dereference(structuredClone(buildOpenApiDocument({ site: SITE, examples })) as any);
+    const { doc, ajv } = await documentOverHistory();
     const op = doc.paths['/api/v1/status'].get;
     expect(op.operationId).toBe('getStatus');
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
     const media = op.responses['200'].content['application/json'];
     const valid = ajv.compile(media.schema);
     const values = Object.values(media.examples).map((e: any) => e.value);

@@ -8,7 +8,7 @@
 import { generateAtomFeed, generateJsonFeed } from 'feedsmith';
 import { z } from 'zod';
 import { canonicalEntityId, type Dataset, type Entity, filtersOf } from '../datasets.ts';
-import { entityIdParam, endpointsOf } from '../endpoints.ts';
+import { datasetOperationId, entityIdParam, endpointsOf } from '../endpoints.ts';
 import { changeKeys } from '../changes/schema.ts';
 import { ATOM_TYPE, datasetPageUrl } from '../changes/urls.ts';
 import { type AlertEvent, alertEvents, type LowestChange, lowestChanges, type Threshold } from '../explorer/alerts.ts';
@@ -70,9 +70,8 @@ export function alertsEndpointOf(dataset: Dataset): AlertsEndpoint {
   return endpoint;
 }
 
-/** `get<Slug in PascalCase>Alerts`: the OpenAPI operationId. */
-export const alertsOperationId = (dataset: Dataset) =>
-  `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}Alerts`;
+/** The alerts feed's OpenAPI operationId (`getFooRatesAlerts`). */
+export const alertsOperationId = (dataset: Dataset) => datasetOperationId(dataset, 'Alerts');
 
 /** The selection of a measure as /lowest's query names it (`termInMonths=12`), else `measure=<key>`. */
 const measureQuery = (dataset: Dataset, key: string) => {

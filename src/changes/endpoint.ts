@@ -8,7 +8,7 @@
  * would; the build refuses any entity whose slug is a reserved segment (reservedSlugProblems).
  */
 import { z } from 'zod';
-import { entityIdParam } from '../endpoints.ts';
+import { datasetOperationId, entityIdParam } from '../endpoints.ts';
 import { ALERTS_SEGMENT, API_PREFIX, CHANGES_SEGMENT, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { DateParam } from '../schemas/params.ts';
@@ -58,9 +58,8 @@ export function changesEndpointOf(dataset: Dataset): ChangesEndpoint {
   return endpoint;
 }
 
-/** `get<Slug in PascalCase>Changes` (`foo-rates` → `getFooRatesChanges`): the OpenAPI operationId. */
-export const changesOperationId = (dataset: Dataset) =>
-  `get${dataset.slug.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}Changes`;
+/** The change log's OpenAPI operationId (`getFooRatesChanges`). */
+export const changesOperationId = (dataset: Dataset) => datasetOperationId(dataset, 'Changes');
 
 /** The requests the docs and the OpenAPI document show the endpoint with (answered by the real core at build time). */
 export function changesExampleRequests(
