@@ -8,8 +8,9 @@
  * dataset every day, the most a history can hold) and reports its size, build time, cold start,
  * RSS, and the first request of a fresh server for the longest range one answer may hold (time to
  * its first byte and to its last). Unless --no-vercel, it also runs Vercel's own build and reports
- * the production function beside npm start (bench/lib/vercel-function.ts). Results go to stdout
- * and bench/RESULTS.md.
+ * the production function beside npm start (bench/lib/vercel-function.ts), and it times the
+ * lowest-rates, alerts, institutions and status endpoints one request at a time on a fresh server
+ * (bench/lib/newer-endpoints.ts). Results go to stdout and bench/RESULTS.md.
  */
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -30,6 +31,7 @@ import {
   startProductionServer,
   timedGet,
 } from '../bench/lib/harness.ts';
+import { NEWER_ENDPOINTS_HEADER, newerEndpointsRows } from '../bench/lib/newer-endpoints.ts';
 import { generateHistory } from '../bench/lib/synthetic-history.ts';
 import { vercelFunctionSection } from '../bench/lib/vercel-function.ts';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
@@ -209,6 +211,10 @@ async function main() {
     console.error('load: ours against the Node ceiling and nginx…');
     const ceilings = await ceilingTable(server, ceilingScenarios(dates.at(-1)!), work, CONNECTIONS, DURATION);
     const realRss = await server.peakRssMb();
+    console.error('the newer endpoints, on a fresh server…');
+    const newer = await startProductionServer(real.buildDir);
+    const newerRows = await newerEndpointsRows(newer.url, benched, 'real');
+    newer.stop();
     const staticRss = await floorRss();
     server.stop();
     floor.stop();
@@ -232,7 +238,7 @@ async function main() {
     const mcpRatio = oursRps.get(mcpName)! / oursRps.get('list')!;
     say(
       `MCP tools/call of ${listToolName(benched)} ÷ REST list (the same data): **${fmt(mcpRatio, 2)}** in the rows above; ` +
-        `**$fmt(paired.ratio, 2)** as the median of $paired.roundsback-to-back pairs of $PAIR_SECONDSs runs ` +
+        `**${fmt(paired.ratio, 2)}** as the median of ${paired.rounds} back-to-back pairs of ${PAIR_SECONDS} s runs ` +
         `(REST ${fmt(paired.rest)} req/s, MCP ${fmt(paired.mcp)} req/s, medians), which a busy machine skews less. Floor (issue 27) ≥ 0.35.`,
     );
     say();
@@ -268,6 +274,9 @@ async function main() {
       const tooLong = await timedGet(`${fresh.url}${timeSeries.path}?startDate=2000-01-01&endDate=2100-01-01`);
       const rss = await fresh.peakRssMb();
       fresh.stop();
+      const newer = await startProductionServer(synthetic.buildDir);
+      newerRows.push(...(await newerEndpointsRows(newer.url, benched, `synthetic ${years} years`)));
+      newer.stop();
       say(
         `| synthetic ${years} years, ${kind} | ${counts[benched.slug]} ${benched.label}, ${total} in all | ${fmt(synthetic.seconds, 1)} s | ${mb(synthetic.historyBytes)} | ${await coldStarts(synthetic.buildDir)} | ${fmt(rss)} MB (after the request below) |`,
       );
@@ -279,6 +288,12 @@ async function main() {
           `The Vercel function ships the history files (${mb(synthetic.historyBytes)}) beside its code (see the Vercel row for today's function size); Vercel's limit is 250 MB uncompressed.`,
       );
     }
+    say();
+    say(
+      `The endpoints of issue 37 (${benched.label}), one request at a time on a fresh production server: the first request of a URL works its answer out from the history and keeps it; a repeat sends what was kept. An alert feed is kept per selection and threshold, so its first-request row asks a new threshold each time. No floor is set for them (issue 37 states none).`,
+    );
+    say();
+    for (const line of [...NEWER_ENDPOINTS_HEADER, ...newerRows]) say(line);
     say();
     if (args.vercel) {
       console.error('vercel build, and the function beside npm start…');
