@@ -59,6 +59,8 @@ interface Violation {
 interface Checked {
   path: string;
   status: number | undefined;
+  /** The Content-Type it was served with. */
+  type: string | undefined;
   errors: string[];
   violations: Violation[];
 }
@@ -101,7 +103,13 @@ async function check(path: string, size = DESKTOP): Promise<Checked> {
       };
     }, EXTRA_RULES);
     axeVersion = result.version;
-    return { path, status: response?.status(), errors, violations: result.violations };
+    return {
+      path,
+      status: response?.status(),
+      type: response?.headers()['content-type'],
+      errors,
+      violations: result.violations,
+    };
   } finally {
     await context.close();
   }
@@ -177,6 +185,13 @@ describe('every page of the site map, in headless Chromium with axe-core', () =>
       .filter(([, c]) => c.status !== 200 || c.errors.length > 0)
       .map(([key, c]) => `${key}: status ${c.status}${c.errors.map((e) => `; console: ${e}`).join('')}`);
     expect(broken).toEqual([]);
+  });
+
+  it('is served as HTML that names its charset, the static pages and those rendered per request (/status) alike', () => {
+    const untyped = [...checked]
+      .filter(([, c]) => c.type !== 'text/html; charset=utf-8')
+      .map(([key, c]) => `${key}: ${c.type}`);
+    expect(untyped).toEqual([]);
   });
 
   it('has no violation of any impact (the interactive API reference: none critical or serious but Scalar’s sidebar toggles)', () => {

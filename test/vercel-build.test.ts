@@ -263,7 +263,7 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(v.status).toBe(200);
     expect(l.status).toBe(200);
     for (const seen of [v, l]) {
-      expect(seen.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(seen.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(seen.headers.get('cache-control')).toBe(STATUS_PAGE_CACHE_CONTROL);
       for (const d of DATASETS) expect(seen.text).toContain(d.title);
     }
