@@ -28,6 +28,7 @@ const REAL_PAGE = join(import.meta.dirname, 'fixtures/real-pages/saving-call-acc
 const SAVINGS: SourcePage = {
   path: '/savings/call-accounts',
   title: /\bsavings\b/,
+  item: 'account',
   columns: [
     { key: 'institution', label: 'institution', header: /^institution$/ },
     { key: 'rating', label: 'credit rating', header: /^credit rating$/ },

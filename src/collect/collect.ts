@@ -5,13 +5,14 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { DATASETS, type Dataset, type DatasetSlug, type Snapshot } from '../datasets.ts';
+import { DATASETS, type Dataset, type DatasetSlug, type Entity, type Snapshot } from '../datasets.ts';
 import { normalizeDataset } from '../snapshots/normalize.ts';
 import { linksPath, saveLinks } from '../snapshots/links.ts';
 import { describeIssues } from '../snapshots/tree.ts';
 import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
 import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
 import { GUARD_LIMITS, nameRefusal, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
+import { identify } from './identity.ts';
 import { PAGE_PARSERS } from './parsers/index.ts';
 import { entityWebsites } from './links.ts';
 import { PageRefusal } from './tables.ts';
@@ -72,15 +73,22 @@ class Refused extends Error {
 /** Unreadable cells printed per dataset; the rest are counted. */
 const UNREADABLE_SHOWN = 10;
 
-/** The page read by its dataset's parser; a page the reader refuses is a refusal naming its rule. */
-function readPage(dataset: Dataset, html: string) {
+/** A page reader's refusal as the run's: the reason names its rule. */
+function asRefusal<T>(read: () => T): T {
   try {
-    return PAGE_PARSERS[dataset.slug](html);
+    return read();
   } catch (error) {
     if (error instanceof PageRefusal) throw new Refused(`refused (${error.rule}): ${error.evidence}`);
     throw error;
   }
 }
+
+/** The page read by its dataset's parser. */
+const readPage = (dataset: Dataset, html: string) => asRefusal(() => PAGE_PARSERS[dataset.slug](html));
+
+/** The page's offers under the ids their content gives them (identity.ts). */
+const identifyOffers = (dataset: Dataset, listed: readonly Entity[], previous?: Snapshot) =>
+  asRefusal(() => identify(dataset, listed, previous));
 
 async function collectOne(
   dataset: Dataset,
@@ -107,12 +115,6 @@ async function collectOne(
       log(`warning: … and ${parsed.cells.unreadable.length - UNREADABLE_SHOWN} more unreadable cells`);
     const unreadable = unreadableRefusal(parsed.cells);
     if (unreadable) throw new Refused(unreadable);
-    const data = normalizeDataset(dataset, parsed.data);
-    result.institutions = data.length;
-    result.rates = rateValues(data).length;
-    log(
-      `fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${data.length} ${dataset.entity.kind}s, ${result.rates} rates`,
-    );
 
     let previous: Snapshot | undefined;
     let earlier: Snapshot | undefined;
@@ -130,6 +132,12 @@ async function collectOne(
         'the newest snapshot is unreadable',
       );
     }
+    const data = normalizeDataset(dataset, identifyOffers(dataset, parsed.data, previous));
+    result.institutions = data.length;
+    result.rates = rateValues(data).length;
+    log(
+      `fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${data.length} ${dataset.entity.kind}s, ${result.rates} rates`,
+    );
     const names = nameRefusal(data);
     if (names) throw new Refused(names);
     // The schema the build validates every snapshot with: what it would refuse is refused here.

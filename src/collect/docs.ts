@@ -92,7 +92,7 @@ export function collectionSubstitutions(): Record<string, string> {
     tradedColumns: table(
       ['dataset', 'column', 'never reads', 'pattern'],
       DATASETS.flatMap((d) =>
-        d.page.columns.flatMap((c) => (c.never ? [[d.title, c.label, c.never.reads, code(String(c.never.text))]] : [])),
+        d.page.columns.flatMap((c) => (c.never ?? []).map((n) => [d.title, c.label, n.reads, code(String(n.text))])),
       ),
     ),
     institutionAliases: table(

@@ -24,7 +24,7 @@ export interface SourceColumn<K extends string = string> {
    * "$3,000", a notes column reading "Secured". One such cell means the columns traded places,
    * and the table is refused naming the column, the row and the text.
    */
-  never?: { text: RegExp; reads: string };
+  never?: readonly { text: RegExp; reads: string }[];
 }
 
 export interface SourcePage<K extends string = string> {
@@ -33,6 +33,8 @@ export interface SourcePage<K extends string = string> {
   /** What its folded `<title>` or `<h1>` says: the page is the one asked for, not another. */
   title: RegExp;
   columns: readonly SourceColumn<K>[];
+  /** The column naming the product or plan a row is about (what the 18-month line repeats). */
+  item: K;
 }
 
 /**
@@ -80,6 +82,10 @@ const INSTITUTION: SourceColumn<'institution'> = {
 const CONDITION_LIKE = { text: /^(?:from|to)\b|\$|\d/i, reads: 'an amount or a range' };
 /** A bare number: a value, never a product's name. */
 const NUMBER_LIKE = { text: /^[\d\s.,%$]+$/, reads: 'a number' };
+/** Whether a loan is secured: what the plan column holds, never a product's name (none in the history starts so). */
+const PLAN_LIKE = { text: /^(?:un)?secured\b/i, reads: 'a plan (secured or not)' };
+/** A loan product's words (the history's products: "Personal Loan", "YouChoose Overdraft", "Vehicle finance"), never a plan. */
+const PRODUCT_LIKE = { text: /\b(?:loans?|overdrafts?|finance)\b/i, reads: 'a product' };
 
 /**
  * A mortgage term's header: "Variable floating" / "Floating"; a term of months as "6 months",
@@ -97,10 +103,11 @@ const FOLLOW_ON_MONTHS = 18;
 
 export const MORTGAGE_PAGE: SourcePage = {
   path: '/borrowing',
+  item: 'product',
   title: /\bmortgages?\b|\bhome loans?\b/,
   columns: [
     INSTITUTION,
-    { key: 'product', label: 'product', header: /^(?:products?|loans?|loan types?)$/, never: NUMBER_LIKE },
+    { key: 'product', label: 'product', header: /^(?:products?|loans?|loan types?)$/, never: [NUMBER_LIKE] },
     ...MORTGAGE_TERM_TABLE.map((t) => ({
       key: `term:${t.key}`,
       label: t.label,
@@ -114,6 +121,7 @@ export type LoanColumn = 'institution' | 'product' | 'plan' | 'condition' | 'rat
 
 const loanPage = (path: string, title: RegExp): SourcePage<LoanColumn> => ({
   path,
+  item: 'product',
   title,
   columns: [
     INSTITUTION,
@@ -122,19 +130,19 @@ const loanPage = (path: string, title: RegExp): SourcePage<LoanColumn> => ({
       key: 'product',
       label: 'product',
       header: /^(?:products?|loans?|loan (?:types?|names?|products?))$/,
-      never: NUMBER_LIKE,
+      never: [NUMBER_LIKE, PLAN_LIKE],
     },
     {
       key: 'plan',
       label: 'plan (secured or not)',
       header: /^(?:plans?|security|secured(?: or |\/)unsecured)$/,
-      never: CONDITION_LIKE,
+      never: [CONDITION_LIKE, PRODUCT_LIKE],
     },
     {
       key: 'condition',
       label: 'notes (amount or term)',
       header: /^(?:notes?|conditions?|details?|terms?)$/,
-      never: { text: /^(?:un)?secured\b/i, reads: 'a plan (secured or not)' },
+      never: [PLAN_LIKE],
     },
     { key: 'rate', label: 'interest rate %', header: /^(?:interest )?rates?(?: %| \(%\))?$|^%$/ },
   ],
@@ -155,6 +163,7 @@ export type CardColumn =
 
 export const CREDIT_CARD_PAGE: SourcePage<CardColumn> = {
   path: '/borrowing/credit-cards',
+  item: 'plan',
   title: /\bcredit cards?\b/,
   columns: [
     { key: 'issuer', label: 'issuer', header: /^(?:(?:card )?issuers?|institutions?|providers?|banks?|lenders?)$/ },
@@ -163,7 +172,7 @@ export const CREDIT_CARD_PAGE: SourcePage<CardColumn> = {
       key: 'plan',
       label: 'card (plan)',
       header: /^(?:plans?|cards?|products?|card (?:names?|types?|plans?))$/,
-      never: { text: /^\d+\s*(?:days?|months?|mths?)$|^[\d\s.,%$]+$/i, reads: 'a number or a period' },
+      never: [{ text: /^\d+\s*(?:days?|months?|mths?)$|^[\d\s.,%$]+$/i, reads: 'a number or a period' }],
     },
     {
       key: 'interestFreeDays',

@@ -57,6 +57,8 @@ export interface SourceRow<K extends string = string> {
   /** The text of a short follow-on line (the mortgage 18-month row), when the row is one. */
   followOn?: string;
   table: number;
+  /** The row as a message names it: its table and its cells' texts, never its position among rows. */
+  quoted: string;
 }
 
 export interface SourceTables<K extends string = string> {
@@ -227,6 +229,13 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
   const rows: SourceRow<K>[] = [];
   const links: NameLink[] = [];
   let rowCount = 0;
+  // A name cell spanning many rows is read once, not once per row it covers: work stays linear in the page.
+  const names = new Map<Element, { name: string; content: boolean }>();
+  const named = (cell: Element) => {
+    let known = names.get(cell);
+    if (!known) names.set(cell, (known = { name: institutionName(entityName(cell)), content: cellHasContent(cell) }));
+    return known;
+  };
   tables.forEach((table, t) => {
     const text = textReader(t);
     const header = headerRowOf($, table);
@@ -259,6 +268,17 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       const width = slots.length;
       const holes = slots.filter((s) => !s).length;
       const shortFollowOn = special !== undefined && cells.length <= FOLLOW_ON_CELLS;
+      if (special) {
+        // A follow-on line among other values: which product and term it is cannot be said.
+        const other = slots.find(
+          (s, i) => s && s.cell !== special && i > 0 && keys[i] !== page.item && text(s.cell) !== '',
+        );
+        if (other)
+          throw new PageRefusal(
+            'a follow-on line inside a row of values',
+            `${where()}: ${quote(followOn!)} shares its row with ${quote(text(other.cell))}`,
+          );
+      }
       if ((width !== keys.length || holes > 0) && !shortFollowOn) {
         throw new PageRefusal(
           'a row does not line up with its header',
@@ -277,35 +297,36 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       // follow-on line repeats the product in its first cells, so it never names one.
       if (!special) {
         const nameCell = slots[0]?.cell;
-        const name = institutionName(entityName(nameCell));
+        const name = nameCell ? named(nameCell).name : '';
         const href = nameCellLink(nameCell);
         if (name && href) links.push({ entity: name, href });
         if (name) current = name;
-        else if ($(tr).hasClass('primary_row') || cellHasContent(nameCell)) {
+        else if ($(tr).hasClass('primary_row') || (nameCell !== undefined && named(nameCell).content)) {
           throw new PageRefusal('a row starts an institution with no usable name', where());
         }
       }
       if (!current)
         throw new PageRefusal('a row belongs to no institution', `${where()}: no institution is named above it`);
 
+      // A follow-on line repeats its product in the product column: that names the product it belongs to.
       const values = new Map<K, string>();
-      if (!shortFollowOn) {
-        keys.forEach((key, i) => {
-          const slot = slots[i];
-          if (key === first!.key || !slot || slot.spanned || slot.cell === special) return;
-          values.set(key, text(slot.cell));
-        });
-      }
+      keys.forEach((key, i) => {
+        const slot = slots[i];
+        if (key === first!.key || !slot || slot.spanned || slot.cell === special) return;
+        if (!special || key === page.item) values.set(key, text(slot.cell));
+      });
       for (const column of page.columns) {
         const value = values.get(column.key);
-        if (column.never && value && column.never.text.test(value)) {
+        const other = value ? column.never?.find((never) => never.text.test(value)) : undefined;
+        if (other) {
           throw new PageRefusal(
             'columns traded places',
-            `${where()}: the ${column.label} column reads ${quote(value)}, ${column.never.reads}`,
+            `${where()}: the ${column.label} column reads ${quote(value!)}, ${other.reads}`,
           );
         }
       }
-      rows.push({ entity: current, text: (column) => values.get(column) ?? '', followOn, table: t });
+      const quoted = `table ${t + 1}, the row ${quote(cells.map(text).join(' | '))}`;
+      rows.push({ entity: current, text: (column) => values.get(column) ?? '', followOn, table: t, quoted });
     });
   });
   return { tableCount: tables.length, rows, links };
@@ -317,12 +338,30 @@ export interface EntityRows<K extends string = string> {
   rows: SourceRow<K>[];
 }
 
+/**
+ * The runs of rows, one per institution and table. A label that starts a second run within one
+ * table (ANZ, ASB, then ANZ again) is refused: which rows are whose is then the page's order
+ * alone, and three lenders a reader cannot tell apart look exactly like that.
+ */
 export function entityRuns<K extends string>(rows: readonly SourceRow<K>[]): EntityRows<K>[] {
   const runs: EntityRows<K>[] = [];
+  const started = new Map<string, SourceRow<K>>();
   for (const row of rows) {
     const last = runs.at(-1);
-    if (last && last.name === row.entity && last.rows[0]!.table === row.table) last.rows.push(row);
-    else runs.push({ name: row.entity, rows: [row] });
+    if (last && last.name === row.entity && last.rows[0]!.table === row.table) {
+      last.rows.push(row);
+      continue;
+    }
+    const key = `${row.table} ${row.entity}`;
+    const earlier = started.get(key);
+    if (earlier) {
+      throw new PageRefusal(
+        'one lender starts several runs of rows in one table',
+        `${quote(row.entity)} starts rows at ${earlier.quoted} and again at ${row.quoted}`,
+      );
+    }
+    started.set(key, row);
+    runs.push({ name: row.entity, rows: [row] });
   }
   return runs;
 }

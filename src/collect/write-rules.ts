@@ -3,7 +3,7 @@
  * UTC date; a second change on the same date replaces that date's file; an unchanged run writes
  * nothing (/docs/concepts#snapshots-and-time-series).
  */
-import type { Dataset, Entity, Snapshot } from '../datasets.ts';
+import { type Dataset, type Entity, itemsOf, type Snapshot, withItems } from '../datasets.ts';
 import { listSnapshotDates, readSnapshot, writeSnapshot } from '../snapshots/tree.ts';
 
 export type WriteOutcome = 'unchanged' | 'written' | 'replaced';
@@ -22,11 +22,18 @@ export async function newestSnapshotBefore(dir: string, dataset: Dataset, date: 
   return earlier === undefined ? undefined : readSnapshot(dir, dataset, earlier);
 }
 
-/** Compare data in the canonical form it is written in, so key order cannot fake a change. */
+/**
+ * Compare data in the canonical form it is written in, so key order cannot fake a change, and with
+ * entities and items in id order, so a page that lists the same offers in another order (its
+ * sections or lenders reordered) is no change: an offer is what it says, not where it sits.
+ */
 function sameData(dataset: Dataset, a: readonly Entity[], b: readonly Entity[]): boolean {
+  const byId = <T extends { id: string }>(list: readonly T[]) => [...list].sort((x, y) => x.id.localeCompare(y.id));
   const canonical = (data: readonly Entity[]) =>
     JSON.stringify(
-      dataset.schemas.snapshot.parse({ type: dataset.type, data, lastUpdated: '2000-01-01T00:00:00.000Z' }).data,
+      byId<Entity>(
+        dataset.schemas.snapshot.parse({ type: dataset.type, data, lastUpdated: '2000-01-01T00:00:00.000Z' }).data,
+      ).map((entity) => withItems(dataset, entity, byId(itemsOf(entity)))),
     );
   return canonical(a) === canonical(b);
 }
