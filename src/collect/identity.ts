@@ -64,8 +64,12 @@ function refuseAlike(listed: readonly Entity[]): void {
       }
       seen.set(item.name, what);
       if ('rates' in item) {
-        const ids = item.rates.map((r) => r.id);
-        const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+        const ids = new Set<string>();
+        const twice = item.rates.find((r) => {
+          if (ids.has(r.id)) return true;
+          ids.add(r.id);
+          return false;
+        })?.id;
         if (twice)
           throw new PageRefusal(
             'two rates alike in plan and condition',

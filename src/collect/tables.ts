@@ -229,13 +229,17 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
   const rows: SourceRow<K>[] = [];
   const links: NameLink[] = [];
   let rowCount = 0;
-  // A name cell spanning many rows is read once, not once per row it covers: work stays linear in the page.
-  const names = new Map<Element, { name: string; content: boolean }>();
-  const named = (cell: Element) => {
-    let known = names.get(cell);
-    if (!known) names.set(cell, (known = { name: institutionName(entityName(cell)), content: cellHasContent(cell) }));
-    return known;
+  // A cell spanning many rows is walked once, not once per row it covers: work stays linear in the page.
+  const once = <T>(read: (cell: Element) => T) => {
+    const known = new Map<Element, T>();
+    return (cell: Element): T => {
+      if (!known.has(cell)) known.set(cell, read(cell));
+      return known.get(cell)!;
+    };
   };
+  const nameOf = once((cell) => institutionName(entityName(cell)));
+  const hasContent = once(cellHasContent);
+  const linkOf = once(nameCellLink);
   tables.forEach((table, t) => {
     const text = textReader(t);
     const header = headerRowOf($, table);
@@ -261,7 +265,7 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
         keys = mapHeaders(headerTexts(slots, text), page, t);
         return;
       }
-      if (cells.every((cell) => !cellHasContent(cell))) return; // a spacer row: nothing to misread
+      if (cells.every((cell) => !hasContent(cell))) return; // a spacer row: nothing to misread
 
       const special = cells.find((cell) => cell.name === 'td' && $(cell).hasClass('special-line'));
       const followOn = special ? text(special) : undefined;
@@ -297,11 +301,11 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       // follow-on line repeats the product in its first cells, so it never names one.
       if (!special) {
         const nameCell = slots[0]?.cell;
-        const name = nameCell ? named(nameCell).name : '';
-        const href = nameCellLink(nameCell);
+        const name = nameCell ? nameOf(nameCell) : '';
+        const href = nameCell ? linkOf(nameCell) : undefined;
         if (name && href) links.push({ entity: name, href });
         if (name) current = name;
-        else if ($(tr).hasClass('primary_row') || (nameCell !== undefined && named(nameCell).content)) {
+        else if ($(tr).hasClass('primary_row') || (nameCell !== undefined && hasContent(nameCell))) {
           throw new PageRefusal('a row starts an institution with no usable name', where());
         }
       }

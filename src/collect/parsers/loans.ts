@@ -16,7 +16,7 @@ export function loanParser(page: SourcePage<LoanColumn>): PageParser {
     const { tableCount, rows, links } = readRateTables(html, page);
     const cells = new CellLog();
     const institutions = entityRuns(rows).map(({ name: institution, rows: run }): LoanInstitution => {
-      const products: LoanInstitution['products'] = [];
+      const products = new Map<string, LoanInstitution['products'][number]>();
       let lastProduct = '';
       for (const row of run) {
         const productName = row.text('product') || lastProduct;
@@ -27,14 +27,11 @@ export function loanParser(page: SourcePage<LoanColumn>): PageParser {
         const rate = cells.number(row.text('rate'), where, 'rate');
         if (rate === null || !productName) continue;
         const productId = makeId('product', institution, productName);
-        let product = products.find((p) => p.id === productId);
-        if (!product) {
-          product = { id: productId, name: productName, rates: [] };
-          products.push(product);
-        }
+        let product = products.get(productId);
+        if (!product) products.set(productId, (product = { id: productId, name: productName, rates: [] }));
         product.rates.push({ id: makeId('rate', institution, productName, plan, condition), rate, plan, condition });
       }
-      return { id: makeId('institution', institution), name: institution, products };
+      return { id: makeId('institution', institution), name: institution, products: [...products.values()] };
     });
     return { tableCount, data: institutions.filter((i) => i.products.length > 0), cells: cells.summary, links };
   };

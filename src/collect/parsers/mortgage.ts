@@ -55,9 +55,9 @@ export function parseMortgagePage(html: string): PageParse {
       products.push({ id: makeId('product', institution, name), name, rates });
     }
     // Each 18-month line joins the product its own product cell names, wherever the line sits.
+    const byName = Map.groupBy(products, (p) => p.name);
     for (const line of lines) {
-      const named = normalizeProductName(line.text('product'));
-      const matching = products.filter((p) => p.name === named);
+      const matching = byName.get(normalizeProductName(line.text('product'))) ?? [];
       if (matching.length !== 1) {
         throw new PageRefusal(
           'an 18-month line names no one product of its lender',
