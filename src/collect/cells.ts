@@ -24,13 +24,14 @@ const INVISIBLE_BUT_BREAKS = new RegExp(`(?![\\r\\n\\t])${INVISIBLE_CHARACTERS.s
 
 /** What the page writes for "not offered". */
 const NOT_OFFERED = /^(?:-+|–|—|n\/?a)$/i;
-/** Words for nothing, in any case: in a text column no value (as today's "not offered"), in a number column ZERO_WORDS decides. */
+/** Words for nothing, in any case. In a number column ZERO_WORDS says what each is. */
 const NOTHING_WORDS: readonly string[] = ['none', 'nil', 'free'];
+/** The words for nothing that leave a text column (a plan, a period) without a value, as "not offered" does. */
 const NO_TEXT_WORDS: readonly string[] = ['none', 'nil'];
 /**
  * The words for nothing that are 0 in each kind of column: no fee is a $0 fee, no interest-free
- * days are 0 days ("free" is a fee's word only). A rate of "nil" may be 0 % or not offered: the
- * page does not say which, so in a rate column every such word is unreadable.
+ * days are 0 days ("free" is a fee's word only, and unreadable as days). A rate of "nil" may be
+ * 0 % or not offered: the page does not say which, so in a rate column every such word is unreadable.
  */
 export const ZERO_WORDS: Record<NumberKind, readonly string[]> = {
   money: ['none', 'nil', 'free'],
@@ -42,7 +43,7 @@ export const ZERO_WORDS: Record<NumberKind, readonly string[]> = {
  * of a `<sup>` (which is never read). A superscript digit is a mark, never a digit: `6.89¹` is
  * 6.89. Between a number's digits a mark is unreadable, whatever it is (`6.8¹9`).
  */
-const MARKS = '*†‡#^§¶⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾';
+export const FOOTNOTE_MARKS = '*†‡#^§¶⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾';
 /** Stray punctuation at a name's ends ("SBS Bank." is "SBS Bank"). */
 const NAME_ENDS = '.,;:·•*-–—';
 
@@ -60,7 +61,7 @@ function trimChars(text: string, chars: string): string {
 }
 
 /** `text` without the footnote marks (and spaces) at its ends. */
-const withoutMarks = (text: string) => trimChars(text, MARKS);
+const withoutMarks = (text: string) => trimChars(text, FOOTNOTE_MARKS);
 
 /**
  * Full-width forms (`５.７９％`, `＄１，２５０`: a page typed in an East Asian input mode) as the
