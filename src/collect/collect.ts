@@ -11,7 +11,8 @@ import { linksPath, saveLinks } from '../snapshots/links.ts';
 import { describeIssues } from '../snapshots/tree.ts';
 import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
 import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
-import { GUARD_LIMITS, nameRefusal, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
+import { GUARD_LIMITS, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
+import { nameRefusal } from './names.ts';
 import { PAGE_PARSERS } from './parsers/index.ts';
 import { entityWebsites } from './links.ts';
 import { PageRefusal } from './tables.ts';
@@ -130,7 +131,7 @@ async function collectOne(
         'the newest snapshot is unreadable',
       );
     }
-    const names = nameRefusal(data);
+    const names = nameRefusal(dataset, data);
     if (names) throw new Refused(names);
     // The schema the build validates every snapshot with: what it would refuse is refused here.
     const candidate = { type: dataset.type, data, lastUpdated: now.toISOString() };
