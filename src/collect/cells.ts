@@ -1,7 +1,9 @@
 /**
  * Reading values out of interest.co.nz table cells. A cell is empty (blank, `&nbsp;`, a dash,
  * `n/a`: the thing is not offered), or holds exactly one value, or cannot be read — and a cell
- * that cannot be read is reported, never guessed at: "see note 3" is not 3, "3 9" is not 39.
+ * that cannot be read is reported, never guessed at: "see note 3" is not 3, "3 9" is not 39,
+ * "6.8¹9" is not 6.819. Text is read as the page means it: a footnote mark is a mark, never a
+ * digit, and a fee of "Nil" is a fee of $0.
  *
  * Everything here runs in time linear in the cell: a cell's text is gathered once by walking its
  * nodes (no copy of its markup), no more than MAX_CELL_CHARS of it, and no pattern here can
@@ -21,9 +23,27 @@ export const MAX_CELL_CHARS = 1_000;
 const INVISIBLE_BUT_BREAKS = new RegExp(`(?![\\r\\n\\t])${INVISIBLE_CHARACTERS.source}`, 'gu');
 
 /** What the page writes for "not offered". */
-const NOT_OFFERED = /^(?:-+|–|—|n\/?a|none|nil)$/i;
-/** Footnote marks after a value. */
-const MARKS = '*†‡#^';
+const NOT_OFFERED = /^(?:-+|–|—|n\/?a)$/i;
+/** Words for nothing, in any case. In a number column ZERO_WORDS says what each is. */
+const NOTHING_WORDS: readonly string[] = ['none', 'nil', 'free'];
+/** The words for nothing that leave a text column (a plan, a period) without a value, as "not offered" does. */
+const NO_TEXT_WORDS: readonly string[] = ['none', 'nil'];
+/**
+ * The words for nothing that are 0 in each kind of column: no fee is a $0 fee, no interest-free
+ * days are 0 days ("free" is a fee's word only, and unreadable as days). A rate of "nil" may be
+ * 0 % or not offered: the page does not say which, so in a rate column every such word is unreadable.
+ */
+export const ZERO_WORDS: Record<NumberKind, readonly string[]> = {
+  money: ['none', 'nil', 'free'],
+  days: ['none', 'nil'],
+  rate: [],
+};
+/**
+ * Footnote marks before or after a value: signs, and the superscript digits a page types instead
+ * of a `<sup>` (which is never read). A superscript digit is a mark, never a digit: `6.89¹` is
+ * 6.89. Between a number's digits a mark is unreadable, whatever it is (`6.8¹9`).
+ */
+export const FOOTNOTE_MARKS = '*†‡#^§¶⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾';
 /** Stray punctuation at a name's ends ("SBS Bank." is "SBS Bank"). */
 const NAME_ENDS = '.,;:·•*-–—';
 
@@ -40,12 +60,16 @@ function trimChars(text: string, chars: string): string {
   return text.slice(start, end);
 }
 
-/** `text` without the footnote marks (and spaces) at its end. */
-function withoutMarks(text: string): string {
-  let end = text.length;
-  while (end > 0 && (MARKS.includes(text[end - 1]!) || text[end - 1]!.trim() === '')) end--;
-  return text.slice(0, end).trim();
-}
+/** `text` without the footnote marks (and spaces) at its ends. */
+const withoutMarks = (text: string) => trimChars(text, FOOTNOTE_MARKS);
+
+/**
+ * Full-width forms (`５.７９％`, `＄１，２５０`: a page typed in an East Asian input mode) as the
+ * ASCII they stand for. Nothing else is folded: Unicode NFKC would also make `¹` a 1, and `6.89¹` 6.891.
+ */
+const FULL_WIDTH = /[\uff01-\uff5e]/g;
+const asciiOfFullWidth = (text: string) =>
+  text.replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replaceAll('\u3000', ' ');
 
 /**
  * Text as the page has it, trimmed: `&nbsp;` becomes a space and a line break in the markup, with
@@ -91,15 +115,10 @@ export function readCellText(cell: Element | undefined): { text: string; whole: 
 /** A cell's visible text (readCellText), as far as it was read. */
 export const cellText = (cell: Element | undefined) => readCellText(cell).text;
 
-/** Whether a cell says nothing: blank, or "not offered". */
-function isEmptyCell(text: string): boolean {
-  const value = withoutMarks(text);
-  return value === '' || NOT_OFFERED.test(value);
-}
-
-/** A text value, or null where the cell is empty or says the thing is not offered. */
+/** A text value without its marks, or null where the cell is empty or says the thing is not offered or none. */
 export function textValue(text: string): string | null {
-  return isEmptyCell(text) ? null : withoutMarks(text);
+  const value = withoutMarks(text);
+  return value === '' || NOT_OFFERED.test(value) || NO_TEXT_WORDS.includes(value.toLowerCase()) ? null : value;
 }
 
 /** A cell read as a number: its value, nothing (empty), or unreadable (non-empty, but not one number). */
@@ -131,14 +150,18 @@ function bareNumber(text: string, kind: NumberKind): string {
 }
 
 /**
- * A number from a cell, only when the whole cell is one number of its kind: footnote marks and
- * thousands separators allowed, full-width digits read as the digits they are (Unicode NFKC), and
- * the kind's own signs around it; `0` is a value. Anything else non-empty is unreadable.
+ * A number from a cell, only when the whole cell is one number of its kind: footnote marks around
+ * it (before or after the kind's own signs), thousands separators, full-width digits read as the
+ * digits they are, and the kind's own signs around it; `0` is a value, and so is a word for
+ * nothing where ZERO_WORDS says so. Anything else non-empty is unreadable.
  */
 export function readNumber(text: string, kind: NumberKind): NumberCell {
-  if (isEmptyCell(text)) return { value: null, unreadable: false };
-  const bare = bareNumber(withoutMarks(text.normalize('NFKC').replace(/\u00a0/g, ' ')), kind);
-  const match = NUMBER.exec(bare.trim());
+  const value = withoutMarks(asciiOfFullWidth(text).replace(/\u00a0/g, ' '));
+  if (value === '' || NOT_OFFERED.test(value)) return { value: null, unreadable: false };
+  const word = value.toLowerCase();
+  if (NOTHING_WORDS.includes(word))
+    return ZERO_WORDS[kind].includes(word) ? { value: 0 } : { value: null, unreadable: true };
+  const match = NUMBER.exec(withoutMarks(bareNumber(value, kind)));
   if (!match) return { value: null, unreadable: true };
   return { value: Number(`${match[1]!.replaceAll(',', '')}${match[2] ?? ''}`) };
 }
@@ -151,32 +174,45 @@ export function cleanName(text: string): string {
   return trimChars(plainText(text).replace(/\s+/g, ' '), NAME_ENDS);
 }
 
+/** Words that name a picture, not a lender ("logo", "ANZ logo", "banner image"). */
+const PICTURE_WORDS = /\b(?:logos?|images?|img|banners?|icons?|pictures?|photos?|graphics?)\b/i;
+/** A file name or path (`anz-logo.png`, `/logo/3.png`): what a page's template writes when a logo has no alt of its own. */
+const FILE_NAME = /\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico)\b|[/\\]/i;
+/** The source site's own name ("interest.co.nz", "interest"): its logo is no lender's. */
+const SITE_NAME = /^interest$|interest\.co\.nz/i;
+
 /**
- * Whether a logo's `title` reads as a name rather than a slogan: campaign logos carry slogans
- * there ("Home Loans %u2013 Apply now or find out more", "click to contact …", " - creating
- * futures."). A name is a few words, starts with a letter or digit, and carries none of a
- * sentence's marks or a call to act.
+ * Whether a logo's `alt` or `title` reads as a name rather than a slogan or a picture's label:
+ * campaign logos carry slogans there ("Home Loans %u2013 Apply now or find out more", "click to
+ * contact …", " - creating futures."), and templates write "logo" or a file name. A name is a few
+ * words, starts with a letter or digit, and carries none of a sentence's marks, a call to act, a
+ * picture's word, a file name or the source site's name. ("now" alone is no call: "Finance Now"
+ * is a lender.)
  */
-function isNameLike(title: string): boolean {
-  const text = title.trim();
+function isNameLike(text: string): boolean {
+  const trimmed = text.trim();
   return (
-    /^[\p{L}\p{N}]/u.test(text) &&
-    text.split(/\s+/).length <= 4 &&
-    !/%u[0-9a-f]{4}|[–—!?…:]|\.$/i.test(text) &&
-    !/\b(?:click|apply|find|contact|invest|more|now|here|today|call|visit|learn)\b/i.test(text)
+    /^[\p{L}\p{N}]/u.test(trimmed) &&
+    trimmed.split(/\s+/).length <= 4 &&
+    !/%u[0-9a-f]{4}|[–—!?…:]|\.$/i.test(trimmed) &&
+    !/\b(?:click|apply|find|contact|invest|more|here|today|call|visit|learn)\b/i.test(trimmed) &&
+    !PICTURE_WORDS.test(trimmed) &&
+    !FILE_NAME.test(trimmed) &&
+    !SITE_NAME.test(trimmed)
   );
 }
 
 /**
- * The institution a name cell names: a logo's `alt`, else the cell's text, else a logo's or its
- * link's `title` when that reads as a name (isNameLike); '' when it names none.
+ * The institution a name cell names: a logo's `alt` when it reads as a name (isNameLike, a stray
+ * last stop forgiven: the page's labels carry one, "SBS Bank."), else the cell's text, else a
+ * logo's or its link's `title` when that reads as a name; '' when it names none.
  */
 export function entityName(cell: Element | undefined): string {
   if (!cell) return '';
   const images = elementsIn(cell, 'img').filter((img) => !(img.attribs.class ?? '').includes('indicator'));
   const links = elementsIn(cell, 'a');
-  const alt = images.map((img) => cleanName(img.attribs.alt ?? '')).find(Boolean);
-  if (alt) return alt;
+  const alt = images.map((img) => plainText(img.attribs.alt ?? '')).find((text) => isNameLike(text.replace(/\.$/, '')));
+  if (alt) return cleanName(alt);
   const text = cleanName(cellText(cell));
   if (text) return text;
   const titles = [...images, ...links].map((e) => e.attribs.title ?? '').filter(isNameLike);

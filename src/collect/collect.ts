@@ -11,8 +11,9 @@ import { linksPath, saveLinks } from '../snapshots/links.ts';
 import { describeIssues } from '../snapshots/tree.ts';
 import { EMPTY_STATUS, type StatusStore } from '../status/status-store.ts';
 import { DEFAULT_FETCH, fetchPage, type FetchOptions } from './fetch-page.ts';
-import { GUARD_LIMITS, nameRefusal, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
+import { GUARD_LIMITS, rateValues, refusalReason, unreadableRefusal } from './guards.ts';
 import { identify } from './identity.ts';
+import { nameRefusal } from './names.ts';
 import { PAGE_PARSERS } from './parsers/index.ts';
 import { entityWebsites } from './links.ts';
 import { PageRefusal } from './tables.ts';
@@ -138,7 +139,7 @@ async function collectOne(
     log(
       `fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${data.length} ${dataset.entity.kind}s, ${result.rates} rates`,
     );
-    const names = nameRefusal(data);
+    const names = nameRefusal(dataset, data);
     if (names) throw new Refused(names);
     // The schema the build validates every snapshot with: what it would refuse is refused here.
     const candidate = { type: dataset.type, data, lastUpdated: now.toISOString() };

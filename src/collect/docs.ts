@@ -4,11 +4,13 @@
  * spelling tables. A change to any of them changes the page.
  */
 import { DATASETS } from '../datasets.ts';
+import { EXPLORER } from '../explorer/definitions.ts';
 import { QUOTE_MAX_CHARS, REASON_MAX_CHARS } from '../lib/clean-text.ts';
 import { VALUE_BOUNDS } from '../schemas/rates.ts';
-import { MAX_CELL_CHARS } from './cells.ts';
+import { FOOTNOTE_MARKS, MAX_CELL_CHARS, ZERO_WORDS } from './cells.ts';
 import { MAX_PAGE_BYTES, MAX_REDIRECTS } from './fetch-page.ts';
 import { GUARD_LIMITS } from './guards.ts';
+import { NAME_LIMITS } from './names.ts';
 import { HEADER_ABBREVIATIONS } from './page-layout.ts';
 import { INSTITUTION_ALIASES, SPELLINGS } from './page-spellings.ts';
 import { FOLLOW_ON_CELLS, PAGE_LIMITS } from './tables.ts';
@@ -73,17 +75,32 @@ export function collectionSubstitutions(): Record<string, string> {
         ],
         [
           'a name, plan, condition or period',
-          `at most ${GUARD_LIMITS.maxTextChars} characters, in one script (no Latin letters mixed with Cyrillic or Greek ones)`,
+          `at most ${NAME_LIMITS.maxTextChars} characters; no Latin letters mixed with Cyrillic or Greek ones, and no letter of any other script that looks like a Latin one (its Unicode confusable skeleton is Latin)`,
         ],
         [
           'the id a name makes',
-          `1 to ${GUARD_LIMITS.maxIdPartChars} characters of \`a–z\`, \`0–9\`, \`_\` and \`-\` (a name with no Latin letter or digit makes none)`,
+          `1 to ${NAME_LIMITS.maxIdPartChars} characters of \`a–z\`, \`0–9\`, \`_\` and \`-\` (a name with no Latin letter or digit makes none)`,
         ],
         [
           'a reason stored or printed',
           `at most ${REASON_MAX_CHARS.toLocaleString('en')} characters, page text quoted in it at most ${QUOTE_MAX_CHARS}, no control, bidi or zero-width characters`,
         ],
       ],
+    ),
+    footnoteMarks: [...FOOTNOTE_MARKS].map(code).join(' '),
+    zeroWords: (['money', 'days'] as const)
+      .map(
+        (kind) =>
+          `${ZERO_WORDS[kind].map((w) => code(w)).join(', ')} in the ${kind === 'money' ? 'fee' : 'days'} column`,
+      )
+      .join('; '),
+    takenAddresses: table(
+      ['dataset', 'a lender’s slug may not be', 'which is the address of'],
+      DATASETS.map((d) => [
+        d.title,
+        EXPLORER[d.slug].measures.map((m) => code(m.slug)).join(', '),
+        `the comparison pages, \`/rates/${EXPLORER[d.slug].path}/<measure>\``,
+      ]),
     ),
     headerAbbreviations: table(
       ['a header word', 'is read as'],

@@ -1,18 +1,15 @@
 /**
  * Refuse a collection that looks wrong rather than save it over good data. The schema refuses
  * what the build would (every number within its bounds, clean names); these rules look at the
- * collection as a whole: a page with no table or no rates, names the build could not write or a
- * reader could mistake, a slug the API reserves, and the page's unreadable cells; and against the
+ * collection as a whole: a page with no table or no rates and the page's unreadable cells (names
+ * are names.ts's); and against the
  * snapshots before it: the identity of the lenders, its size, repeated rows, how far a value may
  * move, two names made one id. Those are checked against the newest snapshot and also against the
  * newest snapshot of an earlier UTC date, which no run of today can move: several runs in a day
  * go no further than one. Each refusal names its rule and the evidence (/docs/collection says
  * what a maintainer does then).
  */
-import { reservedSlugOf } from '../changes/endpoint.ts';
 import { type Entity, itemsOf, type Snapshot } from '../datasets.ts';
-import { quote } from '../lib/clean-text.ts';
-import { slugify } from './ids.ts';
 
 export const GUARD_LIMITS = {
   /** Of the newest snapshot's institutions, and of its institutions and rates in number, the share a page must keep (COLLECT_MIN_RATIO). */
@@ -28,16 +25,6 @@ export const GUARD_LIMITS = {
    * a warning, a column whose format changed (every cell unreadable) is a refusal.
    */
   maxUnreadableShare: 0.02,
-  /**
-   * The most characters of a name, plan, condition or period. The longest in the history is 45
-   * (a loan's condition), the longest lender's name 25: a page past this is not a name.
-   */
-  maxTextChars: 100,
-  /**
-   * The most characters of the id part a name makes (`institution:<part>`): the build writes a
-   * lender's pages at /rates/<dataset>/<part>/, and a file name has at most 255 bytes.
-   */
-  maxIdPartChars: 100,
 } as const;
 
 export const MAX_UNREADABLE_SHARE = GUARD_LIMITS.maxUnreadableShare;
@@ -75,52 +62,6 @@ export function rateValues(data: readonly Entity[]): { path: string; key: string
   };
   walk(data, '');
   return found;
-}
-
-/** Letters of the scripts whose look-alikes pass for Latin ones ("АNZ" with a Cyrillic А is not "ANZ"). */
-const LATIN = /\p{Script=Latin}/u;
-const LOOK_ALIKES = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
-
-/**
- * Text fields the build could not write or a reader could mistake: longer than maxTextChars, Latin
- * mixed with Cyrillic or Greek letters, a name that makes no id part (no Latin letter or digit) or
- * one longer than maxIdPartChars.
- */
-function textProblems(data: readonly Entity[]): string[] {
-  const problems: string[] = [];
-  const check = (text: string, field: string, owner: string) => {
-    const at = `${owner} ${field} ${quote(text)}`;
-    if (text.length > GUARD_LIMITS.maxTextChars)
-      problems.push(`${at}: ${text.length} characters, at most ${GUARD_LIMITS.maxTextChars}`);
-    else if (LATIN.test(text) && LOOK_ALIKES.test(text))
-      problems.push(`${at}: mixes Latin letters with Cyrillic or Greek ones`);
-    else if (field === 'name' || field === 'plan' || field === 'condition') {
-      const part = slugify(text);
-      if (field === 'name' && part === '') problems.push(`${at}: makes no id (no Latin letter or digit)`);
-      if (part.length > GUARD_LIMITS.maxIdPartChars)
-        problems.push(`${at}: makes an id part of ${part.length} characters, at most ${GUARD_LIMITS.maxIdPartChars}`);
-    }
-  };
-  const walk = (value: unknown, owner: string) => {
-    if (Array.isArray(value)) for (const v of value) walk(v, owner);
-    else if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      const here = typeof record.id === 'string' ? record.id : owner;
-      for (const [key, child] of Object.entries(record)) {
-        if (key === 'id') continue;
-        if (typeof child === 'string') check(child, key, here);
-        else walk(child, here);
-      }
-    }
-  };
-  walk(data, '');
-  return problems;
-}
-
-/** The reason to refuse a collection for its names (textProblems), or null. Checked before the schema, whose words for an id a name could not make are a puzzle. */
-export function nameRefusal(data: readonly Entity[]): string | null {
-  const problems = textProblems(data);
-  return problems.length > 0 ? refused('a name the service cannot keep', some(problems)) : null;
 }
 
 /** Names the page gave one id (after the alias table): only the alias table may make two names one institution. */
@@ -192,11 +133,6 @@ export function refusalReason({
   if (tableCount === 0) return refused('no rate table', 'the layout changed, or this is not the rates page');
   const rates = rateValues(data);
   if (rates.length === 0) return refused('no rates', 'the page yielded no rates');
-  const reserved = data.flatMap((e) => {
-    const slug = reservedSlugOf(e.id);
-    return slug ? [`${e.id} ("${e.name}"): /${slug} is an endpoint of the API`] : [];
-  });
-  if (reserved.length > 0) return refused('a reserved slug', some(reserved));
   const baselines: Baseline[] = [];
   if (previous) baselines.push({ snapshot: previous, name: 'the newest snapshot', span: 'run' });
   if (earlier && earlier !== previous)
