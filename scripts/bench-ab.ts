@@ -6,6 +6,7 @@
  * each server's own CPU time per request (user and system, from /proc), the measure a shared
  * machine moves least; the median of the rounds. Prints a Markdown table for bench/RESULTS.md.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';

@@ -14,6 +14,7 @@
  *
  * Results go to stdout and the top of bench/RESULTS.md.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';

@@ -5,6 +5,7 @@
  * API function loaded as Vercel's launcher loads it, beside `npm start` of the same history — cold
  * start, CPU per request, memory, and the goals (issue 27). Prints Markdown; writes nothing.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildSite, ROOT } from '../bench/lib/harness.ts';

@@ -12,6 +12,7 @@
  * lowest-rates, alerts, institutions and status endpoints one request at a time on a fresh server
  * (bench/lib/newer-endpoints.ts). Results go to stdout and bench/RESULTS.md.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { cpus, totalmem, tmpdir } from 'node:os';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

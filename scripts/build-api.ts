@@ -9,6 +9,7 @@
  * (CommonJS, for pages) and `@vercel/blob` (only with a Blob token).
  * The compile cache spares V8 re-parsing ~1.8 MB of bundle on every start (~20 ms).
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';

@@ -3,6 +3,7 @@
  * what the site and the functions embed (.generated/). An invalid snapshot file fails the
  * build, naming the file.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { resolve } from 'node:path';
 import { buildSiteData } from '../src/build/site-data.ts';
 import { siteUrl } from '../src/site.ts';

@@ -1,4 +1,5 @@
 /** Writes the root middleware.js from src/server/vercel-middleware.ts (see scripts/lib/middleware-bundle.ts). */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { writeFile } from 'node:fs/promises';
 import { MIDDLEWARE_FILE, middlewareSource } from './lib/middleware-bundle.ts';
 

@@ -3,6 +3,7 @@
  * at the repository root, for SITE_URL when set, else the placeholder production address
  * (src/site.ts). Commit the result; test/server-json.test.ts fails when it is stale.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { readFile, writeFile } from 'node:fs/promises';
 import { serverJson } from '../src/registry/server-json.ts';
 import { PLACEHOLDER_PRODUCTION_URL, siteUrl } from '../src/site.ts';

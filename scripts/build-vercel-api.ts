@@ -11,6 +11,7 @@
  * relative path as in the repository, since the function's working directory is its folder; and
  * one route in `config.json`, first after `handle: filesystem`.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';

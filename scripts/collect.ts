@@ -3,6 +3,7 @@
  * Collect the interest.co.nz pages into the snapshot tree, recording each dataset's status and the
  * run in the status store's run log. Exits 1 when any dataset failed or the run could not be recorded.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -14,6 +14,7 @@
  * `collection-failure` issue, and a good run closes it (scripts/hourly/failure-issue.ts); a
  * missing secret counts as red, the other exit-2 stops do not touch the issue.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -7,6 +7,7 @@
  * Reports throughput, latency and RSS growth, and writes them to bench/RESULTS.md. Exits 1 when
  * anything unexpected happened.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { cpus } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

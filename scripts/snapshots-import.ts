@@ -2,6 +2,7 @@
  * npm run snapshots:import -- <folder> --to <snapshot dir> [--force]
  * Imports a history in the earlier deployment's shape into the snapshot tree.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';

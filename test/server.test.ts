@@ -3,9 +3,11 @@
  * stand-in for interest.co.nz (`npm run collect`), built and served by `npm start`, read over HTTP.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unsupportedNode } from '../src/lib/node-support.ts';
 import { healthTime } from '../src/status/health.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
@@ -24,6 +26,7 @@ import {
 } from './support/history.ts';
 import { nodeRequest } from './support/http.ts';
 import { MCP_PATH, modern } from './support/mcp.ts';
+import { OLD_NODE, oldNodeVersion } from './support/old-node.ts';
 import { answers, type ServerProcess, startServer } from './support/server-process.ts';
 
 let server: ServerProcess;
@@ -219,3 +222,23 @@ describe('the production server from npm start', () => {
     expect(await page.text()).toContain('New Zealand lending rates');
   });
 });
+
+describe.skipIf(!existsSync(OLD_NODE) || !unsupportedNode(oldNodeVersion()))(
+  'the same build on an unsupported Node',
+  () => {
+    it(`the server refuses to start on the machine's own Node, in one line, before it listens`, async () => {
+      const port = await freePort();
+      const failed = await promisify(execFile)(OLD_NODE, ['scripts/serve.mjs'], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(port) },
+        timeout: 20_000,
+      }).then(
+        () => null,
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stdout).toBe('');
+      expect(failed?.stderr).toBe(`needs Node 22.12 or newer; this is v${oldNodeVersion()}\n`);
+    });
+  },
+);

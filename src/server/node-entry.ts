@@ -4,6 +4,7 @@
  * the deployed service, coding its answers and, as the outermost layer here, stamping
  * `x-request-id` (src/http/request-id.ts). Pages go to Astro.
  */
+import '../lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { createApiListener } from './api-listener.ts';
 import { log, serviceWith, site } from './runtime.ts';
 
