@@ -72,13 +72,18 @@ class Refused extends Error {
 /** Unreadable cells printed per dataset; the rest are counted. */
 const UNREADABLE_SHOWN = 10;
 
-/** The page read by its dataset's parser; a page the reader refuses is a refusal naming its rule. */
+/** A page the fetch (a page cut short, a charset) or the reader refuses: a refusal naming its rule. */
+function asRefused(error: unknown): never {
+  if (error instanceof PageRefusal) throw new Refused(`refused (${error.rule}): ${error.evidence}`);
+  throw error;
+}
+
+/** The page read by its dataset's parser. */
 function readPage(dataset: Dataset, html: string) {
   try {
     return PAGE_PARSERS[dataset.slug](html);
   } catch (error) {
-    if (error instanceof PageRefusal) throw new Refused(`refused (${error.rule}): ${error.evidence}`);
-    throw error;
+    asRefused(error);
   }
 }
 
@@ -99,7 +104,7 @@ async function collectOne(
   let newestCollectedAt: string | null = null;
   try {
     const url = new URL(dataset.sourcePath, options.baseUrl).href;
-    const html = await fetchPage(url, { ...options.fetch, onRetry: log });
+    const html = await fetchPage(url, { ...options.fetch, onRetry: log }).catch(asRefused);
     const parsed = readPage(dataset, html);
     result.unreadable = parsed.cells.unreadable;
     for (const cell of parsed.cells.unreadable.slice(0, UNREADABLE_SHOWN)) log(`warning: unreadable cell ${cell}`);

@@ -1,10 +1,14 @@
 /**
  * Fetch one source page with retries: a timeout per attempt, exponential backoff with jitter, 4xx
- * final. Redirects are followed only within the source's own host (see nextHop).
+ * final. Redirects are followed only within the source's own host (see nextHop). What comes back
+ * is read only when it is the whole page (wholeText), as the text its charset says.
  */
 import pRetry, { AbortError } from 'p-retry';
 import { cleanText, QUOTE_MAX_CHARS } from '../lib/clean-text.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
+import { CharsetError, declaredCharset, decodeText } from './decode.ts';
+import { PageRefusal } from './tables.ts';
+import { cutShort } from './whole-page.ts';
 
 const USER_AGENT = 'nz-rates-service/1.0 (open-source NZ lending rates collector; runs hourly)';
 
@@ -30,6 +34,10 @@ export const DEFAULT_FETCH: FetchOptions = { timeoutMs: 20_000, retries: 3, retr
 export class FetchError extends Error {
   override name = 'FetchError';
 }
+
+/** The rules a page that came back is refused by (collect.ts reports them as refusals). */
+const CUT_SHORT = 'a page cut short';
+const UNDECODABLE = 'a page it cannot decode';
 
 /**
  * Where a redirect from `current` to `location` leads, or why it is refused. Only the hostname the
@@ -97,7 +105,7 @@ export async function fetchPage(url: string, options: FetchOptions = DEFAULT_FET
           throw new FetchError(`body of ${url} cut short: ${describe(error, options.timeoutMs)}`);
         }
         if (!body) throw new AbortError(new FetchError(`the page at ${url} is larger than ${max} bytes`));
-        return body.toString('utf8');
+        return wholeText(body, response.headers);
       },
       {
         retries: options.retries,
@@ -111,8 +119,37 @@ export async function fetchPage(url: string, options: FetchOptions = DEFAULT_FET
       },
     );
   } catch (error) {
-    throw error instanceof FetchError ? error : new FetchError((error as Error).message);
+    if (error instanceof FetchError || error instanceof PageRefusal) throw error;
+    throw new FetchError((error as Error).message);
   }
+}
+
+/**
+ * The body as text, when it is the whole page: as many bytes as its Content-Length promises
+ * (counted here, whatever the HTTP client checked), decoded fatally by the charset it declares
+ * (decode.ts), and ending everything it opens (whole-page.ts). A page cut short is retried, as a
+ * connection reset is, and refused when the last attempt is cut too; a page that cannot be decoded
+ * is refused at once (the same bytes would come again).
+ */
+function wholeText(body: Buffer, headers: Headers): string {
+  const length = headers.get('content-length')?.trim();
+  const encoding = headers.get('content-encoding');
+  // A compressed body's Content-Length counts the bytes before they were decompressed.
+  if (length && /^\d+$/.test(length) && (!encoding || encoding === 'identity') && Number(length) !== body.byteLength)
+    throw new PageRefusal(CUT_SHORT, `${body.byteLength} of the ${length} bytes its Content-Length promises arrived`);
+  let text: string;
+  try {
+    text = decodeText(body, declaredCharset(body, headers.get('content-type')));
+  } catch (error) {
+    if (!(error instanceof CharsetError)) throw error;
+    // A body broken off inside a character is a cut, not a charset: its markup tells which.
+    const cut = cutShort(body.toString('latin1'));
+    if (cut) throw new PageRefusal(CUT_SHORT, cut);
+    throw new AbortError(new PageRefusal(UNDECODABLE, error.message));
+  }
+  const cut = cutShort(text);
+  if (cut) throw new PageRefusal(CUT_SHORT, cut);
+  return text;
 }
 
 function describe(error: unknown, timeoutMs: number): string {
