@@ -1,7 +1,7 @@
 /**
  * Fetch one source page with retries: a timeout per attempt, exponential backoff with jitter, 4xx
- * final. Redirects are followed only within the source's own host (see nextHop). What comes back
- * is read only when it is the whole page (wholeText), as the text its charset says.
+ * final. Redirects are followed only to the source's own host and port (see nextHop). What comes
+ * back is read only when it is the whole page (wholeText), as the text its charset says.
  */
 import pRetry, { AbortError } from 'p-retry';
 import { cleanText, QUOTE_MAX_CHARS } from '../lib/clean-text.ts';
@@ -39,11 +39,16 @@ export class FetchError extends Error {
 const CUT_SHORT = 'a page cut short';
 const UNDECODABLE = 'a page it cannot decode';
 
+/** A URL's host and port, the port spelled out when it is the scheme's own. */
+const portOf = (url: URL) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+
 /**
- * Where a redirect from `current` to `location` leads, or why it is refused. Only the hostname the
- * source was asked for is followed, exactly (`www.` and the bare domain are different hosts): a
- * page from anywhere else is not the source, yet its title would be published on the status page.
- * http → https on that host is followed; https → http is not (it would drop the encryption).
+ * Where a redirect from `current` to `location` leads, or why it is refused. Only the host and
+ * port the source was asked for are followed, exactly (`www.` and the bare domain are different
+ * hosts, and another port of the same host is another server): a page from anywhere else is not
+ * the source, yet its title would be published on the status page. http → https on that host is
+ * followed only from port 80 to port 443, the schemes' own; https → http is not (it would drop
+ * the encryption).
  */
 function nextHop(current: URL, location: string | null, source: URL): URL | string {
   if (!location) return 'redirect without a Location refused';
@@ -58,6 +63,11 @@ function nextHop(current: URL, location: string | null, source: URL): URL | stri
   if (next.hostname !== source.hostname)
     return `redirect to another host (${cleanText(next.hostname, QUOTE_MAX_CHARS)}) refused; redirects are followed only within ${source.hostname}`;
   if (current.protocol === 'https:' && next.protocol === 'http:') return 'redirect from https to http refused';
+  // URL writes a scheme's own port as '' (80 for http, 443 for https).
+  if (next.protocol !== current.protocol && (next.port !== '' || current.port !== ''))
+    return `redirect from ${current.protocol}//${portOf(current)} to ${next.protocol}//${portOf(next)} refused; http becomes https only from port 80 to port 443`;
+  if (next.protocol === current.protocol && next.port !== current.port)
+    return `redirect to another port (${portOf(next)}) refused; redirects are followed only to ${portOf(current)}`;
   return next;
 }
 
