@@ -66,6 +66,16 @@ function headerTexts($: CheerioAPI, table: Element): string[] | undefined {
     .map((cell) => readCellText(cell).text);
 }
 
+/** Whether a header row is the page's columns: mapHeaders refuses it otherwise. */
+function headedAs(headers: readonly string[], page: SourcePage, table: number, mapHeaders: HeaderMap): boolean {
+  try {
+    mapHeaders(headers, page, table);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The page's features, counted (see the module's comment). */
 function features($: CheerioAPI, page: SourcePage, mapHeaders: HeaderMap) {
   let tables = 0;
@@ -82,14 +92,7 @@ function features($: CheerioAPI, page: SourcePage, mapHeaders: HeaderMap) {
     if (heading) inSections++;
     heading = false;
     const headers = headerTexts($, element);
-    try {
-      if (headers) {
-        mapHeaders(headers, page, tables - 1);
-        headed++;
-      }
-    } catch {
-      // headed otherwise: counted as not this page's
-    }
+    if (headers && headedAs(headers, page, tables - 1, mapHeaders)) headed++;
   }
   return { tables, headed, inSections };
 }
