@@ -8,10 +8,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { collect } from '../src/collect/collect.ts';
+import { cutShort } from '../src/collect/whole-page.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { renderRealStylePage } from './fixtures/real-style-page.ts';
+import { renderSourcePage } from './fixtures/source-page.ts';
 import { datasetOfSchema, EACH } from './support/datasets.ts';
 import { expectNewestUntouched, newestSnapshots, type SnapshotFile, tempDir, treeOfNewest } from './support/history.ts';
 import { type Behaviour, startSourceServer, type SourceServer } from './support/source-server.ts';
@@ -165,6 +167,23 @@ describe('a page cut short is refused, never read as a shorter page', () => {
     const reason = await expectRefused(TERMED, await collectServed(TERMED, { bytes: cut }), 'a page cut short');
     expect(reason).toContain('the document does not end');
   });
+
+  it.each(EACH)(
+    '%s: a cut anywhere from <html> to </body> is told, at every byte near a tag and every 53rd',
+    (slug) => {
+      for (const page of [pageOf(slug), renderSourcePage(slug, newest[slug].data)]) {
+        expect(cutShort(page)).toBeUndefined();
+        const from = page.indexOf('<html') + '<html>'.length;
+        const to = page.lastIndexOf('</body>') + '</body>'.length;
+        const cuts = new Set<number>();
+        for (let at = from; at < to; at += 53) cuts.add(at);
+        for (const m of page.matchAll(/<\/?(?:table|tbody|tr|td|body)\b/g))
+          for (let k = -8; k <= 8; k++) cuts.add(m.index + k);
+        const missed = [...cuts].filter((at) => at >= from && at < to && cutShort(page.slice(0, at)) === undefined);
+        expect(missed).toEqual([]);
+      }
+    },
+  );
 
   it.each(EACH)('%s: the whole page sent close-delimited, with no Content-Length, is read', async (slug) => {
     const result = await collectServed(slug, { bytes: pageOf(slug) });
