@@ -1,7 +1,8 @@
 /**
- * Redirects are followed only within the source's own host (src/collect/fetch-page.ts), against
- * real local servers: the source on 127.0.0.1, "another host" on 127.0.0.2 (another loopback
- * address, so another hostname) and `localhost` (the same machine, but not the same hostname).
+ * Redirects are followed only to the source's own host and port (src/collect/fetch-page.ts),
+ * against real local servers: the source on 127.0.0.1, "another host" on 127.0.0.2 (another
+ * loopback address, so another hostname), `localhost` (the same machine, but not the same
+ * hostname) and "another port", a second server on 127.0.0.1.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -64,16 +65,18 @@ const OTHER_PAGE = `<!DOCTYPE html><html><head><title>${OTHER_TITLE}</title></he
 
 let source: TinyServer;
 let other: TinyServer;
+let otherPort: TinyServer;
 
 beforeAll(async () => {
   source = await startServer('127.0.0.1');
   other = await startServer('127.0.0.2');
+  otherPort = await startServer('127.0.0.1');
 });
-afterAll(() => Promise.all([source.close(), other.close()]));
+afterAll(() => Promise.all([source.close(), other.close(), otherPort.close()]));
 beforeEach(() => {
-  source.requests.length = 0;
-  other.requests.length = 0;
-  other.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(OTHER_PAGE);
+  for (const server of [source, other, otherPort]) server.requests.length = 0;
+  for (const server of [other, otherPort])
+    server.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(OTHER_PAGE);
 });
 
 /** The error fetchPage rejects with. */
@@ -93,7 +96,7 @@ describe('fetchPage and redirects', () => {
     source.handle = (req, res) => {
       const hop = Number(/^\/hop\/(\d+)$/.exec(req.url ?? '')?.[1] ?? Number.NaN);
       if (hop < MAX_REDIRECTS) {
-        // Odd hops give an absolute Location (another port would do too: the rule is the hostname).
+        // Odd hops give an absolute Location, naming the source's own host and port.
         const path = `/hop/${hop + 1}`;
         return redirect(res, statuses[hop]!, hop % 2 ? `${source.origin}${path}` : path);
       }
@@ -114,6 +117,27 @@ describe('fetchPage and redirects', () => {
     expect(other.requests).toEqual([]);
     // The other host was there to be asked: the test is not passing for want of a server.
     expect(await (await fetch(`${other.origin}/borrowing`)).text()).toBe(OTHER_PAGE);
+  });
+
+  it('refuses a redirect to another port of the same host at once: never asks it, names both ports', async () => {
+    source.handle = (_req, res) => redirect(res, 302, `http://127.0.0.1:${otherPort.port}/borrowing`);
+    const error = await refusal(`${source.origin}/borrowing`);
+    expect(error.message).toContain(`another port (127.0.0.1:${otherPort.port}) refused`);
+    expect(error.message).toContain(`followed only to 127.0.0.1:${source.port}`);
+    expect(error.message).not.toContain(OTHER_TITLE);
+    expect(source.requests).toEqual(['/borrowing']);
+    expect(otherPort.requests).toEqual([]);
+    // The other port was there to be asked: the test is not passing for want of a server.
+    expect(await (await fetch(`${otherPort.origin}/borrowing`)).text()).toBe(OTHER_PAGE);
+  });
+
+  it('refuses http → https off the schemes’ own ports (80 → 443 is the one upgrade followed)', async () => {
+    source.handle = (_req, res) => redirect(res, 301, `https://127.0.0.1:${source.port}/secure`);
+    const error = await refusal(`${source.origin}/plain`);
+    expect(error.message).toContain(
+      `redirect from http://127.0.0.1:${source.port} to https://127.0.0.1:${source.port} refused; http becomes https only from port 80 to port 443`,
+    );
+    expect(source.requests).toEqual(['/plain']);
   });
 
   it('compares hostnames exactly: localhost is another host than 127.0.0.1, even on the same server', async () => {

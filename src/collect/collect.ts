@@ -74,13 +74,18 @@ class Refused extends Error {
 /** Unreadable cells printed per dataset; the rest are counted. */
 const UNREADABLE_SHOWN = 10;
 
-/** A page reader's refusal as the run's: the reason names its rule. */
+/** A page the fetch (a page cut short, a charset) or the reader refuses: a refusal naming its rule. */
+function asRefused(error: unknown): never {
+  if (error instanceof PageRefusal) throw new Refused(`refused (${error.rule}): ${error.evidence}`);
+  throw error;
+}
+
+/** What `read` returns, a PageRefusal it throws made a refusal of the run. */
 function asRefusal<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof PageRefusal) throw new Refused(`refused (${error.rule}): ${error.evidence}`);
-    throw error;
+    return asRefused(error);
   }
 }
 
@@ -108,7 +113,7 @@ async function collectOne(
   let newestCollectedAt: string | null = null;
   try {
     const url = new URL(dataset.sourcePath, options.baseUrl).href;
-    const html = await fetchPage(url, { ...options.fetch, onRetry: log });
+    const html = await fetchPage(url, { ...options.fetch, onRetry: log }).catch(asRefused);
     const parsed = readPage(dataset, html);
     result.unreadable = parsed.cells.unreadable;
     for (const cell of parsed.cells.unreadable.slice(0, UNREADABLE_SHOWN)) log(`warning: unreadable cell ${cell}`);

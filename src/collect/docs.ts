@@ -8,6 +8,7 @@ import { EXPLORER } from '../explorer/definitions.ts';
 import { QUOTE_MAX_CHARS, REASON_MAX_CHARS } from '../lib/clean-text.ts';
 import { VALUE_BOUNDS } from '../schemas/rates.ts';
 import { FOOTNOTE_MARKS, MAX_CELL_CHARS, ZERO_WORDS } from './cells.ts';
+import { PRESCAN_BYTES } from './decode.ts';
 import { MAX_PAGE_BYTES, MAX_REDIRECTS } from './fetch-page.ts';
 import { GUARD_LIMITS } from './guards.ts';
 import { NAME_LIMITS } from './names.ts';
@@ -28,8 +29,9 @@ export function collectionSubstitutions(): Record<string, string> {
   return {
     maxRateMove: String(GUARD_LIMITS.maxRateMove),
     maxRedirects: String(MAX_REDIRECTS),
+    prescanBytes: PRESCAN_BYTES.toLocaleString('en'),
     sourcePages: table(
-      ['dataset', 'page', 'title or heading must match', 'columns, each known by its header'],
+      ['dataset', 'page', 'title or heading names it by', 'columns, each known by its header'],
       DATASETS.map((d) => [
         d.title,
         code(d.page.path),
@@ -41,7 +43,7 @@ export function collectionSubstitutions(): Record<string, string> {
       ['limit', 'value'],
       [
         ['page size', `${MAX_PAGE_BYTES / 1024 / 1024} MiB (a larger page is not read)`],
-        ['redirects', `at most ${MAX_REDIRECTS}, each to the source's own host`],
+        ['redirects', `at most ${MAX_REDIRECTS}, each to the source's own host and port`],
         ['rate rows', PAGE_LIMITS.rows.toLocaleString('en')],
         ['markup depth', `${PAGE_LIMITS.depth} levels`],
         [

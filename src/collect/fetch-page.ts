@@ -1,10 +1,14 @@
 /**
  * Fetch one source page with retries: a timeout per attempt, exponential backoff with jitter, 4xx
- * final. Redirects are followed only within the source's own host (see nextHop).
+ * final. Redirects are followed only to the source's own host and port (see nextHop). What comes
+ * back is read only when it is the whole page (wholeText), as the text its charset says.
  */
 import pRetry, { AbortError } from 'p-retry';
 import { cleanText, QUOTE_MAX_CHARS } from '../lib/clean-text.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
+import { CharsetError, declaredCharset, decodeText } from './decode.ts';
+import { PageRefusal } from './tables.ts';
+import { cutShort } from './whole-page.ts';
 
 const USER_AGENT = 'nz-rates-service/1.0 (open-source NZ lending rates collector; runs hourly)';
 
@@ -31,11 +35,20 @@ export class FetchError extends Error {
   override name = 'FetchError';
 }
 
+/** The rules a page that came back is refused by (collect.ts reports them as refusals). */
+const CUT_SHORT = 'a page cut short';
+const UNDECODABLE = 'a page it cannot decode';
+
+/** A URL's host and port, the port spelled out when it is the scheme's own. */
+const portOf = (url: URL) => `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+
 /**
- * Where a redirect from `current` to `location` leads, or why it is refused. Only the hostname the
- * source was asked for is followed, exactly (`www.` and the bare domain are different hosts): a
- * page from anywhere else is not the source, yet its title would be published on the status page.
- * http → https on that host is followed; https → http is not (it would drop the encryption).
+ * Where a redirect from `current` to `location` leads, or why it is refused. Only the host and
+ * port the source was asked for are followed, exactly (`www.` and the bare domain are different
+ * hosts, and another port of the same host is another server): a page from anywhere else is not
+ * the source, yet its title would be published on the status page. http → https on that host is
+ * followed only from port 80 to port 443, the schemes' own; https → http is not (it would drop
+ * the encryption).
  */
 function nextHop(current: URL, location: string | null, source: URL): URL | string {
   if (!location) return 'redirect without a Location refused';
@@ -50,6 +63,11 @@ function nextHop(current: URL, location: string | null, source: URL): URL | stri
   if (next.hostname !== source.hostname)
     return `redirect to another host (${cleanText(next.hostname, QUOTE_MAX_CHARS)}) refused; redirects are followed only within ${source.hostname}`;
   if (current.protocol === 'https:' && next.protocol === 'http:') return 'redirect from https to http refused';
+  // URL writes a scheme's own port as '' (80 for http, 443 for https).
+  if (next.protocol !== current.protocol && (next.port !== '' || current.port !== ''))
+    return `redirect from ${current.protocol}//${portOf(current)} to ${next.protocol}//${portOf(next)} refused; http becomes https only from port 80 to port 443`;
+  if (next.protocol === current.protocol && next.port !== current.port)
+    return `redirect to another port (${portOf(next)}) refused; redirects are followed only to ${portOf(current)}`;
   return next;
 }
 
@@ -97,7 +115,7 @@ export async function fetchPage(url: string, options: FetchOptions = DEFAULT_FET
           throw new FetchError(`body of ${url} cut short: ${describe(error, options.timeoutMs)}`);
         }
         if (!body) throw new AbortError(new FetchError(`the page at ${url} is larger than ${max} bytes`));
-        return body.toString('utf8');
+        return wholeText(body, response.headers);
       },
       {
         retries: options.retries,
@@ -111,8 +129,37 @@ export async function fetchPage(url: string, options: FetchOptions = DEFAULT_FET
       },
     );
   } catch (error) {
-    throw error instanceof FetchError ? error : new FetchError((error as Error).message);
+    if (error instanceof FetchError || error instanceof PageRefusal) throw error;
+    throw new FetchError((error as Error).message);
   }
+}
+
+/**
+ * The body as text, when it is the whole page: as many bytes as its Content-Length promises
+ * (counted here, whatever the HTTP client checked), decoded fatally by the charset it declares
+ * (decode.ts), and ending everything it opens (whole-page.ts). A page cut short is retried, as a
+ * connection reset is, and refused when the last attempt is cut too; a page that cannot be decoded
+ * is refused at once (the same bytes would come again).
+ */
+function wholeText(body: Buffer, headers: Headers): string {
+  const length = headers.get('content-length')?.trim();
+  const encoding = headers.get('content-encoding');
+  // A compressed body's Content-Length counts the bytes before they were decompressed.
+  if (length && /^\d+$/.test(length) && (!encoding || encoding === 'identity') && Number(length) !== body.byteLength)
+    throw new PageRefusal(CUT_SHORT, `${body.byteLength} of the ${length} bytes its Content-Length promises arrived`);
+  let text: string;
+  try {
+    text = decodeText(body, declaredCharset(body, headers.get('content-type')));
+  } catch (error) {
+    if (!(error instanceof CharsetError)) throw error;
+    // A body broken off inside a character is a cut, not a charset: its markup tells which.
+    const cut = cutShort(body.toString('latin1'));
+    if (cut) throw new PageRefusal(CUT_SHORT, cut);
+    throw new AbortError(new PageRefusal(UNDECODABLE, error.message));
+  }
+  const cut = cutShort(text);
+  if (cut) throw new PageRefusal(CUT_SHORT, cut);
+  return text;
 }
 
 function describe(error: unknown, timeoutMs: number): string {

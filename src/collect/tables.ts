@@ -4,20 +4,23 @@
  * institution starts it, following rows with an empty first cell continue it.
  *
  * The reader refuses, naming the rule and the evidence, what it cannot read with certainty: a
- * page that is not the one asked for (its title), a block or challenge page, a table whose headers
- * it cannot place against the page's declared columns (page-layout.ts), a row that starts an
- * institution with no usable name, a row that does not line up with its header, a value spanning
- * columns, a column reading what another column holds, a cell too long to be one. Rows are read
- * by their shape, as a browser lays them out (grid): a name cell starts an institution whatever
- * the row's class, a cell spanning rows is read in each, a header row anywhere is a header. It
- * reads in time linear in the page: top-level rate tables only, each cell's text once and never
- * past its bound, and a bound on how deep the markup may nest.
+ * page that is not the one asked for, or a block or challenge page (page-identity.ts), a table
+ * whose headers it cannot place against the page's declared columns (page-layout.ts), a row that
+ * starts an institution with no usable name, a row that does not line up with its header, a value
+ * spanning columns, a column reading what another column holds, an 18-month line among other
+ * values, one lender starting two runs of rows in a table, a cell too long to be one. Rows are
+ * read by their shape, as a browser lays them out (grid): a name cell starts an institution
+ * whatever the row's class, a cell spanning rows is read in each, a header row anywhere is a
+ * header. It reads in time linear in the page: top-level rate tables only, each cell walked once
+ * however many rows it spans, its text never past its bound, and a bound on how deep the markup
+ * may nest.
  */
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { cut, QUOTE_MAX_CHARS, quote } from '../lib/clean-text.ts';
+import { quote } from '../lib/clean-text.ts';
 import { cellHasContent, entityName, MAX_CELL_CHARS, nameCellLink, readCellText } from './cells.ts';
+import { checkPage } from './page-identity.ts';
 import { foldHeader, type SourcePage } from './page-layout.ts';
 import { institutionName } from './page-spellings.ts';
 
@@ -34,12 +37,6 @@ export class PageRefusal extends Error {
 
 /** Far above any real page (a few hundred rows, markup a few dozen levels deep, tables of at most 9 columns). */
 export const PAGE_LIMITS = { rows: 5_000, depth: 256, colspan: 100 } as const;
-
-/** Words of a block or challenge page, in its title or heading. */
-const CHALLENGE =
-  /just a moment|attention required|access denied|are you (?:a )?human|captcha|verify (?:that )?you are|checking your browser|request (?:was )?blocked|too many requests|forbidden/;
-/** Markup of the usual challenge pages. */
-const CHALLENGE_MARKUP = '#challenge-form, #cf-challenge-running, .cf-browser-verification, .g-recaptcha, #px-captcha';
 
 const RATE_TABLES = 'table.interest_financial_datatable, table#interest_financial_datatable';
 
@@ -72,21 +69,6 @@ export interface SourceTables<K extends string = string> {
 export interface NameLink {
   entity: string;
   href: string;
-}
-
-/** Title words fold like headers, with `-` and `|` as spaces ("home-loans | rates" reads as "home loans rates"). */
-const foldTitle = (text: string) => foldHeader(cut(text, QUOTE_MAX_CHARS).replace(/[-_|–—]/g, ' '));
-
-/** Refuses a page that is not the one asked for, or that a block or challenge stands in for. */
-function checkPage($: CheerioAPI, page: SourcePage): void {
-  const said = [$('title').first().text(), $('h1').first().text()].map(foldTitle);
-  const found = `title ${quote(said[0]!)}, heading ${quote(said[1]!)}`;
-  if (said.some((text) => CHALLENGE.test(text)) || $(CHALLENGE_MARKUP).length > 0) {
-    throw new PageRefusal('a block or challenge page, not the rates page', found);
-  }
-  if (!said.some((text) => page.title.test(text))) {
-    throw new PageRefusal('not the page asked for', `${found}; expected either to match ${page.title}`);
-  }
 }
 
 /** The deepest nesting of the markup, walked without recursion. */
@@ -217,7 +199,8 @@ const headerTexts = (slots: readonly (Slot | undefined)[], text: (cell: Element)
 
 export function readRateTables<K extends string>(html: string, page: SourcePage<K>): SourceTables<K> {
   const $ = cheerio.load(html);
-  checkPage($, page);
+  const notThePage = checkPage($, page, mapHeaders);
+  if (notThePage) throw new PageRefusal(notThePage.rule, notThePage.evidence);
   const deepest = depthOf($.root()[0]!);
   if (deepest > PAGE_LIMITS.depth) {
     throw new PageRefusal('markup nested too deep', `${deepest} levels, at most ${PAGE_LIMITS.depth}`);
