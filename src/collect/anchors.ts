@@ -60,7 +60,7 @@ const ROLES = {
 } as const;
 
 /** "the newest snapshot", "the snapshot of at least 24 hours ago (2026-11-20)", "the oldest snapshot (2026-11-21), none being seven days old". */
-export function anchorName({ snapshot, role, standIn }: Anchor): string {
+function anchorName({ snapshot, role, standIn }: Anchor): string {
   const date = snapshot.lastUpdated.slice(0, 10);
   if (role === 'newest') return 'the newest snapshot';
   const { age } = ROLES[role];
