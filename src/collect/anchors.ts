@@ -22,7 +22,13 @@ import {
   valuesNotKept,
 } from './moves.ts';
 
-/** A limit chosen from the history's largest real move: that move times a margin, and never below a floor. */
+/**
+ * A limit chosen from the history's largest real move: that move times a margin, never below a
+ * floor. Twice the largest fee move ($105) is still a repricing, while a page writing cents as
+ * dollars moves a fee by thousands; the floor keeps a limit where the history shows no move, as for
+ * interest-free periods, which move between values like 44 and 55 days (a period 100 days longer
+ * is no repricing).
+ */
 export const FEE_MOVE = { margin: 2, floor: 100 } as const;
 export const DAYS_MOVE = { margin: 2, floor: 30 } as const;
 const largest = (kind: 'fee' | 'days') => Math.max(...Object.values(HISTORY_MOVES).map((w) => w[kind].value));
@@ -190,6 +196,8 @@ interface Break {
   rule: string;
   evidence: string;
   excused: (trusted: State) => boolean;
+  /** A value's move: its rule lists every value that broke it, from the anchor named. */
+  move?: true;
 }
 
 /** How far `value` is from the nearest value the state had for the measure `at`. */
@@ -246,15 +254,14 @@ export function anchoredRefusal({
       ...[...COUNT_RULES, ...KEPT_RULES].flatMap((rule) => countBreak(rule, page, of, newest, anchor, limits)),
       ...moveBreaks(page, of, newest, anchor, limits),
     ];
-    // The first rule broken here, unless the trusted state excuses every break of it.
+    // What broke here and the trusted state does not excuse: the first rule of it, with its evidence.
     const standing = isTrusted || !trustedState ? breaks : breaks.filter((b) => !b.excused(trustedState));
     const first = standing[0];
-    if (first) {
-      const same = standing.filter((b) => b.rule === first.rule).map((b) => b.evidence);
-      const isMove = !COUNT_RULES.concat(KEPT_RULES).some((r) => r.rule === first.rule);
-      const from = isMove && anchor.role !== 'newest' ? `from ${name}: ` : '';
-      return refused(first.rule, `${from}${isMove ? some(same) : same[0]}`);
+    if (first?.move) {
+      const values = standing.filter((b) => b.rule === first.rule).map((b) => b.evidence);
+      return refused(first.rule, `${anchor.role === 'newest' ? '' : `from ${name}: `}${some(values)}`);
     }
+    if (first) return refused(first.rule, first.evidence);
     if (anchor.role === 'newest' && !limits.lifted) {
       const rename = renameRefusal(page, of);
       if (rename) return rename;
@@ -307,6 +314,7 @@ function moveBreaks(page: State, of: State, newest: State, anchor: Anchor, limit
       {
         rule: MOVE_RULES[kind](limits.move[kind], span),
         evidence: `${m.id} ${m.key} ${m.from} → ${m.to}`,
+        move: true as const,
         excused: (trusted: State) => {
           const [to, from] = [gap(trusted, at, m.to), gap(trusted, at, m.from)];
           return to !== undefined && from !== undefined && to <= limits.move[kind] && to < from;

@@ -26,7 +26,7 @@ export interface CollectOptions {
   datasets?: readonly DatasetSlug[];
   now?: () => Date;
   fetch?: FetchOptions;
-  /** Refuse a collection with fewer than this share of the newest snapshot's institutions or rates. */
+  /** Refuse a collection with fewer than this share of an anchor's institutions or rates (the newest snapshot, and the newest a day and a week old). */
   minRatio?: number;
   /** Refuse a rate more than this many percentage points from the newest snapshot, the newest at least 24 hours old or the newest at least seven days old; the fee and period limits follow in proportion. */
   maxRateMove?: number;
