@@ -289,7 +289,7 @@ describe('rows read by their shape', () => {
   });
 });
 
-describe('guards anchored to the newest snapshot of an earlier day', () => {
+describe('guards anchored to the snapshot of at least 24 hours ago, as to the newest', () => {
   const hour = (h: number) => new Date(`2026-11-21T${String(h).padStart(2, '0')}:00:00.000Z`);
   /** The dataset's newest data with every rate of its first entity moved by `delta` points. */
   const moved = (slug: DatasetSlug, delta: number) => {
@@ -314,8 +314,8 @@ describe('guards anchored to the newest snapshot of an earlier day', () => {
     const kept = await todays(slug);
     const second = await collectPage(slug, livePage(slug, undefined, moved(slug, 9.8)), hour(4));
     expect(second.outcome).toBe('failed');
-    expect(second.reason).toContain('refused (a rate moved more than 5 percentage points in one day)');
-    expect(second.reason).toContain(`from the ${newestDates()[slug]} snapshot (the newest of an earlier day)`);
+    expect(second.reason).toContain('refused (a rate moved more than 5 percentage points within 24 hours)');
+    expect(second.reason).toContain(`from the snapshot of at least 24 hours ago (${newestDates()[slug]})`);
     expect(await todays(slug)).toBe(kept);
     const third = await collectPage(slug, livePage(slug, undefined, moved(slug, 14.7)), hour(5));
     expect(third.outcome).toBe('failed');
@@ -330,7 +330,7 @@ describe('guards anchored to the newest snapshot of an earlier day', () => {
     const second = await collectPage(slug, livePage(slug, undefined, keep(0.51 * 0.51)), hour(4));
     expect(second.outcome).toBe('failed');
     expect(second.reason).toMatch(
-      /refused \(shrink\): only \d+ institutions where the \d{4}-\d\d-\d\d snapshot \(the newest of an earlier day\) has \d+/,
+      /refused \(shrink\): only \d+ institutions where the snapshot of at least 24 hours ago \(\d{4}-\d\d-\d\d\) has \d+/,
     );
   });
 
@@ -350,7 +350,7 @@ describe('guards anchored to the newest snapshot of an earlier day', () => {
       expect(second.outcome).toBe('failed');
       expect(second.reason).toContain('refused (other lenders)');
       expect(second.reason).toContain(
-        `of the ${newestDates()[slug]} snapshot's ${data.length} institutions are listed`,
+        `of the ${data.length} institutions of the snapshot of at least 24 hours ago (${newestDates()[slug]}) are listed`,
       );
     },
   );

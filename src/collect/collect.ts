@@ -18,7 +18,7 @@ import { PAGE_PARSERS } from './parsers/index.ts';
 import { entityWebsites } from './links.ts';
 import { PageRefusal } from './tables.ts';
 import { describeChanges, type DatasetChanges } from './summary.ts';
-import { newestSnapshot, newestSnapshotBefore, saveIfChanged, type WriteOutcome } from './write-rules.ts';
+import { saveIfChanged, snapshotAnchors, type WindowSnapshot, type WriteOutcome } from './write-rules.ts';
 import { cleanText } from '../lib/clean-text.ts';
 
 export interface CollectOptions {
@@ -28,9 +28,9 @@ export interface CollectOptions {
   datasets?: readonly DatasetSlug[];
   now?: () => Date;
   fetch?: FetchOptions;
-  /** Refuse a collection with fewer than this share of the newest snapshot's institutions or rates. */
+  /** Refuse a collection with fewer than this share of an anchor's institutions or rates (the newest snapshot, and the newest a day and a week old). */
   minRatio?: number;
-  /** Refuse a rate that moved more than this many percentage points in a run, or since the newest snapshot of an earlier day. */
+  /** Refuse a rate more than this many percentage points from the newest snapshot, the newest at least 24 hours old or the newest at least seven days old; the fee and period limits follow in proportion. */
   maxRateMove?: number;
   log?: (line: string) => void;
 }
@@ -70,6 +70,10 @@ class Refused extends Error {
     super(message);
   }
 }
+
+/** The ages of the anchors besides the newest snapshot: a day and a week (guards.ts). */
+const DAY_MS = 24 * 3600_000;
+const WEEK_MS = 7 * DAY_MS;
 
 /** Unreadable cells printed per dataset; the rest are counted. */
 const UNREADABLE_SHOWN = 10;
@@ -123,16 +127,15 @@ async function collectOne(
     if (unreadable) throw new Refused(unreadable);
 
     let previous: Snapshot | undefined;
-    let earlier: Snapshot | undefined;
+    let day: WindowSnapshot | undefined;
+    let week: WindowSnapshot | undefined;
     try {
-      previous = await newestSnapshot(options.snapshotsDir, dataset);
-      const today = now.toISOString().slice(0, 10);
-      earlier =
-        previous && previous.lastUpdated.slice(0, 10) < today
-          ? previous
-          : await newestSnapshotBefore(options.snapshotsDir, dataset, today);
+      ({
+        newest: previous,
+        windows: [day, week],
+      } = await snapshotAnchors(options.snapshotsDir, dataset, now, [DAY_MS, WEEK_MS]));
     } catch (error) {
-      // A newest snapshot we cannot read must not be silently replaced: stop and say so.
+      // A snapshot we cannot read must not be silently replaced, nor a page judged without it: stop and say so.
       throw new Refused(
         `the newest snapshot is unreadable (${(error as Error).message})`,
         'the newest snapshot is unreadable',
@@ -159,7 +162,8 @@ async function collectOne(
       data,
       listed: parsed.data,
       previous,
-      earlier,
+      day,
+      week,
       minRatio: options.minRatio,
       maxRateMove: options.maxRateMove,
     });

@@ -10,7 +10,9 @@ import { VALUE_BOUNDS } from '../schemas/rates.ts';
 import { FOOTNOTE_MARKS, MAX_CELL_CHARS, ZERO_WORDS } from './cells.ts';
 import { PRESCAN_BYTES } from './decode.ts';
 import { MAX_PAGE_BYTES, MAX_REDIRECTS } from './fetch-page.ts';
+import { DAYS_MOVE, FEE_MOVE } from './anchors.ts';
 import { GUARD_LIMITS } from './guards.ts';
+import { type Figure, HISTORY_MOVES, HISTORY_MOVES_UNTIL, WINDOWS, type Window } from './history-moves.ts';
 import { NAME_LIMITS } from './names.ts';
 import { HEADER_ABBREVIATIONS } from './page-layout.ts';
 import { INSTITUTION_ALIASES, SPELLINGS } from './page-spellings.ts';
@@ -25,9 +27,44 @@ const table = (head: string[], rows: string[][]) =>
 const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
 const percent = (share: number) => `${Math.round(share * 1000) / 10} %`;
 
+/** The largest of a figure over the windows. */
+const largest = (key: 'fee' | 'days' | 'newIds') => Math.max(...Object.values(HISTORY_MOVES).map((w) => w[key].value));
+
+/** The history's figures, one row per measure and a column per window: the figure, then where it is. */
+function historyMovesTable(): string {
+  const windows = Object.keys(WINDOWS) as Window[];
+  const cell = (figure: Figure, show: (v: number) => string) =>
+    figure.where === null ? `${show(figure.value)} (none)` : `${show(figure.value)}: ${code(figure.where)}`;
+  const rows: [string, keyof (typeof HISTORY_MOVES)[Window], (v: number) => string][] = [
+    ['largest rate move', 'rate', (v) => `${v} points`],
+    ['largest fee move', 'fee', (v) => `$${v}`],
+    ['largest interest-free period move', 'days', (v) => `${v} days`],
+    ['smallest share of lenders kept', 'kept', percent],
+    ['largest growth', 'growth', percent],
+    ['largest share of new ids', 'newIds', percent],
+  ];
+  return table(
+    ['', ...windows.map((w) => WINDOWS[w].words)],
+    rows.map(([label, key, show]) => [label, ...windows.map((w) => cell(HISTORY_MOVES[w][key], show))]),
+  );
+}
+
 export function collectionSubstitutions(): Record<string, string> {
   return {
     maxRateMove: String(GUARD_LIMITS.maxRateMove),
+    maxFeeMove: `$${GUARD_LIMITS.maxFeeMove}`,
+    maxDaysMove: `${GUARD_LIMITS.maxDaysMove} days`,
+    feeMoveChoice: `the history's largest real fee move, $${largest('fee')}, × ${FEE_MOVE.margin}; at least $${FEE_MOVE.floor}`,
+    daysMoveChoice:
+      largest('days') === 0
+        ? `the history has no real move, so the ${DAYS_MOVE.floor}-day floor stands`
+        : `the history's largest real move, ${largest('days')} days, × ${DAYS_MOVE.margin}; at least ${DAYS_MOVE.floor} days`,
+    liftedRateMove: String(2 * GUARD_LIMITS.maxRateMove),
+    liftedFeeMove: `$${2 * GUARD_LIMITS.maxFeeMove}`,
+    renameShare: percent(GUARD_LIMITS.renameShare),
+    historyNewIds: percent(largest('newIds')),
+    historyMovesUntil: HISTORY_MOVES_UNTIL,
+    historyMoves: historyMovesTable(),
     maxRedirects: String(MAX_REDIRECTS),
     prescanBytes: PRESCAN_BYTES.toLocaleString('en'),
     sourcePages: table(
@@ -64,16 +101,28 @@ export function collectionSubstitutions(): Record<string, string> {
         ['interest-free periods', `${VALUE_BOUNDS.interestFreeDays.min}–${VALUE_BOUNDS.interestFreeDays.max} days`],
         [
           'institutions kept',
-          `at least ${percent(GUARD_LIMITS.minRatio)} of the newest snapshot's (\`COLLECT_MIN_RATIO\`), by id and in number`,
+          `at least ${percent(GUARD_LIMITS.minRatio)} of each anchor's (\`COLLECT_MIN_RATIO\`), by id and in number`,
         ],
-        ['growth', `at most ${percent(GUARD_LIMITS.maxGrowth)} of the newest snapshot's institutions or rates`],
+        ['growth', `at most ${percent(GUARD_LIMITS.maxGrowth)} of each anchor's institutions or rates`],
         [
           'repeated rows',
-          `at most ${percent(GUARD_LIMITS.maxRepeatedShare)} of items repeating a name within their institution (when the newest snapshot had fewer)`,
+          `at most ${percent(GUARD_LIMITS.maxRepeatedShare)} of items repeating a name within their institution (when the anchor had fewer)`,
         ],
         [
-          'a rate’s move in one run, and in one day',
-          `at most ${GUARD_LIMITS.maxRateMove} percentage points (\`COLLECT_MAX_RATE_MOVE\`; balance-transfer promotions excepted)`,
+          'a rate’s move',
+          `at most ${GUARD_LIMITS.maxRateMove} percentage points from the nearest rate its lender had for the term, plan or card rate in each anchor (\`COLLECT_MAX_RATE_MOVE\`; balance-transfer promotions excepted)`,
+        ],
+        [
+          'an annual fee’s move',
+          `at most $${GUARD_LIMITS.maxFeeMove} from the nearest fee its issuer had in each anchor ($${largest('fee')}, the history's largest, × ${FEE_MOVE.margin}; at least $${FEE_MOVE.floor})`,
+        ],
+        [
+          'an interest-free period’s move',
+          `at most ${GUARD_LIMITS.maxDaysMove} days from the nearest period its issuer had in each anchor (the history's largest, ${largest('days')} days, × ${DAYS_MOVE.margin}; at least ${DAYS_MOVE.floor})`,
+        ],
+        [
+          'a rename',
+          `more than ${percent(GUARD_LIMITS.renameShare)} of the product, plan and rate ids of the lenders kept new: every lender kept lists the very values it had, measure by measure`,
         ],
         [
           'a name, plan, condition or period',

@@ -1,25 +1,18 @@
 /**
  * Refuse a collection that looks wrong rather than save it over good data. The schema refuses
  * what the build would (every number within its bounds, clean names); these rules look at the
- * collection as a whole: a page with no table or no rates and the page's unreadable cells (names
- * are names.ts's); and against the
- * snapshots before it: the identity of the lenders, its size, repeated rows, how far a value may
- * move, two names made one id. Those are checked against the newest snapshot and also against the
- * newest snapshot of an earlier UTC date, which no run of today can move: several runs in a day
- * go no further than one. Each refusal names its rule and the evidence (/docs/collection says
- * what a maintainer does then).
+ * collection as a whole: a page with no table or no rates, and the page's unreadable cells (names
+ * and slugs are names.ts's); and against the snapshots before it (anchors.ts): the identity of the lenders, its size, repeated rows, how far
+ * a value may move, two names made one id, a rename. Those hold against the newest snapshot, the
+ * newest at least 24 hours old and the newest at least seven days old. Each refusal names its
+ * rule and the evidence (/docs/collection says what a maintainer does then).
  */
-import { type Entity, itemsOf, type Snapshot } from '../datasets.ts';
+import type { Entity, Snapshot } from '../datasets.ts';
+import { ANCHOR_LIMITS, type Anchor, anchoredRefusal, namesMadeOne } from './anchors.ts';
 
 export const GUARD_LIMITS = {
-  /** Of the newest snapshot's institutions, and of its institutions and rates in number, the share a page must keep (COLLECT_MIN_RATIO). */
-  minRatio: 0.5,
-  /** A page may list at most this many times the newest snapshot's institutions or rates. */
-  maxGrowth: 1.5,
-  /** Percentage points a rate (not a balance-transfer promotion) may move in one run, and in one day (from the newest snapshot of an earlier date). */
-  maxRateMove: 5,
-  /** The share of items that may repeat another item's name within their institution, when the newest snapshot had fewer. */
-  maxRepeatedShare: 0.1,
+  /** The limits held against the snapshots before (anchors.ts): minRatio, maxGrowth, the moves, repeated rows, a rename. */
+  ...ANCHOR_LIMITS,
   /**
    * The most of a page's non-empty value cells that may be unreadable: one odd cell ("call us") is
    * a warning, a column whose format changed (every cell unreadable) is a refusal.
@@ -30,7 +23,6 @@ export const GUARD_LIMITS = {
 export const MAX_UNREADABLE_SHARE = GUARD_LIMITS.maxUnreadableShare;
 
 const refused = (rule: string, evidence: string) => `refused (${rule}): ${evidence}`;
-const percent = (share: number) => `${Math.round(share * 100)} %`;
 /** A few examples of what a rule found, for its message. */
 const some = (found: readonly string[]) =>
   `${found.slice(0, 3).join('; ')}${found.length > 3 ? `; … ${found.length} in all` : ''}`;
@@ -64,43 +56,6 @@ export function rateValues(data: readonly Entity[]): { path: string; key: string
   return found;
 }
 
-/** Names the page gave one id (after the alias table): only the alias table may make two names one institution. */
-function namesMadeOne(listed: readonly Entity[], previous?: Snapshot): string[] {
-  const names = new Map<string, Set<string>>();
-  for (const entity of [...(previous?.data ?? []), ...listed]) {
-    let seen = names.get(entity.id);
-    if (!seen) names.set(entity.id, (seen = new Set()));
-    seen.add(entity.name);
-  }
-  return [...names]
-    .filter(([, seen]) => seen.size > 1)
-    .map(([id, seen]) => `${id}: ${[...seen].map((n) => `"${n}"`).join(' and ')}`);
-}
-
-/** Items that repeat another item's name within their institution. */
-function repeatedItems(data: readonly Entity[]): number {
-  let repeated = 0;
-  for (const entity of data) {
-    const names = itemsOf(entity).map((item) => item.name);
-    repeated += names.length - new Set(names).size;
-  }
-  return repeated;
-}
-
-/**
- * Rates both snapshots hold (by id) that moved further than a run allows. How many move is not
- * limited: after an official cash rate decision most lenders reprice within hours.
- */
-function farMoves(data: readonly Entity[], previous: Snapshot, maxRateMove: number): string[] {
-  const before = new Map(rateValues(previous.data).map((r) => [r.path, r.value]));
-  return rateValues(data).flatMap((r) => {
-    const was = before.get(r.path);
-    // Balance-transfer rates are promotions that start and end (0 ↔ 19.95 is real): their bounds are the schema's.
-    if (was === undefined || r.key === 'balanceTransferRate' || Math.abs(r.value - was) <= maxRateMove) return [];
-    return [`${r.path} ${was} → ${r.value}`];
-  });
-}
-
 export interface GuardInput {
   tableCount: number;
   /** The collection, merged and with unique ids: what would be saved. */
@@ -109,14 +64,12 @@ export interface GuardInput {
   listed: readonly Entity[];
   /** The newest snapshot. */
   previous?: Snapshot;
-  /**
-   * The newest snapshot of a UTC date before this run's, when the newest is of this run's date:
-   * the state today's runs cannot move, checked as the newest is.
-   */
-  earlier?: Snapshot;
-  /** Refuse below this share of the newest snapshot's institutions, by identity and in number (GUARD_LIMITS.minRatio). */
+  /** The newest snapshot at least 24 hours old, and the newest at least seven days old (the trusted state); `standIn` when none was that old and the oldest stands in. */
+  day?: { snapshot: Snapshot; standIn: boolean };
+  week?: { snapshot: Snapshot; standIn: boolean };
+  /** Refuse below this share of an anchor's institutions, by identity and in number (GUARD_LIMITS.minRatio). */
   minRatio: number;
-  /** Percentage points a rate may move in a run or a day (GUARD_LIMITS.maxRateMove unless a maintainer lifts it). */
+  /** Percentage points a rate may move from each anchor (GUARD_LIMITS.maxRateMove unless a maintainer lifts it; the fee and period limits follow in proportion). */
   maxRateMove?: number;
 }
 
@@ -126,89 +79,29 @@ export function refusalReason({
   data,
   listed,
   previous,
-  earlier,
+  day,
+  week,
   minRatio,
   maxRateMove = GUARD_LIMITS.maxRateMove,
 }: GuardInput): string | null {
   if (tableCount === 0) return refused('no rate table', 'the layout changed, or this is not the rates page');
   const rates = rateValues(data);
   if (rates.length === 0) return refused('no rates', 'the page yielded no rates');
-  const baselines: Baseline[] = [];
-  if (previous) baselines.push({ snapshot: previous, name: 'the newest snapshot', span: 'run' });
-  if (earlier && earlier !== previous)
-    baselines.push({ snapshot: earlier, name: `the ${earlier.lastUpdated.slice(0, 10)} snapshot`, span: 'day' });
-  if (baselines.length === 0) {
+  if (!previous) {
     const madeOne = namesMadeOne(listed);
     return madeOne.length > 0
       ? refused('two names, one id (only the alias table may join names)', some(madeOne))
       : null;
   }
-  for (const baseline of baselines) {
-    const reason = againstBaseline({ data, listed, rates, minRatio, maxRateMove }, baseline);
-    if (reason) return reason;
-  }
-  return null;
-}
-
-/** A snapshot a collection is compared with: its words in messages, and what a move from it spans. */
-interface Baseline {
-  snapshot: Snapshot;
-  /** "the newest snapshot", or "the 2026-11-20 snapshot" (the newest of an earlier day). */
-  name: string;
-  span: 'run' | 'day';
-}
-
-/** The rules that compare a collection with a snapshot before it. */
-function againstBaseline(
-  {
-    data,
-    listed,
-    rates,
-    minRatio,
-    maxRateMove,
-  }: Pick<GuardInput, 'data' | 'listed' | 'minRatio'> & { rates: unknown[]; maxRateMove: number },
-  { snapshot: previous, name, span }: Baseline,
-): string | null {
-  const label = span === 'run' ? name : `${name} (the newest of an earlier day)`;
-  const madeOne = namesMadeOne(listed, previous);
-  if (madeOne.length > 0) return refused('two names, one id (only the alias table may join names)', some(madeOne));
-  const before = { institutions: previous.data.length, rates: rateValues(previous.data).length };
-  const now = { institutions: data.length, rates: rates.length };
-  for (const what of ['institutions', 'rates'] as const) {
-    if (now[what] < before[what] * minRatio) {
-      return refused(
-        'shrink',
-        `only ${now[what]} ${what} where ${label} has ${before[what]} (below ${percent(minRatio)})`,
-      );
-    }
-    if (now[what] > before[what] * GUARD_LIMITS.maxGrowth) {
-      return refused(
-        'growth',
-        `${now[what]} ${what} where ${label} has ${before[what]} (above ${percent(GUARD_LIMITS.maxGrowth)})`,
-      );
-    }
-  }
-  const ids = new Set(data.map((e) => e.id));
-  const kept = previous.data.filter((e) => ids.has(e.id));
-  if (kept.length < before.institutions * minRatio) {
-    const gone = previous.data.filter((e) => !ids.has(e.id)).map((e) => e.name);
-    return refused(
-      'other lenders',
-      `only ${kept.length} of ${name}'s ${before.institutions} institutions are listed (below ${percent(minRatio)}); missing ${some(gone)}`,
-    );
-  }
-  const [repeatedNow, repeatedBefore] = [repeatedItems(data), repeatedItems(previous.data)];
-  const items = data.reduce((n, e) => n + itemsOf(e).length, 0);
-  if (repeatedNow > repeatedBefore && repeatedNow > items * GUARD_LIMITS.maxRepeatedShare) {
-    return refused(
-      'repeated rows',
-      `${repeatedNow} of ${items} items repeat another item's name within their institution, where ${label} had ${repeatedBefore}`,
-    );
-  }
-  const far = farMoves(data, previous, maxRateMove);
-  if (far.length > 0) {
-    const evidence = span === 'run' ? some(far) : `from ${label}: ${some(far)}`;
-    return refused(`a rate moved more than ${maxRateMove} percentage points in one ${span}`, evidence);
-  }
-  return null;
+  // One snapshot in several roles is held against once, in its first: the newest, then the day's, then the week's.
+  const anchors: Anchor[] = [{ snapshot: previous, role: 'newest' }];
+  for (const [role, window] of [
+    ['day', day],
+    ['week', week],
+  ] as const)
+    if (window && !anchors.some((a) => a.snapshot.lastUpdated === window.snapshot.lastUpdated))
+      anchors.push({ snapshot: window.snapshot, role, standIn: window.standIn });
+  const trusted =
+    anchors.find((a) => a.snapshot.lastUpdated === (week ?? day)?.snapshot.lastUpdated) ?? anchors.at(-1)!;
+  return anchoredRefusal({ data, listed, anchors, trusted: trusted.snapshot, minRatio, maxRateMove });
 }

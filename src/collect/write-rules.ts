@@ -13,13 +13,48 @@ export async function newestSnapshot(dir: string, dataset: Dataset): Promise<Sna
   return date === undefined ? undefined : readSnapshot(dir, dataset, date);
 }
 
+/** A snapshot the guards hold a collection against, and whether it stands in for one that old (none was). */
+export interface WindowSnapshot {
+  snapshot: Snapshot;
+  standIn: boolean;
+}
+
 /**
- * The newest snapshot dated before `date` (YYYY-MM-DD): what the guards also compare with, since a
- * run of `date` may replace that date's file but never an earlier one.
+ * The newest snapshot and, for each age, the newest snapshot at least that old by its
+ * `lastUpdated` (the oldest standing in where none is): what the guards hold a collection against.
+ * A file's date is its `lastUpdated` date, so only the files of the cut-off date are read to
+ * choose, and each file is read once.
  */
-export async function newestSnapshotBefore(dir: string, dataset: Dataset, date: string): Promise<Snapshot | undefined> {
-  const earlier = (await listSnapshotDates(dir, dataset)).filter((d) => d < date).at(-1);
-  return earlier === undefined ? undefined : readSnapshot(dir, dataset, earlier);
+export async function snapshotAnchors(
+  dir: string,
+  dataset: Dataset,
+  now: Date,
+  agesMs: readonly number[],
+): Promise<{ newest?: Snapshot; windows: (WindowSnapshot | undefined)[] }> {
+  const dates = await listSnapshotDates(dir, dataset);
+  const read = new Map<string, Promise<Snapshot>>();
+  const snapshotOf = (date: string) => {
+    if (!read.has(date)) read.set(date, readSnapshot(dir, dataset, date));
+    return read.get(date)!;
+  };
+  const newest = dates.length === 0 ? undefined : await snapshotOf(dates.at(-1)!);
+  const windows: (WindowSnapshot | undefined)[] = [];
+  for (const age of agesMs) {
+    const cutoff = new Date(now.getTime() - age);
+    const day = cutoff.toISOString().slice(0, 10);
+    let found: Snapshot | undefined;
+    for (const date of dates.toReversed()) {
+      if (date > day) continue;
+      const snapshot = await snapshotOf(date);
+      if (Date.parse(snapshot.lastUpdated) <= cutoff.getTime()) {
+        found = snapshot;
+        break;
+      }
+    }
+    if (found) windows.push({ snapshot: found, standIn: false });
+    else windows.push(dates.length === 0 ? undefined : { snapshot: await snapshotOf(dates[0]!), standIn: true });
+  }
+  return { newest, windows };
 }
 
 /**
