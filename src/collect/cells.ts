@@ -204,8 +204,9 @@ function isNameLike(text: string): boolean {
 
 /**
  * The institution a name cell names: a logo's `alt` when it reads as a name (isNameLike, a stray
- * last stop forgiven: the page's labels carry one, "SBS Bank."), else the cell's text, else a
- * logo's or its link's `title` when that reads as a name; '' when it names none.
+ * last stop forgiven: the page's labels carry one, "SBS Bank."), else the cell's text (never the
+ * site's own name), else a logo's or its link's `title` when that reads as a name; '' when it
+ * names none.
  */
 export function entityName(cell: Element | undefined): string {
   if (!cell) return '';
@@ -214,6 +215,8 @@ export function entityName(cell: Element | undefined): string {
   const alt = images.map((img) => plainText(img.attribs.alt ?? '')).find((text) => isNameLike(text.replace(/\.$/, '')));
   if (alt) return cleanName(alt);
   const text = cleanName(cellText(cell));
+  // The site's own name in a name cell is its own link or logo, never a lender: the row names nobody.
+  if (SITE_NAME.test(text)) return '';
   if (text) return text;
   const titles = [...images, ...links].map((e) => e.attribs.title ?? '').filter(isNameLike);
   return titles.length > 0 ? cleanName(titles[0]!) : '';

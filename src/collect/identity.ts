@@ -149,16 +149,21 @@ export function identify(dataset: Dataset, listed: readonly Entity[], previous?:
   return [...merged.values()].map(({ entity, items }) => {
     const before = previousItems.get(entity.id) ?? [];
     const byName = Map.groupBy(items, (item) => item.name);
-    // Ids already someone's: the items alone of their name keep theirs; each group adds what it takes.
-    const taken = new Set([...byName.values()].flatMap((group) => (group.length === 1 ? [group[0]!.id] : [])));
+    // Ids already someone's: the items alone of their name (then and now) keep theirs; each group adds what it takes.
+    const namesakesBefore = new Set(
+      before.filter((item, i) => before.findIndex((b) => b.name === item.name) !== i).map((item) => item.name),
+    );
+    const taken = new Set(
+      [...byName.values()].flatMap((group) =>
+        group.length === 1 && !namesakesBefore.has(group[0]!.name) ? [group[0]!.id] : [],
+      ),
+    );
     const ids = new Map<Item, string>();
     for (const [name, namesakes] of byName) {
-      if (namesakes.length < 2) continue;
-      const found = idsOfNamesakes(
-        namesakes,
-        before.filter((was) => was.name === name),
-        taken,
-      );
+      // One of a pair renamed: the other keeps the id of its own kind (`-2`, say), not the name's first.
+      const was = before.filter((item) => item.name === name);
+      if (namesakes.length < 2 && was.length < 2) continue;
+      const found = idsOfNamesakes(namesakes, was, taken);
       for (const [item, id] of found) ids.set(item, id);
     }
     return withItems(

@@ -8,7 +8,7 @@ import type { LoanColumn, SourcePage } from '../page-layout.ts';
 import type { LoanInstitution } from '../../schemas/rates.ts';
 import { textValue } from '../cells.ts';
 import { makeId } from '../ids.ts';
-import { entityRuns, readRateTables } from '../tables.ts';
+import { entityRuns, PageRefusal, readRateTables } from '../tables.ts';
 import { CellLog, type PageParse, type PageParser } from './types.ts';
 
 export function loanParser(page: SourcePage<LoanColumn>): PageParser {
@@ -25,7 +25,9 @@ export function loanParser(page: SourcePage<LoanColumn>): PageParser {
         const condition = textValue(row.text('condition'));
         const where = [institution, productName, plan, condition].filter(Boolean).join(' · ');
         const rate = cells.number(row.text('rate'), where, 'rate');
-        if (rate === null || !productName) continue;
+        if (rate === null) continue;
+        // A rate no product cell above it names would be dropped in silence, or filed under a guess.
+        if (!productName) throw new PageRefusal('a row of rates names no product', row.quoted);
         const productId = makeId('product', institution, productName);
         let product = products.get(productId);
         if (!product) products.set(productId, (product = { id: productId, name: productName, rates: [] }));
