@@ -1,13 +1,15 @@
 /**
- * npm run fuzz:collect -- [--seconds <n>] [--seed <n>] [--dataset <name>]... [--no-keep]
+ * npm run fuzz:collect -- [--seconds <n>] [--seed <n>] [--dataset <name>]... [--benign] [--no-keep]
  * The property of test/collect-property.test.ts for as long as asked: generated pages of each
  * dataset in turn (rounds of PAGES_PER_ROUND from seed, seed + 1, …), each served to the collector
- * and judged (test/support/collect-property.ts). Prints the pages generated, refused and written,
+ * and judged (test/support/collect-property.ts); --benign, pages of benign mutations alone, which
+ * must all be collected. Prints the pages generated, refused and written,
  * those written wrong, and how often each mutation applied. A failure is shrunk by fast-check to
  * the fewest mutations and lenders that still fail, printed, and kept in
- * test/fixtures/collect-regressions/ (one file per dataset and first mutation; --no-keep keeps
- * none). Exits 1 when any page was wrong.
+ * test/fixtures/collect-regressions/ (one file per first mutation, the first dataset it failed on,
+ * formatted by the repository's formatter; --no-keep keeps none). Exits 1 when any page was wrong.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,7 +29,7 @@ import {
 import type { PageSpec } from '../test/support/page-grammar.ts';
 import { copyTestHistory, FIXTURE_HISTORY, REPO_SNAPSHOTS } from '../test/support/global-setup.ts';
 
-const USAGE = `usage: npm run fuzz:collect -- [--seconds <n>] [--seed <n>] [--dataset <${DATASET_SLUGS.join('|')}>]... [--no-keep]`;
+const USAGE = `usage: npm run fuzz:collect -- [--seconds <n>] [--seed <n>] [--dataset <${DATASET_SLUGS.join('|')}>]... [--benign] [--no-keep]`;
 /** Pages per dataset in one round, before the next dataset's turn. */
 const PAGES_PER_ROUND = 50;
 const REGRESSIONS_DIR = resolve(import.meta.dirname, '../test/fixtures/collect-regressions');
@@ -44,6 +46,7 @@ function readArgs() {
         seconds: { type: 'string', default: '60' },
         seed: { type: 'string' },
         dataset: { type: 'string', multiple: true },
+        benign: { type: 'boolean', default: false },
         'no-keep': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
@@ -67,7 +70,10 @@ const datasets = DATASETS.filter((d) => !args.dataset || args.dataset.includes(d
 
 const historyDir = await mkdtemp(join(tmpdir(), 'rates-fuzz-history-'));
 const world = await openWorld(historyDir, await copyTestHistory([REPO_SNAPSHOTS, FIXTURE_HISTORY], historyDir));
-const kept = new Set((await readdir(REGRESSIONS_DIR)).filter((n) => n.endsWith('.json')));
+/** The first mutations of the failures kept: a file is named `<first mutation>--<dataset>.json`. */
+const kept = new Set(
+  (await readdir(REGRESSIONS_DIR)).filter((n) => n.endsWith('.json')).map((n) => n.slice(0, n.indexOf('--'))),
+);
 const tally = new Tally();
 const deadline = Date.now() + seconds * 1000;
 console.log(`fuzz:collect: ${seconds} s from seed ${firstSeed}, ${datasets.map((d) => d.slug).join(', ')}`);
@@ -79,7 +85,7 @@ try {
       const left = deadline - Date.now();
       if (left <= 0) break;
       const seed = firstSeed + round;
-      const details = await fc.check(collectProperty(world, dataset, { tally }), {
+      const details = await fc.check(collectProperty(world, dataset, { benign: args.benign, tally }), {
         seed,
         numRuns: PAGES_PER_ROUND,
         plugins: [fc.interruptAfterTimeLimit(left)],
@@ -89,12 +95,14 @@ try {
       if (!details.failed || !spec) continue;
       const checked = await checkPage(world, dataset, spec);
       console.log(`\n${explain(checked)}\n  (seed ${seed}, ${details.numShrinks} shrinks)`);
-      const name = `${dataset.slug}-${slugify(checked.applied[0] ?? 'page')}.json`;
-      if (args['no-keep'] || kept.has(name) || checked.wrong.length === 0) continue;
-      kept.add(name);
+      const first = slugify(checked.applied[0] ?? 'page');
+      if (args['no-keep'] || kept.has(first) || checked.wrong.length === 0) continue;
+      kept.add(first);
       const found = `npm run fuzz:collect -- --seed ${firstSeed} (round seed ${seed}): ${checked.applied.join(', then ')}`;
-      await writeFile(join(REGRESSIONS_DIR, name), `${JSON.stringify(regressionOf(world, checked, found), null, 2)}\n`);
-      console.log(`  kept as test/fixtures/collect-regressions/${name}`);
+      const file = join(REGRESSIONS_DIR, `${first}--${dataset.slug}.json`);
+      await writeFile(file, JSON.stringify(regressionOf(world, checked, found)));
+      execFileSync(resolve(import.meta.dirname, '../node_modules/.bin/biome'), ['format', '--write', file]);
+      console.log(`  kept as test/fixtures/collect-regressions/${first}--${dataset.slug}.json`);
     }
     round++;
   }

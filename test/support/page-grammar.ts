@@ -24,6 +24,7 @@ import {
   type Unit,
   written,
 } from './page-model.ts';
+import { lookAlikesOf, SITE_NAMES } from './page-truth.ts';
 
 /** Picks targets from the generated numbers: each call takes the next (0 once they run out). */
 export class Picker {
@@ -138,8 +139,12 @@ const emptyCell = (like?: Cell): Cell => ({
 });
 const setEmpty = (cell: Cell, shown = '&nbsp;') =>
   Object.assign(cell, { before: '', shown, after: '', says: { is: 'empty' } });
+/** A value cell showing `value` as the page writes it (or `shown`), and saying the value as written. */
 const setNumber = (cell: Cell, value: number, unit: Unit, shown = written(value, unit)) =>
-  Object.assign(cell, { shown, says: { is: 'number', value, unit } });
+  Object.assign(cell, {
+    shown,
+    says: { is: 'number', value: Number(written(value, unit).replace(/[$,]/g, '')), unit },
+  });
 const setText = (cell: Cell, text: string, role: Role) =>
   Object.assign(cell, { before: '', shown: esc(text), after: '', says: { is: 'text', text, role } });
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -149,11 +154,10 @@ function nameShown(cell: Cell, label: string): string {
   if (cell.shown.includes('<img')) return cell.shown.replace(/alt="[^"]*"/, `alt="${esc(label)}"`);
   return cell.shown.replace(/title="[^"]*"/, `title="${esc(label)}"`).replace(/>[^<]*<\/a>/, `>${esc(label)}</a>`);
 }
-/** Every name cell of a lender renamed (`refuse`: and the reason no reader may take the name). */
-function rename(page: PageModel, from: string, to: string, refuse?: string): boolean {
+/** Every name cell of a lender renamed. */
+function rename(page: PageModel, from: string, to: string): boolean {
   const cells = nameCells(page).filter(({ cell }) => cell.says.is === 'name' && cell.says.name === from);
-  for (const { cell } of cells)
-    Object.assign(cell, { shown: nameShown(cell, to), says: { is: 'name', name: to }, ...(refuse ? { refuse } : {}) });
+  for (const { cell } of cells) Object.assign(cell, { shown: nameShown(cell, to), says: { is: 'name', name: to } });
   return cells.length > 0;
 }
 const lenderNames = (page: PageModel) => [
@@ -204,19 +208,6 @@ const SLOGANS = [
   'click to contact us',
   ' - creating futures.',
 ];
-/** Latin letters, and letter for letter their look-alikes in other scripts (Unicode's confusables, UTS #39). */
-const LOOK_ALIKES: Record<string, [latin: string, alike: string]> = {
-  Cyrillic: ['ABCEHKMOPSTaceiop', 'АВСЕНКМОРЅТасеіор'],
-  Greek: ['ABCEHKMNOPTo', 'ΑΒϹΕΗΚΜΝΟΡΤο'],
-  Lisu: ['ABCEHKMNOPST', 'ꓮꓐꓚꓰꓧꓗꓟꓠꓳꓑꓢꓔ'],
-  Cherokee: ['ABCEHKMPST', 'ᎪᏴᏟᎬᎻᏦᎷᏢᏚᎢ'],
-};
-/** A letter's look-alikes, each with its script. */
-const lookAlikesOf = (letter: string) =>
-  Object.entries(LOOK_ALIKES).flatMap(([script, [latin, alike]]) => {
-    const i = latin.indexOf(letter);
-    return i < 0 ? [] : [[[...alike][i]!, script] as const];
-  });
 /** Lenders' names in letters windows-1252 has and ASCII has not (’ is one of its 0x80–0x9F bytes). */
 const ACCENTED = ['Société Générale', 'Crédit Agricole', 'Caisse d’Épargne', 'Banque Française'];
 const LATIN_1_LABELS = ['windows-1252', 'iso-8859-1', 'latin1', 'cp1252'];
@@ -638,16 +629,8 @@ export const MUTATIONS: readonly Mutation[] = [
       if (!name) return false;
       const chars = [...name];
       const i = pick.one(chars.flatMap((c, i) => (lookAlikesOf(c).length > 0 ? [i] : [])))!;
-      const letter = chars[i]!;
-      const [alike, script] = pick.one(lookAlikesOf(letter))!;
-      chars[i] = alike;
-      const spelled = chars.join('');
-      return rename(
-        page,
-        name,
-        spelled,
-        `"${spelled}" spells "${letter}" with a ${script} letter (U+${alike.codePointAt(0)!.toString(16).toUpperCase()})`,
-      );
+      chars[i] = pick.one(lookAlikesOf(chars[i]!))!;
+      return rename(page, name, chars.join(''));
     },
   },
   {
@@ -680,8 +663,7 @@ export const MUTATIONS: readonly Mutation[] = [
     family: 'labels',
     apply(page, pick) {
       const name = pick.one(lenderNames(page));
-      const site = pick.one(['interest.co.nz', 'Interest.co.nz'])!;
-      return name !== undefined && rename(page, name, site, `"${site}" is the site's own name, no lender's`);
+      return name !== undefined && rename(page, name, pick.one(SITE_NAMES)!);
     },
   },
   {
@@ -689,8 +671,7 @@ export const MUTATIONS: readonly Mutation[] = [
     family: 'labels',
     apply(page, pick) {
       const name = pick.one(lenderNames(page));
-      const path = pick.one(page.pathNames)!;
-      return name !== undefined && rename(page, name, path, `"${path}" would take one of the site's own paths`);
+      return name !== undefined && rename(page, name, pick.one(page.pathNames)!);
     },
   },
   {

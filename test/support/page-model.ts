@@ -44,43 +44,42 @@ function termMonths(header: string): number | null {
 }
 export const termLabel = (months: number | null) => MORTGAGE_TERM_TABLE.find((t) => t.months === months)!.label;
 
-/** The recorded header texts of each layout with what each says; a record that changes fails here, loudly. */
+const LENDER = { key: 'lender', lender: true } as const;
+
+/** The recorded header texts of a layout, each with what it says; a record that changes fails here, loudly. */
 function layoutOf(kind: PageLayoutKind): Layout {
   const texts = headerTexts(kind);
-  const said: Record<PageLayoutKind, (text: string, i: number) => Omit<Column, 'header'>> = {
-    mortgage: (text, i) =>
-      i === 0
-        ? { key: 'lender', lender: true }
-        : i === 1
-          ? { key: 'product', role: 'product' }
-          : { key: termLabel(termMonths(text)), unit: 'rate' },
-    loan: (_, i) =>
-      [
-        { key: 'lender', lender: true } as const,
-        { key: 'product', role: 'product' } as const,
-        { key: 'plan', role: 'plan' } as const,
-        { key: 'condition', role: 'condition' } as const,
-        { key: 'rate', unit: 'rate' } as const,
-      ][i]!,
-    card: (_, i) =>
-      [
-        { key: 'lender', lender: true } as const,
-        { key: 'plan', role: 'card' } as const,
-        { key: 'interestFreeDays', unit: 'days' } as const,
-        { key: 'annualFeeNZD', unit: 'money' } as const,
-        { key: 'balanceTransferRate', unit: 'rate' } as const,
-        { key: 'balanceTransferPeriod', role: 'period' } as const,
-        { key: 'cashAdvanceRate', unit: 'rate' } as const,
-        { key: 'purchaseRate', unit: 'rate' } as const,
-      ][i]!,
-  };
-  const expected = { mortgage: 9, loan: 5, card: 8 }[kind];
-  if (texts.length !== expected)
-    throw new Error(`the ${kind} record has ${texts.length} headers, the model knows ${expected}`);
-  return { kind, columns: texts.map((header, i) => ({ header, ...said[kind](header, i) })) };
+  const meanings: Omit<Column, 'header'>[] =
+    kind === 'mortgage'
+      ? [
+          LENDER,
+          { key: 'product', role: 'product' },
+          ...texts.slice(2).map((text) => ({ key: termLabel(termMonths(text)), unit: 'rate' as const })),
+        ]
+      : kind === 'loan'
+        ? [
+            LENDER,
+            { key: 'product', role: 'product' },
+            { key: 'plan', role: 'plan' },
+            { key: 'condition', role: 'condition' },
+            { key: 'rate', unit: 'rate' },
+          ]
+        : [
+            LENDER,
+            { key: 'plan', role: 'card' },
+            { key: 'interestFreeDays', unit: 'days' },
+            { key: 'annualFeeNZD', unit: 'money' },
+            { key: 'balanceTransferRate', unit: 'rate' },
+            { key: 'balanceTransferPeriod', role: 'period' },
+            { key: 'cashAdvanceRate', unit: 'rate' },
+            { key: 'purchaseRate', unit: 'rate' },
+          ];
+  if (meanings.length !== texts.length)
+    throw new Error(`the ${kind} record has ${texts.length} headers, the model knows ${meanings.length}`);
+  return { kind, columns: texts.map((header, i) => ({ header, ...meanings[i]! })) };
 }
 
-export const LAYOUTS: Record<PageLayoutKind, Layout> = {
+const LAYOUTS: Record<PageLayoutKind, Layout> = {
   mortgage: layoutOf('mortgage'),
   loan: layoutOf('loan'),
   card: layoutOf('card'),
@@ -118,7 +117,7 @@ export interface Cell {
   says: Says;
   /** Columns the cell covers (colspan). */
   span: number;
-  /** Why this cell makes the page one a reader must refuse (a name in look-alike letters …). */
+  /** Why this cell makes the page one a reader must refuse (a logo that names no one). */
   refuse?: string;
 }
 
@@ -320,7 +319,7 @@ const attrText = (attrs: Attrs) =>
     .map(([k, v]) => ` ${k}="${esc(v)}"`)
     .join('');
 
-export const cellHtml = (cell: Cell) =>
+const cellHtml = (cell: Cell) =>
   `<${cell.tag}${attrText(cell.attrs)}>${cell.before}${cell.shown}${cell.after}</${cell.tag}>`;
 
 /** A table's rows as HTML: a lender's name spanning its rows when the table says so, two empty cells merged where a row says so. */

@@ -73,16 +73,48 @@ export function offersOfSnapshot(layout: Layout, data: readonly any[]): (Offer &
 }
 
 /**
- * Words that say which of two text columns a text belongs to, whatever header it stands under:
- * "Secured …" is a plan, an amount or a range word a condition (the issue's and the earlier
- * rounds' words). A text without them is read as its header says.
+ * What a text column never holds, by the page's own words (the issue's and the earlier rounds'
+ * rules): a product or notes cell reading "Secured …" holds a plan, a plan cell reading an amount
+ * or a range word holds a condition. A text moved under another column that reads so means the
+ * columns traded places; one that does not is read as its header says.
  */
-const EVIDENT: Partial<Record<Role, RegExp>> = {
-  plan: /^(?:un)?secured\b/i,
-  condition: /^(?:from|to)\b|\$|\d/i,
+const NEVER: Partial<Record<Role, RegExp>> = {
+  product: /^(?:un)?secured\b/i,
+  condition: /^(?:un)?secured\b/i,
+  plan: /^(?:from|to)\b|\$|\d/i,
 };
 
 type Value = number | string | null;
+
+/** Latin letters, and letter for letter their look-alikes in other scripts (Unicode's confusables, UTS #39). */
+const LOOK_ALIKES: Record<string, [latin: string, alike: string]> = {
+  Cyrillic: ['ABCEHKMOPSTaceiop', 'АВСЕНКМОРЅТасеіор'],
+  Greek: ['ABCEHKMNOPTo', 'ΑΒϹΕΗΚΜΝΟΡΤο'],
+  Lisu: ['ABCEHKMNOPST', 'ꓮꓐꓚꓰꓧꓗꓟꓠꓳꓑꓢꓔ'],
+  Cherokee: ['ABCEHKMPST', 'ᎪᏴᏟᎬᎻᏦᎷᏢᏚᎢ'],
+};
+/** A Latin letter's look-alikes. */
+export const lookAlikesOf = (letter: string) =>
+  Object.values(LOOK_ALIKES).flatMap(([latin, alike]) => {
+    const i = latin.indexOf(letter);
+    return i < 0 ? [] : [[...alike][i]!];
+  });
+/** Each look-alike letter with its script. */
+const SCRIPT_OF = new Map(
+  Object.entries(LOOK_ALIKES).flatMap(([script, [, alike]]) => [...alike].map((c) => [c, script] as const)),
+);
+/** The site's own name: no lender's. */
+export const SITE_NAMES = ['interest.co.nz', 'Interest.co.nz'];
+
+/** Why no reader may take `name` for a lender's: a look-alike letter, the site's own name, one of its paths. */
+function nameProblem(name: string, page: PageModel): string | undefined {
+  const alike = [...name].find((c) => SCRIPT_OF.has(c));
+  if (alike)
+    return `"${name}" has a ${SCRIPT_OF.get(alike)} letter that looks Latin (U+${alike.codePointAt(0)!.toString(16).toUpperCase()})`;
+  if (SITE_NAMES.includes(name)) return `"${name}" is the site's own name, no lender's`;
+  if (page.pathNames.includes(name)) return `"${name}" would take one of the site's own paths`;
+  return undefined;
+}
 
 export function truthOf(page: PageModel): Truth {
   const why: string[] = [...page.refuse];
@@ -104,7 +136,7 @@ export function truthOf(page: PageModel): Truth {
         return null;
       case 'text':
         if (!column.role) return null; // words in a value column: an unreadable cell, left out
-        if (says.role === column.role || !EVIDENT[says.role]?.test(says.text)) return says.text;
+        if (says.role === column.role || !NEVER[column.role]?.test(says.text)) return says.text;
         why.push(`${where}: columns traded places: the ${column.key} column reads "${says.text}", a ${says.role}`);
         return null;
       default:
@@ -132,6 +164,8 @@ export function truthOf(page: PageModel): Truth {
       if (row.kind !== 'body') continue;
       for (const cell of row.cells) if (cell.refuse) refuse(cell.refuse);
       const first = row.cells[0]?.says;
+      const problem = first?.is === 'name' ? nameProblem(first.name, page) : undefined;
+      if (problem) refuse(problem);
       if (first?.is === 'name' && first.name !== lender) {
         if (started.has(first.name)) refuse(`"${first.name}" starts a second run of rows in one table`);
         started.add(first.name);
