@@ -26,7 +26,7 @@ import {
   regressionOf,
   Tally,
 } from '../test/support/collect-property.ts';
-import type { PageSpec } from '../test/support/page-grammar.ts';
+import { MUTATION_NAMES, type PageSpec } from '../test/support/page-grammar.ts';
 import { copyTestHistory, FIXTURE_HISTORY, REPO_SNAPSHOTS } from '../test/support/global-setup.ts';
 
 const USAGE = `usage: npm run fuzz:collect -- [--seconds <n>] [--seed <n>] [--dataset <${DATASET_SLUGS.join('|')}>]... [--benign] [--no-keep]`;
@@ -112,7 +112,8 @@ try {
 }
 
 console.log(`\nfuzz:collect: ${tally.summary}`);
-console.log('mutations applied:');
-for (const [name, n] of [...tally.mutations].sort((a, b) => b[1] - a[1]))
-  console.log(`  ${String(n).padStart(6)}  ${name}`);
+console.log('mutations applied, by family:');
+const family = (name: string) => MUTATION_NAMES.get(name)!.family;
+const rows = [...tally.mutations].sort((a, b) => family(a[0]).localeCompare(family(b[0])) || b[1] - a[1]);
+for (const [name, n] of rows) console.log(`  ${family(name).padEnd(10)} ${String(n).padStart(6)}  ${name}`);
 process.exit(tally.wrong.written + tally.wrong.refused > 0 ? 1 : 0);
