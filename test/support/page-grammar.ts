@@ -407,9 +407,10 @@ export const MUTATIONS: readonly Mutation[] = [
     apply(page, pick) {
       const tables = pick.int(2) === 0 ? page.sections : [pick.one(page.sections)!].filter(Boolean);
       const brk = pick.one(['<br>', '<br/>', ' <br> ', '<br />'])!;
+      // The spaces of the text, not those inside a tag (`<br />`).
       for (const table of tables)
         for (const cell of [...table.header, ...table.rows.filter((r) => r.kind === 'header').flatMap((r) => r.cells)])
-          cell.shown = `${cell.shown.replaceAll(' ', brk)}${pick.int(2) ? '<br>' : ''}`;
+          cell.shown = `${cell.shown.replace(/ (?![^<>]*>)/g, brk)}${pick.int(2) ? '<br>' : ''}`;
       return tables.length > 0;
     },
   },
@@ -681,8 +682,10 @@ export const MUTATIONS: readonly Mutation[] = [
       const at = pick.one(cellsOf(page, (cell, at, c) => c === itemIndex(page, at.table) && cell.says.is === 'text'));
       if (at?.cell.says.is !== 'text') return false;
       const { text, role } = at.cell.says;
-      // Card names keep a capital first letter: the reader gives them one, as the history has them.
-      const ways = [`${text} Plus`, `${text} (new)`, `${text} 2`, ...(role === 'card' ? [] : [text.toUpperCase()])];
+      // Card names keep a capital first letter (the reader gives them one, as the history has them),
+      // and a mortgage "Special" its case: every way of writing "Special" is the lender's Special.
+      const cased = role === 'card' || /^special\b/i.test(text) ? [] : [text.toUpperCase()];
+      const ways = [`${text} Plus`, `${text} (new)`, `${text} 2`, ...cased];
       const renamed = pick.one(ways.filter((w) => w !== text))!;
       for (const cell of sameItem(page, at.table, at.r)) setText(cell, renamed, role);
       return true;
