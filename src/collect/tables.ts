@@ -242,8 +242,10 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       const tr = body[r]!;
       const cells = [...new Set(slots.flatMap((s) => (s ? [s.cell] : [])))];
       const where = () => `table ${t + 1}, row ${r + 1} (${quote(cells.map(text).join(' | '))})`;
+      // The lender's column is where its header says, like every other column.
+      const nameSlot = slots[keys.indexOf(first!.key)];
       // A header row anywhere in the table, in <th> or <td> cells, is a header, never a lender.
-      const lead = slots[0] ? foldHeader(text(slots[0].cell)) : '';
+      const lead = nameSlot ? foldHeader(text(nameSlot.cell)) : '';
       if ($(tr).children('th').length > 0 || first!.header.test(lead)) {
         keys = mapHeaders(headerTexts(slots, text), page, t);
         return;
@@ -258,7 +260,7 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       if (special) {
         // A follow-on line among other values: which product and term it is cannot be said.
         const other = slots.find(
-          (s, i) => s && s.cell !== special && i > 0 && keys[i] !== page.item && text(s.cell) !== '',
+          (s, i) => s && s.cell !== special && keys[i] !== first!.key && keys[i] !== page.item && text(s.cell) !== '',
         );
         if (other)
           throw new PageRefusal(
@@ -283,7 +285,7 @@ export function readRateTables<K extends string>(html: string, page: SourcePage<
       // A row starts an institution when its name cell names one, whatever its class. The short
       // follow-on line repeats the product in its first cells, so it never names one.
       if (!special) {
-        const nameCell = slots[0]?.cell;
+        const nameCell = nameSlot?.cell;
         const name = nameCell ? nameOf(nameCell) : '';
         const href = nameCell ? linkOf(nameCell) : undefined;
         if (name && href) links.push({ entity: name, href });

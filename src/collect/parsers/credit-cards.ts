@@ -9,7 +9,7 @@ import { textValue } from '../cells.ts';
 import { makeId } from '../ids.ts';
 import { CREDIT_CARD_PAGE } from '../page-layout.ts';
 import { historySpelling } from '../page-spellings.ts';
-import { entityRuns, readRateTables } from '../tables.ts';
+import { entityRuns, PageRefusal, readRateTables } from '../tables.ts';
 import { CellLog, type PageParse } from './types.ts';
 
 /** A balance-transfer period in the history's spelling ("6 mths" is "6 months"), or null. */
@@ -17,6 +17,9 @@ function period(text: string): string | null {
   const value = textValue(text);
   return value === null ? null : historySpelling(value, 'period');
 }
+
+/** The columns holding a card's values: a row with any of them names its card. */
+const CARD_COLUMNS = CREDIT_CARD_PAGE.columns.flatMap((c) => (c.key === 'issuer' || c.key === 'plan' ? [] : [c.key]));
 
 export function parseCreditCardPage(html: string): PageParse {
   const { tableCount, rows, links } = readRateTables(html, CREDIT_CARD_PAGE);
@@ -26,9 +29,15 @@ export function parseCreditCardPage(html: string): PageParse {
       id: makeId('issuer', issuer),
       name: issuer,
       plans: run
-        .filter((row) => row.text('plan'))
+        .filter((row) => {
+          if (textValue(row.text('plan')) !== null) return true;
+          // A row of values naming no card would be dropped in silence, or filed under a guess.
+          if (CARD_COLUMNS.some((column) => textValue(row.text(column)) !== null))
+            throw new PageRefusal('a row of rates names no product', row.quoted);
+          return false;
+        })
         .map((row) => {
-          const name = historySpelling(row.text('plan'), 'plan');
+          const name = historySpelling(textValue(row.text('plan'))!, 'plan');
           const at = (what: string) => `${issuer} · ${name} · ${what}`;
           const days = cells.number(row.text('interestFreeDays'), at('interest-free days'), 'days');
           if (days !== null && !Number.isInteger(days)) cells.cannotRead(at('interest-free days'), String(days));

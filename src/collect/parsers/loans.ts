@@ -19,7 +19,8 @@ export function loanParser(page: SourcePage<LoanColumn>): PageParser {
       const products = new Map<string, LoanInstitution['products'][number]>();
       let lastProduct = '';
       for (const row of run) {
-        const productName = row.text('product') || lastProduct;
+        // An empty or "not offered" product cell (`-`, `n/a`) continues the product above it.
+        const productName = textValue(row.text('product')) ?? lastProduct;
         lastProduct = productName;
         const plan = textValue(row.text('plan'));
         const condition = textValue(row.text('condition'));

@@ -6,6 +6,7 @@
  */
 import type { MortgageInstitution, MortgageRate } from '../../schemas/rates.ts';
 import { MORTGAGE_TERM_TABLE, mortgageTerm } from '../../schemas/terms.ts';
+import { textValue } from '../cells.ts';
 import { makeId } from '../ids.ts';
 import { MORTGAGE_PAGE } from '../page-layout.ts';
 import { quote } from '../../lib/clean-text.ts';
@@ -43,7 +44,7 @@ export function parseMortgagePage(html: string): PageParse {
         lines.push(row);
         continue;
       }
-      const name = normalizeProductName(row.text('product'));
+      const name = normalizeProductName(textValue(row.text('product')) ?? '');
       const rates = MORTGAGE_TERM_TABLE.flatMap((term) => {
         const value = cells.number(row.text(`term:${term.key}`), `${institution} · ${name} · ${term.label}`, 'rate');
         return value === null ? [] : [rateFor(institution, name, term.months, value)];
@@ -57,7 +58,7 @@ export function parseMortgagePage(html: string): PageParse {
     // Each 18-month line joins the product its own product cell names, wherever the line sits.
     const byName = Map.groupBy(products, (p) => p.name);
     for (const line of lines) {
-      const matching = byName.get(normalizeProductName(line.text('product'))) ?? [];
+      const matching = byName.get(normalizeProductName(textValue(line.text('product')) ?? '')) ?? [];
       if (matching.length !== 1) {
         throw new PageRefusal(
           'an 18-month line names no one product of its lender',
