@@ -235,6 +235,10 @@ describe('the AI page', () => {
       'Every deployment negotiates this way: a server started with `npm start` in its page server, Vercel in its routing middleware',
     );
     for (const matcher of DOCS_PAGE_MATCHERS) expect(MIDDLEWARE_MATCHER).toContain(matcher);
+    // The changelog says so of the release that brought it.
+    expect(flat(page('changelog'))).toContain(
+      'answers its Markdown at its own address, with `Vary: Accept`: `npm start` in its page server, Vercel in its routing middleware',
+    );
   });
 
   it('the Inspector commands run the Inspector whose CLI the suite tests', async () => {
