@@ -30,7 +30,7 @@ const ROUTE_PARAMS: Record<string, string> = { dataset: '<dataset>', entity: '<i
 
 /** A concrete path in its general form: datasets, institutions and issuers by their placeholders. */
 function general(path: string): string {
-  const slugs = new Set(DATASETS.map((d) => d.slug));
+  const slugs = new Set<string>(DATASETS.map((d) => d.slug));
   const explorerPaths = new Set(DATASETS.map((d) => EXPLORER[d.slug].path));
   const params = new Set(DATASETS.map((d) => `{${d.entity.param}}`));
   return path
@@ -54,7 +54,7 @@ function routeOf(file: string): string {
   });
 }
 
-const document = buildOpenApiDocument({ site: SITE, examples: {} }) as {
+const document = buildOpenApiDocument({ site: SITE, examples: {} }) as unknown as {
   paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
 };
 const FEED_TYPES = ['application/feed+json', 'application/atom+xml'];
