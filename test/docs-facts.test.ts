@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { STATUS_CACHE_MS } from '../src/status/health.ts';
 import { buildSiteData, type SiteData } from '../src/build/site-data.ts';
 import { datasetCsv } from '../src/changes/csv.ts';
-import { changesEndpointOf } from '../src/changes/endpoint.ts';
+import { changesEndpointOf, RESERVED_SLUGS } from '../src/changes/endpoint.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
 import { changeDays, entitiesEver, type SnapshotData } from '../src/changes/model.ts';
 import { DEFAULT_FETCH, fetchPage } from '../src/collect/fetch-page.ts';
@@ -881,5 +881,28 @@ describe('llms.txt’s alert feeds', () => {
       const feed = (await response.json()) as { items: unknown[] };
       expect(feed.items.length, url.href).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the slugs no lender may take', () => {
+  it('are every segment the router answers after a dataset, and the changes and collection pages and the README list them all', async () => {
+    // The segments after a dataset's slug that the document's paths name (not a path parameter).
+    const [first] = DATASETS;
+    const base = endpointsOf(first).list.path;
+    const segments = Object.keys(openapi.paths)
+      .filter((path) => path.startsWith(`${base}/`) && !path.slice(base.length + 1).startsWith('{'))
+      .map((path) => path.slice(base.length + 1));
+    expect([...segments].sort()).toEqual([...RESERVED_SLUGS].sort());
+    for (const slug of RESERVED_SLUGS) {
+      // The router answers the segment itself, never as a lender it does not know.
+      const body = await (await core(`${base}/${slug}`)).json();
+      expect(body.error, slug).not.toBe(first.entity.notFound);
+    }
+    const words = RESERVED_SLUGS.map((s) => `\`${s}\``);
+    const listed = `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+    expect(flat(page('changes'))).toContain(`refuses any institution or issuer whose slug is ${listed}`);
+    expect(flat(page('collection'))).toContain(`one of the API's own segments after a dataset (${listed}:`);
+    const inReadme = `refuses an institution or issuer whose slug is ${listed}`;
+    expect(flat(readme).includes(inReadme), inReadme).toBe(true);
   });
 });
