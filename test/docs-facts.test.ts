@@ -25,7 +25,8 @@ import { createSearchCore } from '../src/docs/search.ts';
 import { EXAMPLE_CUT } from '../src/examples.ts';
 import { CODING_THRESHOLD } from '../src/http/coding.ts';
 import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
-import { countWord } from '../src/lib/words.ts';
+import { countWord, listInWords } from '../src/lib/words.ts';
+import { DATASET_ENDPOINT_WORDS } from '../src/docs/surface.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { PARTS_KEPT } from '../src/store/history-archive.ts';
@@ -904,5 +905,23 @@ describe('the slugs no lender may take', () => {
     expect(flat(page('collection'))).toContain(`one of the API's own segments after a dataset (${listed}:`);
     const inReadme = `refuses an institution or issuer whose slug is ${listed}`;
     expect(flat(readme).includes(inReadme), inReadme).toBe(true);
+  });
+});
+
+describe('the overview', () => {
+  it("names every endpoint the OpenAPI document has: each of a dataset's by what it answers, the others by their path", () => {
+    const text = flat(page(''));
+    const [first] = DATASETS;
+    const base = endpointsOf(first).list.path;
+    const perDataset = Object.keys(openapi.paths).filter((p) => p === base || p.startsWith(`${base}/`));
+    // One phrase per endpoint of a dataset, and each of them said.
+    expect(Object.keys(DATASET_ENDPOINT_WORDS)).toHaveLength(perDataset.length);
+    expect(text).toContain(`for each dataset ${listInWords(Object.values(DATASET_ENDPOINT_WORDS))} (the table below)`);
+    const others = Object.keys(openapi.paths).filter(
+      (p) => !DATASETS.some((d) => p.includes(`/${d.slug}`)) && p !== MCP_PATH,
+    );
+    expect(others.length).toBeGreaterThan(2);
+    for (const path of others) expect(text, path).toContain(`(\`${path}\`)`);
+    expect(text).toContain(`an **MCP server** at \`${MCP_PATH}\``);
   });
 });

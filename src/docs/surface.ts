@@ -13,7 +13,7 @@ import { REST_TOOL_KINDS, restToolsOf } from '../mcp/rest-tools.ts';
 type DatasetEndpointKind = EndpointKind | ChangesEndpoint['kind'] | AlertsEndpoint['kind'];
 
 /** What each endpoint of a dataset answers, in the overview's words: a new kind of endpoint needs its words here. */
-const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
+export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
   list: 'a list',
   detail: 'one institution or issuer',
   timeSeries: 'a time series',
