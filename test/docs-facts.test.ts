@@ -38,6 +38,9 @@ import { REST_TOOL_KINDS, restToolsOf } from '../src/mcp/rest-tools.ts';
 import { OWN_TOOLS, TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
+import { alertsEndpointOf, alertsExampleRequests, lowestChangesAtom } from '../src/api/alerts.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
+import { INSTITUTIONS_PATH, STATUS_PATH } from '../src/paths.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { compileSnapshotTree, type CompiledStore, newestOnly } from '../src/store/compile.ts';
 import { historyFiles, servedStoreOf } from '../src/store/history-build.ts';
@@ -545,17 +548,19 @@ describe('the terms page', () => {
   it('names the answers that carry the terms of use and those that do not, as they are', async () => {
     const text = flat(page('terms'));
     const dataset = DATASETS[0];
-    const { list, detail, timeSeries } = endpointsOf(dataset);
+    const { list, detail, timeSeries, lowest } = endpointsOf(dataset);
     const newest = (await lastDates(dataset)).at(-1);
     const carrying = [
       list.path,
       detail.path.replace(`{${dataset.entity.param}}`, dataset.exampleEntityId),
       `${timeSeries.path}?date=${newest}`,
+      lowest.path,
       changesEndpointOf(dataset).path,
+      INSTITUTIONS_PATH,
     ];
     for (const target of carrying) expect((await (await core(target)).json()).termsOfUse, target).toBe(TERMS_OF_USE);
     expect(text).toContain(
-      '| every list, detail, time-series and change-log answer of the API (`/api/v1/<dataset>…`) | in its `termsOfUse` field |',
+      '| every list, detail, time-series, lowest-rates and change-log answer of the API (`/api/v1/<dataset>…`), and the lenders registry (`/api/v1/institutions`) | in its `termsOfUse` field |',
     );
 
     const callTool = async (args: Record<string, unknown>) => {
@@ -587,15 +592,38 @@ describe('the terms page', () => {
       expect(feed(entry).children('rights').text()).toBe(TERMS_OF_USE);
       expect(cheerio.load(feed(entry).children('content').text()).text()).toContain(TERMS_OF_USE);
     }
-    expect(text).toContain("| the Atom feeds | in the feed's `rights`, and each entry's `rights` and content |");
+    expect(text).toContain(
+      "| the change feeds (`…/changes.atom`) | in the feed's `rights`, and each entry's `rights` and content |",
+    );
 
-    for (const target of [HEALTH_PATH, `${list.path}?colour=blue`, '/api/search?query=rates'])
+    // The alerts feeds, JSON and Atom, and the lowest-rate feed: the terms once, for the whole feed.
+    const query = alertsExampleRequests(dataset, (await (await core(lowest.path)).json()).data)[0]!;
+    const json = await (await core(query)).json();
+    expect(json.items.length, query).toBeGreaterThan(0);
+    expect(json.description).toContain(TERMS_OF_USE);
+    for (const item of json.items) expect(JSON.stringify(item)).not.toContain(TERMS_OF_USE);
+    const measure = EXPLORER[dataset.slug].compared[0]!;
+    const atoms = [
+      await (await core(query.replace(alertsEndpointOf(dataset).path, `/feeds/${dataset.slug}/alerts.atom`))).text(),
+      lowestChangesAtom(dataset, snapshots, measure, SITE),
+    ];
+    for (const xml of atoms) {
+      const atom = cheerio.load(xml, { xml: true });
+      expect(atom('feed > rights').text()).toBe(TERMS_OF_USE);
+      expect(atom('entry').length).toBeGreaterThan(0);
+      for (const entry of atom('entry').get()) expect(atom(entry).text()).not.toContain(TERMS_OF_USE);
+    }
+    expect(text).toContain(
+      "| the alerts feeds (`/api/v1/<dataset>/alerts`, `/feeds/<dataset>/alerts.atom`) and the lowest-rate feeds (`…/lowest.atom`) | once, for the whole feed: the Atom feed's `rights`, the JSON Feed's `description`; not in each entry |",
+    );
+
+    for (const target of [HEALTH_PATH, STATUS_PATH, `${list.path}?colour=blue`, '/api/search?query=rates'])
       expect((await (await core(target)).json()).termsOfUse, target).toBeUndefined();
     const csv = datasetCsv(dataset, snapshots);
     expect(csv).not.toContain(TERMS_OF_USE);
     expect(csv).not.toContain('termsOfUse');
     expect(text).toContain(
-      'Answers that carry no rates do not carry them: errors (of the API and of MCP tools), health and the docs search. Neither do the CSV downloads',
+      'Answers that carry no rates do not carry them: errors (of the API and of MCP tools), health, the status figures (`/api/v1/status`) and the docs search. Neither do the CSV downloads',
     );
   });
 });
