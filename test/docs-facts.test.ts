@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import * as cheerio from 'cheerio';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -40,7 +40,7 @@ import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
 import { alertsEndpointOf, alertsExampleRequests, lowestChangesAtom } from '../src/api/alerts.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
-import { INSTITUTIONS_PATH, STATUS_PATH } from '../src/paths.ts';
+import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, SERVICE_PATH, STATUS_PATH } from '../src/paths.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { compileSnapshotTree, type CompiledStore, newestOnly } from '../src/store/compile.ts';
 import { historyFiles, servedStoreOf } from '../src/store/history-build.ts';
@@ -951,5 +951,45 @@ describe('the overview', () => {
     expect(others.length).toBeGreaterThan(2);
     for (const path of others) expect(text, path).toContain(`(\`${path}\`)`);
     expect(text).toContain(`an **MCP server** at \`${MCP_PATH}\``);
+  });
+});
+
+describe('what is answered per request outside /api', () => {
+  /** The site's routes answered per request: the page files that opt out of prerendering. */
+  async function perRequestPages(): Promise<string[]> {
+    const dir = join(ROOT, 'src/pages');
+    const found: string[] = [];
+    for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (!e.isFile()) continue;
+      const text = await readFile(join(e.parentPath, e.name), 'utf8');
+      if (/^export const prerender = false;/m.test(text))
+        found.push(`/${relative(dir, join(e.parentPath, e.name)).replace(/\.(astro|ts)$/, '')}`);
+    }
+    return found.filter((route) => !route.startsWith('/api/'));
+  }
+
+  it('the deploying and self-hosting pages name each: the pages rendered per request and the feeds the API answers', async () => {
+    const pages = await perRequestPages();
+    expect(pages).toEqual(expect.arrayContaining(['/status', '/openapi/json']));
+    // The API listener answers /api and /feeds, and no page's path.
+    const firstSegments = (await readdir(join(ROOT, 'src/pages'))).map((name) => name.replace(/\.(astro|ts)$/, ''));
+    expect(firstSegments).toContain('rates');
+    for (const segment of firstSegments) expect(SERVICE_PATH.test(`/${segment}/x`), segment).toBe(false);
+    expect(SERVICE_PATH.test(`${FEEDS_PREFIX}/x`)).toBe(true);
+    const feeds = `${FEEDS_PREFIX}/<dataset>/${ALERTS_FEED_FILE}`;
+    const answered = [...pages, feeds];
+    const deploying = flat(page('deploying'));
+    const sentence = deploying.slice(
+      deploying.indexOf('Outside `/api`,'),
+      deploying.indexOf('Every other page and file'),
+    );
+    expect(sentence).toContain(`Outside \`/api\`, ${countWord(answered.length)} things are answered per request`);
+    for (const path of answered) expect(sentence, path).toContain(`\`${path}\``);
+    const selfHosting = flat(page('self-hosting'));
+    expect(selfHosting).toContain(`all but ${countWord(answered.length)} answers made per request`);
+    for (const path of answered) expect(selfHosting, path).toContain(`\`${path}\``);
+    expect(selfHosting).toContain(
+      `\`npm start\` sends \`/api/*\` and \`${FEEDS_PREFIX}/*\` straight to those functions`,
+    );
   });
 });
