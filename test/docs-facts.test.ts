@@ -24,6 +24,8 @@ import { cacheSeconds, durationWords } from '../src/docs/pages.ts';
 import { createSearchCore } from '../src/docs/search.ts';
 import { EXAMPLE_CUT } from '../src/examples.ts';
 import { CODING_THRESHOLD } from '../src/http/coding.ts';
+import { KEPT_FOR_MS } from '../src/http/kept-answers.ts';
+import { withRequestIds } from '../src/http/request-id.ts';
 import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
 import { countWord, listInWords } from '../src/lib/words.ts';
 import { DATASET_ENDPOINT_WORDS } from '../src/docs/surface.ts';
@@ -434,6 +436,42 @@ describe('the caching page', () => {
     );
     expect(flat(text)).toContain(`**Other shared caches** keep it for ${keeps('s-maxage')}, then revalidate`);
     expect(flat(text)).toContain(`at most once every ${durationWords(STATUS_CACHE_MS / 1000)} per process`);
+  });
+
+  it("says health's and the status figures' answers are reused for their second, one timestamp for every request in it", async () => {
+    let clock = 0;
+    let now = Date.parse('2025-03-05T12:00:00.000Z');
+    const service = createService({
+      loadStore: async () => servedStoreOf(store),
+      status: new FileStatusStore(await tempDir('rates-status-')),
+      siteUrl: SITE,
+      clock: () => clock,
+      // Every reading of the time is later than the one before: only a kept answer repeats one.
+      now: () => new Date((now += 7)),
+    });
+    for (const path of [HEALTH_PATH, STATUS_PATH]) {
+      const stamp = async () => (await (await service(new Request(`${SITE}${path}`))).json()).timestamp;
+      const first = await stamp();
+      clock += KEPT_FOR_MS - 1;
+      expect(await stamp(), `${path} within its second`).toBe(first);
+      clock += 1;
+      expect(await stamp(), `${path} after its second`).not.toBe(first);
+    }
+    expect(flat(page('caching'))).toContain(
+      `Each of their answers is then reused for ${durationWords(KEPT_FOR_MS / 1000)}, as every whole answer is: requests within that second get the same answer and the same \`timestamp\`, which says when it was worked out.`,
+    );
+  });
+
+  it('says what a cache may keep carries no x-request-id: the answer before the stamp, which every caller gets on its way out', async () => {
+    const list = endpointsOf(mortgages).list.path;
+    const unstamped = await core(list);
+    expect(unstamped.headers.get('x-request-id')).toBeNull();
+    const stamped = await withRequestIds(api)(new Request(`${SITE}${list}`));
+    expect(stamped.headers.get('x-request-id')).toMatch(/\S/);
+    for (const answer of [unstamped, stamped]) expect(answer.headers.get('vary') ?? '').not.toMatch(/request-id/i);
+    expect(flat(page('caching'))).toContain(
+      'What a cache may keep — the answer as the API makes it, before the id is stamped on the way out — never carries `x-request-id`, and no answer has `Vary` on it.',
+    );
   });
 
   it('names exactly the codings npm start sends: br or gzip, never deflate', async () => {
