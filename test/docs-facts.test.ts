@@ -18,7 +18,7 @@ import { atomFeed } from '../src/changes/feeds.ts';
 import { changeDays, entitiesEver, type SnapshotData } from '../src/changes/model.ts';
 import { DEFAULT_FETCH, fetchPage } from '../src/collect/fetch-page.ts';
 import { rateValues } from '../src/collect/guards.ts';
-import { DATASETS, type Dataset, datasetsInWords } from '../src/datasets.ts';
+import { DATASETS, type Dataset, datasetsInWords, filtersOf } from '../src/datasets.ts';
 import { CHECKED_HOURLY, COLLECTION_WORDS } from '../src/lib/collection-words.ts';
 import { cacheSeconds, durationWords } from '../src/docs/pages.ts';
 import { createSearchCore } from '../src/docs/search.ts';
@@ -1029,5 +1029,39 @@ describe('what is answered per request outside /api', () => {
     expect(selfHosting).toContain(
       `\`npm start\` sends \`/api/*\` and \`${FEEDS_PREFIX}/*\` straight to those functions`,
     );
+  });
+});
+
+describe('a filter that picks one measure', () => {
+  it('says on the lowest rates and the alerts feeds what it does there, not what it does to a list', async () => {
+    let checked = 0;
+    for (const dataset of DATASETS) {
+      const { lowest, list } = endpointsOf(dataset);
+      const alerts = alertsEndpointOf(dataset);
+      const [tool] = restToolsOf(dataset, ['lowest']);
+      for (const filter of filtersOf(dataset, 'lowest')) {
+        if (!filter.asMeasure) continue;
+        checked++;
+        const described = (path: string) =>
+          openapi.paths[path].get.parameters.find((p: any) => p.name === filter.name).description;
+        expect(described(list.path)).toBe(filter.description);
+        expect(described(lowest.path)).toBe(filter.asMeasure.lowest);
+        expect(described(alerts.path)).toBe(filter.asMeasure.alerts);
+        expect(tool!.description).toContain(filter.asMeasure.lowest);
+        expect(tool!.description).not.toContain(filter.description);
+      }
+      // termInMonths: one term's lowest alone, none for a term no lender offers; on the alerts, a 400 naming the measures.
+      if (!filtersOf(dataset, 'lowest').some((f) => f.name === 'termInMonths')) continue;
+      const one = await (await core(`${lowest.path}?termInMonths=12`)).json();
+      expect(one.data.map((m: { measure: string }) => m.measure)).toEqual(['12']);
+      expect((await (await core(`${lowest.path}?termInMonths=7`)).json()).data).toEqual([]);
+      const refused = await core(`${alerts.path}?termInMonths=7&below=9`);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).hint).toContain('measure=');
+      expect(await (await core(`${alerts.path}?termInMonths=12&below=9`)).text()).toBe(
+        await (await core(`${alerts.path}?measure=12&below=9`)).text(),
+      );
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });

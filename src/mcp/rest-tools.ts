@@ -36,7 +36,7 @@ export const listToolName = (dataset: Dataset) => operationName(endpointsOf(data
 function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; description: string } {
   const { entity, title } = dataset;
   const filters = filtersOf(dataset, kind)
-    .map((f) => ` Optional ${f.name}: ${f.description}`)
+    .map((f) => ` Optional ${f.name}: ${(kind === 'lowest' && f.asMeasure?.lowest) || f.description}`)
     .join('');
   const list = listToolName(dataset);
   switch (kind) {
