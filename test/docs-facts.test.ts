@@ -1065,3 +1065,29 @@ describe('a filter that picks one measure', () => {
     expect(checked).toBeGreaterThan(0);
   });
 });
+
+describe("the lowest-rates tools' descriptions", () => {
+  it("name each offer's fields as its dataset's answer has them, those every offer has and those some do", async () => {
+    for (const dataset of DATASETS) {
+      const [tool] = restToolsOf(dataset, ['lowest']);
+      const listed = /\(each with ([^;]+); and, where it has them, ([^)]+)\)/.exec(tool!.description);
+      expect(listed, tool!.name).not.toBeNull();
+      const [always, sometimes] = [listed![1]!.split(', '), listed![2]!.split(/, | and /)];
+      const offer = (tool!.outputSchema as any).properties.data.items.properties.offers.items;
+      expect([...always, ...sometimes].sort(), tool!.name).toEqual(Object.keys(offer.properties).sort());
+      expect(always.sort(), tool!.name).toEqual([...offer.required].sort());
+      // What the real answer's offers carry is among them, and every field every offer has is there.
+      const answer = await (await core(endpointsOf(dataset).lowest.path)).json();
+      const offers = answer.data.flatMap((m: { offers: object[]; restricted: object[] }) => [
+        ...m.offers,
+        ...m.restricted,
+      ]);
+      expect(offers.length).toBeGreaterThan(0);
+      for (const o of offers) {
+        const keys = Object.keys(o).filter((k) => k !== 'for');
+        for (const key of keys) expect([...always, ...sometimes], `${tool!.name}: ${key}`).toContain(key);
+        for (const key of always) expect(keys, `${tool!.name}: ${key}`).toContain(key);
+      }
+    }
+  });
+});
