@@ -1091,3 +1091,49 @@ describe("the lowest-rates tools' descriptions", () => {
     }
   });
 });
+
+describe("the README's MCP limits, CI and reference page", () => {
+  /** A header-less batch (protocol 2025-03-26), as a client of that version sends it. */
+  const batch = (messages: unknown[]): McpRequest => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(messages),
+  });
+  const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOLS[0]!.name } });
+
+  it('says a batch of too many messages is refused whole with -32600, and calls past the call limit get -32000', async () => {
+    const tooMany = await mcpCore(batch(Array.from({ length: LIMITS.batchMessages + 1 }, (_, i) => ping(i))));
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json()).error).toMatchObject({ code: -32600, data: { limit: 'batchMessages' } });
+    const calls = await mcpCore(batch(Array.from({ length: LIMITS.batchToolCalls + 1 }, (_, i) => call(i))));
+    expect(calls.status).toBe(200);
+    const last = (await calls.json()).find((reply: { id: number }) => reply.id === LIMITS.batchToolCalls);
+    expect(last.error).toMatchObject({ code: -32000, data: { limit: 'batchToolCalls' } });
+    expect(flat(readme)).toContain(
+      "a batch's messages (a batch of more is refused whole: HTTP 400, `-32600`, its `data` naming the limit), its `tools/call` requests and the bytes of its answers (each call past them gets a `-32000` error naming the limit)",
+    );
+  });
+
+  it('says what CI runs, as its workflow runs it, and what .ci/run adds', async () => {
+    const workflow = await readFile(join(ROOT, '.github/workflows/ci.yml'), 'utf8');
+    const runs = [...workflow.matchAll(/^\s*(?:- )?run: (.+)$/gm)].map((m) => m[1]!.trim());
+    expect(runs).toEqual(expect.arrayContaining(['npm ci', 'npm test']));
+    expect(runs.some((r) => r.includes('apt-get install') && r.includes('chromium') && r.includes('nginx'))).toBe(true);
+    expect(workflow).not.toContain('.ci/run');
+    const script = await readFile(join(ROOT, '.ci/run'), 'utf8');
+    expect(script).toContain('npm ci');
+    expect(script).toMatch(/npm test\b/);
+    expect(script).toMatch(/passed, \$\{failed\} failed/);
+    expect(flat(readme)).toContain(
+      'CI (`.github/workflows/ci.yml`) installs both, then runs `npm ci` and `npm test` on every push and pull request. `bash .ci/run` does the same on a Debian machine',
+    );
+    expect(workflow).toMatch(/on:\s*\n\s*push:\s*\n\s*pull_request:/);
+  });
+
+  it("says /openapi needs no script to be read and loads one, the Copy buttons' (test/site.test.ts counts them)", () => {
+    const row = readme.split('\n').find((line) => line.startsWith('| `/openapi` |'))!;
+    expect(row).toContain("readable without JavaScript: its one script adds the code blocks' Copy buttons");
+    expect(row).not.toMatch(/no JavaScript/);
+  });
+});
