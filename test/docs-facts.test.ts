@@ -213,6 +213,30 @@ describe('the AI page', () => {
     expect(page('limits')).toContain(`such as ${whole.text}`);
   });
 
+  it('names the tools whose descriptions state their sizes, and those whose do not, as tools/list gives them', async () => {
+    const response = await mcpCore(modern('tools/list'));
+    const listed = (await response.json()).result.tools as { name: string; description: string }[];
+    const words: Record<string, string> = {
+      list: 'list',
+      detail: 'detail',
+      timeSeries: 'time-series',
+      lowest: 'lowest-rates',
+    };
+    const kinds = (sized: boolean) =>
+      listInWords(
+        REST_TOOL_KINDS.filter((kind) =>
+          DATASETS.every((d) => {
+            const name = restToolsOf(d, [kind])[0]!.name;
+            return /\bSizes?: /.test(listed.find((t) => t.name === name)!.description) === sized;
+          }),
+        ).map((kind) => words[kind]!),
+      );
+    expect(kinds(true)).not.toBe('');
+    expect(flat(page('ai'))).toContain(
+      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve; those of the ${kinds(false)} tools state none.`,
+    );
+  });
+
   it("each dataset tool's description states the sizes of the Sizes table's row, in its words", async () => {
     const ai = page('ai');
     const sizes = ai.slice(ai.indexOf('### Sizes'), ai.indexOf('### Limits'));
