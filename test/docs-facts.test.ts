@@ -345,10 +345,11 @@ describe('hand-written text', () => {
     // A hypothetical slug the change-log page discusses, not an id it offers.
     const hypothetical = new Set(['institution:changes']);
     const prefixes = [...new Set(DATASETS.map((d) => d.entity.prefix)), 'product', 'plan', 'rate'].join('|');
-    const named = new RegExp(`\`((?:${prefixes}):[a-z0-9:-]+)\``, 'gi');
+    // Named in code (`institution:anz`) or as a JSON string in an example ("institution:anz").
+    const named = new RegExp(`([\`"])((?:${prefixes}):[a-z0-9:-]+)\\1`, 'gi');
     let checked = 0;
     for (const [name, text] of written) {
-      for (const [, id] of text.matchAll(named)) {
+      for (const [, , id] of text.matchAll(named)) {
         if (hypothetical.has(id!.toLowerCase())) continue;
         checked++;
         expect(ids.has(id!.toLowerCase()), `${name}: ${id}`).toBe(true);
