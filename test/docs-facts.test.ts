@@ -1162,3 +1162,36 @@ describe("the README's MCP limits, CI and reference page", () => {
     expect(row).not.toMatch(/no JavaScript/);
   });
 });
+
+describe('links between the docs pages', () => {
+  /** The Markdown of a page's section by its heading's id, up to the next heading of its depth or above. */
+  const section = (slug: string, id: string) => {
+    const doc = data.pages.find((p) => p.slug === slug)!;
+    const at = doc.headings.findIndex((h) => h.id === id);
+    if (at < 0) return undefined;
+    const heading = doc.headings[at]!;
+    const next = doc.headings.slice(at + 1).find((h) => h.depth <= heading.depth);
+    const text = doc.markdown;
+    const start = text.indexOf(`${'#'.repeat(heading.depth)} ${heading.text}`);
+    return text.slice(start, next ? text.indexOf(`${'#'.repeat(next.depth)} ${next.text}`, start + 1) : undefined);
+  };
+
+  it('every link to a section of a docs page names a section that page has', () => {
+    let links = 0;
+    for (const doc of data.pages)
+      for (const [, slug, id] of doc.markdown.matchAll(/\]\(\/docs\/?([\w/-]*)#([\w-]+)\)/g)) {
+        links++;
+        expect(section(slug!, id!), `${doc.slug || 'overview'} → /docs/${slug}#${id}`).toBeDefined();
+      }
+    expect(links).toBeGreaterThan(10);
+  });
+
+  it("the limits page's health paragraph links the caching section that says how often the status store is read", () => {
+    const limits = page('limits');
+    const health = limits.slice(limits.indexOf('## Health'), limits.indexOf('## On Vercel'));
+    const [, id] = /\]\(\/docs\/caching#([\w-]+)\)/.exec(health)!;
+    expect(flat(section('caching', id!)!)).toContain(
+      `read the collection status store at most once every ${durationWords(STATUS_CACHE_MS / 1000)} per process`,
+    );
+  });
+});
