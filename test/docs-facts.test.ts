@@ -23,6 +23,7 @@ import { CHECKED_HOURLY, COLLECTION_WORDS } from '../src/lib/collection-words.ts
 import { cacheSeconds, durationWords } from '../src/docs/pages.ts';
 import { createSearchCore } from '../src/docs/search.ts';
 import { EXAMPLE_CUT } from '../src/examples.ts';
+import { staticReference } from '../src/openapi/static-reference.ts';
 import { CODING_THRESHOLD } from '../src/http/coding.ts';
 import { KEPT_FOR_MS } from '../src/http/kept-answers.ts';
 import { withRequestIds } from '../src/http/request-id.ts';
@@ -756,6 +757,33 @@ describe('the stability page', () => {
   });
 });
 
+/** What an example (`shown`) left out of the real answer, in the words the pages use; `noun` is what `data` lists. */
+function cutOf(real: any, shown: any, noun: string): string[] {
+  const expected: string[] = [];
+  if (Array.isArray(real.data) && real.data.length > shown.data.length) {
+    expect(shown.data.length).toBe(EXAMPLE_CUT.entities);
+    expected.push(`\`data\` cut to its first ${shown.data.length} of ${real.data.length} ${noun}`);
+  }
+  if (real.timeSeries) {
+    const [all, kept] = [Object.keys(real.timeSeries), Object.keys(shown.timeSeries)];
+    if (all.length > kept.length)
+      expected.push(`\`timeSeries\` cut to its last ${kept.length} of ${all.length} snapshots`);
+    if (kept.some((d) => shown.timeSeries[d].data.length < real.timeSeries[d].data.length))
+      expected.push(`each snapshot's \`data\` cut to its first ${EXAMPLE_CUT.entities} ${noun}`);
+    if (real.availableDates.length > shown.availableDates.length) {
+      const ends = shown.availableDates.length / 2;
+      expect(shown.availableDates).toEqual([
+        ...real.availableDates.slice(0, ends),
+        ...real.availableDates.slice(-ends),
+      ]);
+      expected.push(
+        `\`availableDates\` cut to its first ${ends} and last ${ends} of ${real.availableDates.length} dates`,
+      );
+    }
+  }
+  return expected;
+}
+
 describe('the reference pages', () => {
   it('each example says what was cut from the real answer, in the numbers of the cut', async () => {
     let cuts = 0;
@@ -770,35 +798,58 @@ describe('the reference pages', () => {
       expect(blocks.length, dataset.slug).toBe(Object.keys(endpointsOf(dataset)).length);
       for (const [, url, note = '', shownJson] of blocks) {
         const real = await (await core(url!.slice(SITE.length))).json();
-        const shown = JSON.parse(shownJson!);
-        const expected: string[] = [];
-        const kind = dataset.entity.kind;
-        if (Array.isArray(real.data) && real.data.length > shown.data.length) {
-          expect(shown.data.length).toBe(EXAMPLE_CUT.entities);
-          expected.push(`\`data\` cut to its first ${shown.data.length} of ${real.data.length} ${kind}s`);
-        }
-        if (real.timeSeries) {
-          const [all, kept] = [Object.keys(real.timeSeries), Object.keys(shown.timeSeries)];
-          if (all.length > kept.length)
-            expected.push(`\`timeSeries\` cut to its last ${kept.length} of ${all.length} snapshots`);
-          if (kept.some((d) => shown.timeSeries[d].data.length < real.timeSeries[d].data.length))
-            expected.push(`each snapshot's \`data\` cut to its first ${EXAMPLE_CUT.entities} ${kind}s`);
-          if (real.availableDates.length > shown.availableDates.length) {
-            const ends = shown.availableDates.length / 2;
-            expect(shown.availableDates).toEqual([
-              ...real.availableDates.slice(0, ends),
-              ...real.availableDates.slice(-ends),
-            ]);
-            expected.push(
-              `\`availableDates\` cut to its first ${ends} and last ${ends} of ${real.availableDates.length} dates`,
-            );
-          }
-        }
+        const expected = cutOf(real, JSON.parse(shownJson!), `${dataset.entity.kind}s`);
         expect(note, url).toBe(expected.join('; '));
         cuts += expected.length;
       }
     }
     expect(cuts).toBeGreaterThan(DATASETS.length);
+  });
+
+  it('as the OpenAPI document says of each example it cut, and of no other', async () => {
+    const nouns = new Map<string, string>([[INSTITUTIONS_PATH, 'institutions and issuers']]);
+    for (const d of DATASETS) for (const e of Object.values(endpointsOf(d))) nouns.set(e.path, `${d.entity.kind}s`);
+    let cut = 0;
+    for (const [path, item] of Object.entries<any>(openapi.paths))
+      for (const [status, response] of Object.entries<any>(item.get?.responses ?? {})) {
+        if (status !== '200' || path === STATUS_PATH) continue;
+        for (const media of Object.values<any>(response.content ?? {}))
+          for (const example of Object.values<any>(media.examples ?? {})) {
+            const request = example.summary.replace(/^GET /, '');
+            const real = await (await core(request)).json();
+            const expected = nouns.has(path) ? cutOf(real, example.value, nouns.get(path)!) : [];
+            expect(example.description, request).toBe(
+              expected.length ? `The real answer, cut: ${expected.join('; ')}.` : undefined,
+            );
+            cut += expected.length ? 1 : 0;
+          }
+      }
+    expect(cut).toBeGreaterThan(DATASETS.length);
+    // The reference page at /openapi shows it beside the example.
+    const shown = staticReference(openapi)
+      .tags.flatMap((t) => t.operations)
+      .flatMap((op) => op.responses.flatMap((r) => r.bodies.flatMap((b) => b.examples)));
+    expect(shown.filter((e) => e.description.startsWith('The real answer, cut: '))).toHaveLength(cut);
+  });
+
+  it('the changes page says what its change-log example cut', async () => {
+    const text = page('changes');
+    const [, request, note = '', json] =
+      /curl '[^']*?(\/api\/[^']+)'\n```\n\nResponse `200` \(real data(?:; ([^)]*))?\):\n\n```json\n([\s\S]*?)\n```/.exec(
+        text,
+      )!;
+    const real = await (await core(request!)).json();
+    const shown = JSON.parse(json!);
+    const [last] = shown.changes;
+    const realLast = real.changes.at(-1);
+    expect(last.date).toBe(realLast.date);
+    const expected = [
+      ...(real.changes.length > 1 ? [`\`changes\` cut to its last of ${real.changes.length} dates`] : []),
+      ...['changed', 'added', 'removed']
+        .filter((kind) => realLast[kind].length > last[kind].length)
+        .map((kind) => `\`${kind}\` to its first ${last[kind].length} of ${realLast[kind].length}`),
+    ];
+    expect(note).toBe(expected.join('; '));
   });
 
   it('give every field of every dataset a meaning, as the OpenAPI document does', () => {

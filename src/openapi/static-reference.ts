@@ -37,7 +37,7 @@ export interface Schema {
 interface MediaType {
   schema?: Schema;
   example?: unknown;
-  examples?: Record<string, { summary?: string; value?: unknown }>;
+  examples?: Record<string, { summary?: string; description?: string; value?: unknown }>;
 }
 
 interface OperationObject {
@@ -72,6 +72,8 @@ export interface ReferenceParameter {
 export interface ReferenceExample {
   /** What the example answers, e.g. `GET /api/v1/<slug>?termInMonths=12`. */
   title: string;
+  /** What the document says of it, such as what was cut from the real answer; '' when nothing. */
+  description: string;
   json: string;
 }
 
@@ -234,9 +236,11 @@ function bodiesOf(content: Record<string, MediaType> | undefined): ReferenceBody
   return Object.entries(content ?? {}).map(([contentType, media]) => {
     const examples: ReferenceExample[] = Object.entries(media.examples ?? {}).map(([name, example]) => ({
       title: example.summary ?? name,
+      description: example.description ?? '',
       json: JSON.stringify(example.value, null, 2),
     }));
-    if (media.example !== undefined) examples.push({ title: 'Example', json: JSON.stringify(media.example, null, 2) });
+    if (media.example !== undefined)
+      examples.push({ title: 'Example', description: '', json: JSON.stringify(media.example, null, 2) });
     return {
       contentType,
       type: typeOf(media.schema),
