@@ -2,9 +2,10 @@
  * The API reference at /openapi, read from the OpenAPI document the build wrote
  * (`@generated/openapi.json`, made by document.ts) and rendered at build time into plain HTML:
  * every operation by tag with its parameters, request body and responses (their examples
- * collapsed), and every component schema as a table of fields. The page needs no JavaScript;
- * the interactive reference (Scalar, about a megabyte of script) is its own page,
- * /openapi/interactive, so /openapi costs what a docs page costs.
+ * collapsed), and every component schema as a table of fields. The page is read without
+ * JavaScript (its one script adds the code blocks' Copy buttons); the interactive reference
+ * (Scalar, megabytes of script: the weight /openapi states is measured in test/site.test.ts) is
+ * its own page, /openapi/interactive, so /openapi costs what a docs page costs.
  */
 
 /** The parts of a JSON Schema (OpenAPI 3.1) the reference shows. */
