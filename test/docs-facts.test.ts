@@ -1058,7 +1058,7 @@ describe('the overview', () => {
     const perDataset = Object.keys(openapi.paths).filter((p) => p === base || p.startsWith(`${base}/`));
     // One phrase per endpoint of a dataset, and each of them said.
     expect(Object.keys(DATASET_ENDPOINT_WORDS)).toHaveLength(perDataset.length);
-    expect(text).toContain(`for each dataset ${listInWords(Object.values(DATASET_ENDPOINT_WORDS))} (the table below)`);
+    expect(text).toContain(`for each dataset ${listInWords(Object.values(DATASET_ENDPOINT_WORDS))}; and health`);
     const others = Object.keys(openapi.paths).filter(
       (p) => !DATASETS.some((d) => p.includes(`/${d.slug}`)) && p !== MCP_PATH,
     );

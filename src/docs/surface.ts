@@ -19,7 +19,7 @@ export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
   timeSeries: 'a time series',
   lowest: 'the lowest open rates',
   changes: 'a change log',
-  alerts: 'a threshold alerts feed (JSON Feed, with an Atom twin)',
+  alerts: 'a threshold alerts feed, in JSON Feed and in Atom',
 };
 
 /** A twin tool's kind as the AI page names the tools: "the list, detail and time-series tools". */
