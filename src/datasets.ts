@@ -65,7 +65,13 @@ export function entityOf(dataset: Dataset, id: string, name: string, items: read
 export interface ItemFilter<I = Item> {
   name: string;
   schema: z.ZodType<string>;
+  /** What it does to a list, a detail or a time series. */
   description: string;
+  /**
+   * What it does where it picks one measure rather than cutting items: the lowest rates and the
+   * alerts feeds (without it, `description` says it for those too).
+   */
+  asMeasure?: { lowest: string; alerts: string };
   /** A value the examples (the site's, the docs') show the filter with. */
   example: string;
   /** The endpoints that take it; without it, the list, the detail, the time series and the lowest rates alike. */
@@ -109,6 +115,14 @@ const termInMonths: ItemFilter<MortgageProduct> = {
   description:
     `Only fixed rates of this term, in months (${FIXED_TERM_MONTHS_PROSE}); variable floating rates are left out. ` +
     'A term the data does not have gives empty product arrays.',
+  asMeasure: {
+    lowest:
+      `Only this fixed term, in months (${FIXED_TERM_MONTHS_PROSE}): \`data\` holds that term's lowest open rate alone. ` +
+      'A term no lender offers gives an empty `data`.',
+    alerts:
+      `The fixed term to follow, in months (${FIXED_TERM_MONTHS_PROSE}): the same as \`measure\` set to it. ` +
+      'A term that is no measure of the dataset is a 400 naming the measures it has.',
+  },
   item(product, value) {
     const months = Number(value);
     const rates = product.rates.filter((rate) => rate.termInMonths === months);

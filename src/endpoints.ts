@@ -30,7 +30,10 @@ export { API_PREFIX, HEALTH_PATH, HEALTH_SEGMENT, isMcpPath, MCP_PATH, TIME_SERI
 
 function filterParams(dataset: Dataset, kind: EndpointKind) {
   return Object.fromEntries(
-    filtersOf(dataset, kind).map((filter) => [filter.name, filter.schema.describe(filter.description).optional()]),
+    filtersOf(dataset, kind).map((filter) => [
+      filter.name,
+      filter.schema.describe((kind === 'lowest' && filter.asMeasure?.lowest) || filter.description).optional(),
+    ]),
   );
 }
 

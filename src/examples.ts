@@ -49,6 +49,25 @@ export interface ExampleCut {
   availableDates?: number;
 }
 
+/**
+ * What an example left out, in words ("`data` cut to its first 2 of 34 institutions"), `noun` the
+ * plural of what `data` lists: the reference pages and the OpenAPI document say it beside the example.
+ */
+export function cutWords(cut: ExampleCut | undefined, noun: string): string[] {
+  if (!cut) return [];
+  const { entities, snapshots, datesAtEachEnd } = EXAMPLE_CUT;
+  return [
+    ...(cut.data ? [`\`data\` cut to its first ${entities} of ${cut.data} ${noun}`] : []),
+    ...(cut.snapshots ? [`\`timeSeries\` cut to its last ${snapshots} of ${cut.snapshots} snapshots`] : []),
+    ...(cut.snapshotData ? [`each snapshot's \`data\` cut to its first ${entities} ${noun}`] : []),
+    ...(cut.availableDates
+      ? [
+          `\`availableDates\` cut to its first ${datesAtEachEnd} and last ${datesAtEachEnd} of ${cut.availableDates} dates`,
+        ]
+      : []),
+  ];
+}
+
 /** The parts of an API answer that trim shortens: a list's data, a time series and its dates. */
 interface Trimmable {
   data?: unknown;

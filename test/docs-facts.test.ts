@@ -6,26 +6,30 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import * as cheerio from 'cheerio';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { STATUS_CACHE_MS } from '../src/status/health.ts';
 import { buildSiteData, type SiteData } from '../src/build/site-data.ts';
 import { datasetCsv } from '../src/changes/csv.ts';
-import { changesEndpointOf } from '../src/changes/endpoint.ts';
+import { changesEndpointOf, RESERVED_SLUGS } from '../src/changes/endpoint.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
 import { changeDays, entitiesEver, type SnapshotData } from '../src/changes/model.ts';
 import { DEFAULT_FETCH, fetchPage } from '../src/collect/fetch-page.ts';
 import { rateValues } from '../src/collect/guards.ts';
-import { DATASETS, type Dataset, datasetsInWords } from '../src/datasets.ts';
+import { DATASETS, type Dataset, datasetsInWords, filtersOf } from '../src/datasets.ts';
 import { CHECKED_HOURLY, COLLECTION_WORDS } from '../src/lib/collection-words.ts';
 import { cacheSeconds, durationWords } from '../src/docs/pages.ts';
 import { createSearchCore } from '../src/docs/search.ts';
 import { EXAMPLE_CUT } from '../src/examples.ts';
+import { staticReference } from '../src/openapi/static-reference.ts';
 import { CODING_THRESHOLD } from '../src/http/coding.ts';
+import { KEPT_FOR_MS } from '../src/http/kept-answers.ts';
+import { withRequestIds } from '../src/http/request-id.ts';
 import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
-import { countWord } from '../src/lib/words.ts';
+import { countWord, listInWords } from '../src/lib/words.ts';
+import { DATASET_ENDPOINT_WORDS } from '../src/docs/surface.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { PARTS_KEPT } from '../src/store/history-archive.ts';
@@ -37,6 +41,9 @@ import { REST_TOOL_KINDS, restToolsOf } from '../src/mcp/rest-tools.ts';
 import { OWN_TOOLS, TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
+import { alertsEndpointOf, alertsExampleRequests, lowestChangesAtom } from '../src/api/alerts.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
+import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, SERVICE_PATH, STATUS_PATH } from '../src/paths.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { compileSnapshotTree, type CompiledStore, newestOnly } from '../src/store/compile.ts';
 import { historyFiles, servedStoreOf } from '../src/store/history-build.ts';
@@ -207,6 +214,30 @@ describe('the AI page', () => {
     expect(page('limits')).toContain(`such as ${whole.text}`);
   });
 
+  it('names the tools whose descriptions state their sizes, and those whose do not, as tools/list gives them', async () => {
+    const response = await mcpCore(modern('tools/list'));
+    const listed = (await response.json()).result.tools as { name: string; description: string }[];
+    const words: Record<string, string> = {
+      list: 'list',
+      detail: 'detail',
+      timeSeries: 'time-series',
+      lowest: 'lowest-rates',
+    };
+    const kinds = (sized: boolean) =>
+      listInWords(
+        REST_TOOL_KINDS.filter((kind) =>
+          DATASETS.every((d) => {
+            const name = restToolsOf(d, [kind])[0]!.name;
+            return /\bSizes?: /.test(listed.find((t) => t.name === name)!.description) === sized;
+          }),
+        ).map((kind) => words[kind]!),
+      );
+    expect(kinds(true)).not.toBe('');
+    expect(flat(page('ai'))).toContain(
+      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve; those of the ${kinds(false)} tools state none.`,
+    );
+  });
+
   it("each dataset tool's description states the sizes of the Sizes table's row, in its words", async () => {
     const ai = page('ai');
     const sizes = ai.slice(ai.indexOf('### Sizes'), ai.indexOf('### Limits'));
@@ -235,6 +266,10 @@ describe('the AI page', () => {
       'Every deployment negotiates this way: a server started with `npm start` in its page server, Vercel in its routing middleware',
     );
     for (const matcher of DOCS_PAGE_MATCHERS) expect(MIDDLEWARE_MATCHER).toContain(matcher);
+    // The changelog says so of the release that brought it.
+    expect(flat(page('changelog'))).toContain(
+      'answers its Markdown at its own address, with `Vary: Accept`: `npm start` in its page server, Vercel in its routing middleware',
+    );
   });
 
   it('the Inspector commands run the Inspector whose CLI the suite tests', async () => {
@@ -311,10 +346,11 @@ describe('hand-written text', () => {
     // A hypothetical slug the change-log page discusses, not an id it offers.
     const hypothetical = new Set(['institution:changes']);
     const prefixes = [...new Set(DATASETS.map((d) => d.entity.prefix)), 'product', 'plan', 'rate'].join('|');
-    const named = new RegExp(`\`((?:${prefixes}):[a-z0-9:-]+)\``, 'gi');
+    // Named in code (`institution:anz`) or as a JSON string in an example ("institution:anz").
+    const named = new RegExp(`([\`"])((?:${prefixes}):[a-z0-9:-]+)\\1`, 'gi');
     let checked = 0;
     for (const [name, text] of written) {
-      for (const [, id] of text.matchAll(named)) {
+      for (const [, , id] of text.matchAll(named)) {
         if (hypothetical.has(id!.toLowerCase())) continue;
         checked++;
         expect(ids.has(id!.toLowerCase()), `${name}: ${id}`).toBe(true);
@@ -426,6 +462,42 @@ describe('the caching page', () => {
     );
     expect(flat(text)).toContain(`**Other shared caches** keep it for ${keeps('s-maxage')}, then revalidate`);
     expect(flat(text)).toContain(`at most once every ${durationWords(STATUS_CACHE_MS / 1000)} per process`);
+  });
+
+  it("says health's and the status figures' answers are reused for their second, one timestamp for every request in it", async () => {
+    let clock = 0;
+    let now = Date.parse('2025-03-05T12:00:00.000Z');
+    const service = createService({
+      loadStore: async () => servedStoreOf(store),
+      status: new FileStatusStore(await tempDir('rates-status-')),
+      siteUrl: SITE,
+      clock: () => clock,
+      // Every reading of the time is later than the one before: only a kept answer repeats one.
+      now: () => new Date((now += 7)),
+    });
+    for (const path of [HEALTH_PATH, STATUS_PATH]) {
+      const stamp = async () => (await (await service(new Request(`${SITE}${path}`))).json()).timestamp;
+      const first = await stamp();
+      clock += KEPT_FOR_MS - 1;
+      expect(await stamp(), `${path} within its second`).toBe(first);
+      clock += 1;
+      expect(await stamp(), `${path} after its second`).not.toBe(first);
+    }
+    expect(flat(page('caching'))).toContain(
+      `Each of their answers is then reused for ${durationWords(KEPT_FOR_MS / 1000)}, as every whole answer is: requests within that second get the same answer and the same \`timestamp\`, which says when it was worked out.`,
+    );
+  });
+
+  it('says what a cache may keep carries no x-request-id: the answer before the stamp, which every caller gets on its way out', async () => {
+    const list = endpointsOf(mortgages).list.path;
+    const unstamped = await core(list);
+    expect(unstamped.headers.get('x-request-id')).toBeNull();
+    const stamped = await withRequestIds(api)(new Request(`${SITE}${list}`));
+    expect(stamped.headers.get('x-request-id')).toMatch(/\S/);
+    for (const answer of [unstamped, stamped]) expect(answer.headers.get('vary') ?? '').not.toMatch(/request-id/i);
+    expect(flat(page('caching'))).toContain(
+      'What a cache may keep — the answer as the API makes it, before the id is stamped on the way out — never carries `x-request-id`, and no answer has `Vary` on it.',
+    );
   });
 
   it('names exactly the codings npm start sends: br or gzip, never deflate', async () => {
@@ -540,17 +612,19 @@ describe('the terms page', () => {
   it('names the answers that carry the terms of use and those that do not, as they are', async () => {
     const text = flat(page('terms'));
     const dataset = DATASETS[0];
-    const { list, detail, timeSeries } = endpointsOf(dataset);
+    const { list, detail, timeSeries, lowest } = endpointsOf(dataset);
     const newest = (await lastDates(dataset)).at(-1);
     const carrying = [
       list.path,
       detail.path.replace(`{${dataset.entity.param}}`, dataset.exampleEntityId),
       `${timeSeries.path}?date=${newest}`,
+      lowest.path,
       changesEndpointOf(dataset).path,
+      INSTITUTIONS_PATH,
     ];
     for (const target of carrying) expect((await (await core(target)).json()).termsOfUse, target).toBe(TERMS_OF_USE);
     expect(text).toContain(
-      '| every list, detail, time-series and change-log answer of the API (`/api/v1/<dataset>…`) | in its `termsOfUse` field |',
+      '| every list, detail, time-series, lowest-rates and change-log answer of the API (`/api/v1/<dataset>…`), and the lenders registry (`/api/v1/institutions`) | in its `termsOfUse` field |',
     );
 
     const callTool = async (args: Record<string, unknown>) => {
@@ -582,15 +656,38 @@ describe('the terms page', () => {
       expect(feed(entry).children('rights').text()).toBe(TERMS_OF_USE);
       expect(cheerio.load(feed(entry).children('content').text()).text()).toContain(TERMS_OF_USE);
     }
-    expect(text).toContain("| the Atom feeds | in the feed's `rights`, and each entry's `rights` and content |");
+    expect(text).toContain(
+      "| the change feeds (`…/changes.atom`) | in the feed's `rights`, and each entry's `rights` and content |",
+    );
 
-    for (const target of [HEALTH_PATH, `${list.path}?colour=blue`, '/api/search?query=rates'])
+    // The alerts feeds, JSON and Atom, and the lowest-rate feed: the terms once, for the whole feed.
+    const query = alertsExampleRequests(dataset, (await (await core(lowest.path)).json()).data)[0]!;
+    const json = await (await core(query)).json();
+    expect(json.items.length, query).toBeGreaterThan(0);
+    expect(json.description).toContain(TERMS_OF_USE);
+    for (const item of json.items) expect(JSON.stringify(item)).not.toContain(TERMS_OF_USE);
+    const measure = EXPLORER[dataset.slug].compared[0]!;
+    const atoms = [
+      await (await core(query.replace(alertsEndpointOf(dataset).path, `/feeds/${dataset.slug}/alerts.atom`))).text(),
+      lowestChangesAtom(dataset, snapshots, measure, SITE),
+    ];
+    for (const xml of atoms) {
+      const atom = cheerio.load(xml, { xml: true });
+      expect(atom('feed > rights').text()).toBe(TERMS_OF_USE);
+      expect(atom('entry').length).toBeGreaterThan(0);
+      for (const entry of atom('entry').get()) expect(atom(entry).text()).not.toContain(TERMS_OF_USE);
+    }
+    expect(text).toContain(
+      "| the alerts feeds (`/api/v1/<dataset>/alerts`, `/feeds/<dataset>/alerts.atom`) and the lowest-rate feeds (`…/lowest.atom`) | once, for the whole feed: the Atom feed's `rights`, the JSON Feed's `description`; not in each entry |",
+    );
+
+    for (const target of [HEALTH_PATH, STATUS_PATH, `${list.path}?colour=blue`, '/api/search?query=rates'])
       expect((await (await core(target)).json()).termsOfUse, target).toBeUndefined();
     const csv = datasetCsv(dataset, snapshots);
     expect(csv).not.toContain(TERMS_OF_USE);
     expect(csv).not.toContain('termsOfUse');
     expect(text).toContain(
-      'Answers that carry no rates do not carry them: errors (of the API and of MCP tools), health and the docs search. Neither do the CSV downloads',
+      'Answers that carry no rates do not carry them: errors (of the API and of MCP tools), health, the status figures (`/api/v1/status`) and the docs search. Neither do the CSV downloads',
     );
   });
 });
@@ -660,6 +757,33 @@ describe('the stability page', () => {
   });
 });
 
+/** What an example (`shown`) left out of the real answer, in the words the pages use; `noun` is what `data` lists. */
+function cutOf(real: any, shown: any, noun: string): string[] {
+  const expected: string[] = [];
+  if (Array.isArray(real.data) && real.data.length > shown.data.length) {
+    expect(shown.data.length).toBe(EXAMPLE_CUT.entities);
+    expected.push(`\`data\` cut to its first ${shown.data.length} of ${real.data.length} ${noun}`);
+  }
+  if (real.timeSeries) {
+    const [all, kept] = [Object.keys(real.timeSeries), Object.keys(shown.timeSeries)];
+    if (all.length > kept.length)
+      expected.push(`\`timeSeries\` cut to its last ${kept.length} of ${all.length} snapshots`);
+    if (kept.some((d) => shown.timeSeries[d].data.length < real.timeSeries[d].data.length))
+      expected.push(`each snapshot's \`data\` cut to its first ${EXAMPLE_CUT.entities} ${noun}`);
+    if (real.availableDates.length > shown.availableDates.length) {
+      const ends = shown.availableDates.length / 2;
+      expect(shown.availableDates).toEqual([
+        ...real.availableDates.slice(0, ends),
+        ...real.availableDates.slice(-ends),
+      ]);
+      expected.push(
+        `\`availableDates\` cut to its first ${ends} and last ${ends} of ${real.availableDates.length} dates`,
+      );
+    }
+  }
+  return expected;
+}
+
 describe('the reference pages', () => {
   it('each example says what was cut from the real answer, in the numbers of the cut', async () => {
     let cuts = 0;
@@ -674,35 +798,58 @@ describe('the reference pages', () => {
       expect(blocks.length, dataset.slug).toBe(Object.keys(endpointsOf(dataset)).length);
       for (const [, url, note = '', shownJson] of blocks) {
         const real = await (await core(url!.slice(SITE.length))).json();
-        const shown = JSON.parse(shownJson!);
-        const expected: string[] = [];
-        const kind = dataset.entity.kind;
-        if (Array.isArray(real.data) && real.data.length > shown.data.length) {
-          expect(shown.data.length).toBe(EXAMPLE_CUT.entities);
-          expected.push(`\`data\` cut to its first ${shown.data.length} of ${real.data.length} ${kind}s`);
-        }
-        if (real.timeSeries) {
-          const [all, kept] = [Object.keys(real.timeSeries), Object.keys(shown.timeSeries)];
-          if (all.length > kept.length)
-            expected.push(`\`timeSeries\` cut to its last ${kept.length} of ${all.length} snapshots`);
-          if (kept.some((d) => shown.timeSeries[d].data.length < real.timeSeries[d].data.length))
-            expected.push(`each snapshot's \`data\` cut to its first ${EXAMPLE_CUT.entities} ${kind}s`);
-          if (real.availableDates.length > shown.availableDates.length) {
-            const ends = shown.availableDates.length / 2;
-            expect(shown.availableDates).toEqual([
-              ...real.availableDates.slice(0, ends),
-              ...real.availableDates.slice(-ends),
-            ]);
-            expected.push(
-              `\`availableDates\` cut to its first ${ends} and last ${ends} of ${real.availableDates.length} dates`,
-            );
-          }
-        }
+        const expected = cutOf(real, JSON.parse(shownJson!), `${dataset.entity.kind}s`);
         expect(note, url).toBe(expected.join('; '));
         cuts += expected.length;
       }
     }
     expect(cuts).toBeGreaterThan(DATASETS.length);
+  });
+
+  it('as the OpenAPI document says of each example it cut, and of no other', async () => {
+    const nouns = new Map<string, string>([[INSTITUTIONS_PATH, 'institutions and issuers']]);
+    for (const d of DATASETS) for (const e of Object.values(endpointsOf(d))) nouns.set(e.path, `${d.entity.kind}s`);
+    let cut = 0;
+    for (const [path, item] of Object.entries<any>(openapi.paths))
+      for (const [status, response] of Object.entries<any>(item.get?.responses ?? {})) {
+        if (status !== '200' || path === STATUS_PATH) continue;
+        for (const media of Object.values<any>(response.content ?? {}))
+          for (const example of Object.values<any>(media.examples ?? {})) {
+            const request = example.summary.replace(/^GET /, '');
+            const real = await (await core(request)).json();
+            const expected = nouns.has(path) ? cutOf(real, example.value, nouns.get(path)!) : [];
+            expect(example.description, request).toBe(
+              expected.length ? `The real answer, cut: ${expected.join('; ')}.` : undefined,
+            );
+            cut += expected.length ? 1 : 0;
+          }
+      }
+    expect(cut).toBeGreaterThan(DATASETS.length);
+    // The reference page at /openapi shows it beside the example.
+    const shown = staticReference(openapi)
+      .tags.flatMap((t) => t.operations)
+      .flatMap((op) => op.responses.flatMap((r) => r.bodies.flatMap((b) => b.examples)));
+    expect(shown.filter((e) => e.description.startsWith('The real answer, cut: '))).toHaveLength(cut);
+  });
+
+  it('the changes page says what its change-log example cut', async () => {
+    const text = page('changes');
+    const [, request, note = '', json] =
+      /curl '[^']*?(\/api\/[^']+)'\n```\n\nResponse `200` \(real data(?:; ([^)]*))?\):\n\n```json\n([\s\S]*?)\n```/.exec(
+        text,
+      )!;
+    const real = await (await core(request!)).json();
+    const shown = JSON.parse(json!);
+    const [last] = shown.changes;
+    const realLast = real.changes.at(-1);
+    expect(last.date).toBe(realLast.date);
+    const expected = [
+      ...(real.changes.length > 1 ? [`\`changes\` cut to its last of ${real.changes.length} dates`] : []),
+      ...['changed', 'added', 'removed']
+        .filter((kind) => realLast[kind].length > last[kind].length)
+        .map((kind) => `\`${kind}\` to its first ${last[kind].length} of ${realLast[kind].length}`),
+    ];
+    expect(note).toBe(expected.join('; '));
   });
 
   it('give every field of every dataset a meaning, as the OpenAPI document does', () => {
@@ -877,5 +1024,225 @@ describe('llms.txt’s alert feeds', () => {
       const feed = (await response.json()) as { items: unknown[] };
       expect(feed.items.length, url.href).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the slugs no lender may take', () => {
+  it('are every segment the router answers after a dataset, and the changes and collection pages and the README list them all', async () => {
+    // The segments after a dataset's slug that the document's paths name (not a path parameter).
+    const [first] = DATASETS;
+    const base = endpointsOf(first).list.path;
+    const segments = Object.keys(openapi.paths)
+      .filter((path) => path.startsWith(`${base}/`) && !path.slice(base.length + 1).startsWith('{'))
+      .map((path) => path.slice(base.length + 1));
+    expect([...segments].sort()).toEqual([...RESERVED_SLUGS].sort());
+    for (const slug of RESERVED_SLUGS) {
+      // The router answers the segment itself, never as a lender it does not know.
+      const body = await (await core(`${base}/${slug}`)).json();
+      expect(body.error, slug).not.toBe(first.entity.notFound);
+    }
+    const words = RESERVED_SLUGS.map((s) => `\`${s}\``);
+    const listed = `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+    expect(flat(page('changes'))).toContain(`refuses any institution or issuer whose slug is ${listed}`);
+    expect(flat(page('collection'))).toContain(`one of the API's own segments after a dataset (${listed}:`);
+    const inReadme = `refuses an institution or issuer whose slug is ${listed}`;
+    expect(flat(readme).includes(inReadme), inReadme).toBe(true);
+  });
+});
+
+describe('the overview', () => {
+  it("names every endpoint the OpenAPI document has: each of a dataset's by what it answers, the others by their path", () => {
+    const text = flat(page(''));
+    const [first] = DATASETS;
+    const base = endpointsOf(first).list.path;
+    const perDataset = Object.keys(openapi.paths).filter((p) => p === base || p.startsWith(`${base}/`));
+    // One phrase per endpoint of a dataset, and each of them said.
+    expect(Object.keys(DATASET_ENDPOINT_WORDS)).toHaveLength(perDataset.length);
+    expect(text).toContain(`for each dataset ${listInWords(Object.values(DATASET_ENDPOINT_WORDS))}; and health`);
+    const others = Object.keys(openapi.paths).filter(
+      (p) => !DATASETS.some((d) => p.includes(`/${d.slug}`)) && p !== MCP_PATH,
+    );
+    expect(others.length).toBeGreaterThan(2);
+    for (const path of others) expect(text, path).toContain(`(\`${path}\`)`);
+    expect(text).toContain(`an **MCP server** at \`${MCP_PATH}\``);
+  });
+});
+
+describe('what is answered per request outside /api', () => {
+  /** The site's routes answered per request: the page files that opt out of prerendering. */
+  async function perRequestPages(): Promise<string[]> {
+    const dir = join(ROOT, 'src/pages');
+    const found: string[] = [];
+    for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+      if (!e.isFile()) continue;
+      const text = await readFile(join(e.parentPath, e.name), 'utf8');
+      if (/^export const prerender = false;/m.test(text))
+        found.push(`/${relative(dir, join(e.parentPath, e.name)).replace(/\.(astro|ts)$/, '')}`);
+    }
+    return found.filter((route) => !route.startsWith('/api/'));
+  }
+
+  it('the deploying and self-hosting pages name each: the pages rendered per request and the feeds the API answers', async () => {
+    const pages = await perRequestPages();
+    expect(pages).toEqual(expect.arrayContaining(['/status', '/openapi/json']));
+    // The API listener answers /api and /feeds, and no page's path.
+    const firstSegments = (await readdir(join(ROOT, 'src/pages'))).map((name) => name.replace(/\.(astro|ts)$/, ''));
+    expect(firstSegments).toContain('rates');
+    for (const segment of firstSegments) expect(SERVICE_PATH.test(`/${segment}/x`), segment).toBe(false);
+    expect(SERVICE_PATH.test(`${FEEDS_PREFIX}/x`)).toBe(true);
+    const feeds = `${FEEDS_PREFIX}/<dataset>/${ALERTS_FEED_FILE}`;
+    const answered = [...pages, feeds];
+    const deploying = flat(page('deploying'));
+    const sentence = deploying.slice(
+      deploying.indexOf('Outside `/api`,'),
+      deploying.indexOf('Every other page and file'),
+    );
+    expect(sentence).toContain(`Outside \`/api\`, ${countWord(answered.length)} things are answered per request`);
+    for (const path of answered) expect(sentence, path).toContain(`\`${path}\``);
+    const selfHosting = flat(page('self-hosting'));
+    expect(selfHosting).toContain(`all but ${countWord(answered.length)} answers made per request`);
+    for (const path of answered) expect(selfHosting, path).toContain(`\`${path}\``);
+    expect(selfHosting).toContain(
+      `\`npm start\` sends \`/api/*\` and \`${FEEDS_PREFIX}/*\` straight to those functions`,
+    );
+  });
+});
+
+describe('a filter that picks one measure', () => {
+  it('says on the lowest rates and the alerts feeds what it does there, not what it does to a list', async () => {
+    let checked = 0;
+    for (const dataset of DATASETS) {
+      const { lowest, list } = endpointsOf(dataset);
+      const alerts = alertsEndpointOf(dataset);
+      const [tool] = restToolsOf(dataset, ['lowest']);
+      for (const filter of filtersOf(dataset, 'lowest')) {
+        if (!filter.asMeasure) continue;
+        checked++;
+        const described = (path: string) =>
+          openapi.paths[path].get.parameters.find((p: any) => p.name === filter.name).description;
+        expect(described(list.path)).toBe(filter.description);
+        expect(described(lowest.path)).toBe(filter.asMeasure.lowest);
+        expect(described(alerts.path)).toBe(filter.asMeasure.alerts);
+        expect(tool!.description).toContain(filter.asMeasure.lowest);
+        expect(tool!.description).not.toContain(filter.description);
+      }
+      // termInMonths: one term's lowest alone, none for a term no lender offers; on the alerts, a 400 naming the measures.
+      if (!filtersOf(dataset, 'lowest').some((f) => f.name === 'termInMonths')) continue;
+      const one = await (await core(`${lowest.path}?termInMonths=12`)).json();
+      expect(one.data.map((m: { measure: string }) => m.measure)).toEqual(['12']);
+      expect((await (await core(`${lowest.path}?termInMonths=7`)).json()).data).toEqual([]);
+      const refused = await core(`${alerts.path}?termInMonths=7&below=9`);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).hint).toContain('measure=');
+      expect(await (await core(`${alerts.path}?termInMonths=12&below=9`)).text()).toBe(
+        await (await core(`${alerts.path}?measure=12&below=9`)).text(),
+      );
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
+
+describe("the lowest-rates tools' descriptions", () => {
+  it("name each offer's fields as its dataset's answer has them, those every offer has and those some do", async () => {
+    for (const dataset of DATASETS) {
+      const [tool] = restToolsOf(dataset, ['lowest']);
+      const listed = /\(each with ([^;]+); and, where it has them, ([^)]+)\)/.exec(tool!.description);
+      expect(listed, tool!.name).not.toBeNull();
+      const [always, sometimes] = [listed![1]!.split(', '), listed![2]!.split(/, | and /)];
+      const offer = (tool!.outputSchema as any).properties.data.items.properties.offers.items;
+      expect([...always, ...sometimes].sort(), tool!.name).toEqual(Object.keys(offer.properties).sort());
+      expect(always.sort(), tool!.name).toEqual([...offer.required].sort());
+      // What the real answer's offers carry is among them, and every field every offer has is there.
+      const answer = await (await core(endpointsOf(dataset).lowest.path)).json();
+      const offers = answer.data.flatMap((m: { offers: object[]; restricted: object[] }) => [
+        ...m.offers,
+        ...m.restricted,
+      ]);
+      expect(offers.length).toBeGreaterThan(0);
+      for (const o of offers) {
+        const keys = Object.keys(o).filter((k) => k !== 'for');
+        for (const key of keys) expect([...always, ...sometimes], `${tool!.name}: ${key}`).toContain(key);
+        for (const key of always) expect(keys, `${tool!.name}: ${key}`).toContain(key);
+      }
+    }
+  });
+});
+
+describe("the README's MCP limits, CI and reference page", () => {
+  /** A header-less batch (protocol 2025-03-26), as a client of that version sends it. */
+  const batch = (messages: unknown[]): McpRequest => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(messages),
+  });
+  const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: TOOLS[0]!.name } });
+
+  it('says a batch of too many messages is refused whole with -32600, and calls past the call limit get -32000', async () => {
+    const tooMany = await mcpCore(batch(Array.from({ length: LIMITS.batchMessages + 1 }, (_, i) => ping(i))));
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json()).error).toMatchObject({ code: -32600, data: { limit: 'batchMessages' } });
+    const calls = await mcpCore(batch(Array.from({ length: LIMITS.batchToolCalls + 1 }, (_, i) => call(i))));
+    expect(calls.status).toBe(200);
+    const last = (await calls.json()).find((reply: { id: number }) => reply.id === LIMITS.batchToolCalls);
+    expect(last.error).toMatchObject({ code: -32000, data: { limit: 'batchToolCalls' } });
+    expect(flat(readme)).toContain(
+      "a batch's messages (a batch of more is refused whole: HTTP 400, `-32600`, its `data` naming the limit), its `tools/call` requests and the bytes of its answers (each call past them gets a `-32000` error naming the limit)",
+    );
+  });
+
+  it('says what CI runs, as its workflow runs it, and what .ci/run adds', async () => {
+    const workflow = await readFile(join(ROOT, '.github/workflows/ci.yml'), 'utf8');
+    const runs = [...workflow.matchAll(/^\s*(?:- )?run: (.+)$/gm)].map((m) => m[1]!.trim());
+    expect(runs).toEqual(expect.arrayContaining(['npm ci', 'npm test']));
+    expect(runs.some((r) => r.includes('apt-get install') && r.includes('chromium') && r.includes('nginx'))).toBe(true);
+    expect(workflow).not.toContain('.ci/run');
+    const script = await readFile(join(ROOT, '.ci/run'), 'utf8');
+    expect(script).toContain('npm ci');
+    expect(script).toMatch(/npm test\b/);
+    expect(script).toMatch(/passed, \$\{failed\} failed/);
+    expect(flat(readme)).toContain(
+      'CI (`.github/workflows/ci.yml`) installs both, then runs `npm ci` and `npm test` on every push and pull request. `bash .ci/run` does the same on a Debian machine',
+    );
+    expect(workflow).toMatch(/on:\s*\n\s*push:\s*\n\s*pull_request:/);
+  });
+
+  it("says /openapi needs no script to be read and loads one, the Copy buttons' (test/site.test.ts counts them)", () => {
+    const row = readme.split('\n').find((line) => line.startsWith('| `/openapi` |'))!;
+    expect(row).toContain("readable without JavaScript: its one script adds the code blocks' Copy buttons");
+    expect(row).not.toMatch(/no JavaScript/);
+  });
+});
+
+describe('links between the docs pages', () => {
+  /** The Markdown of a page's section by its heading's id, up to the next heading of its depth or above. */
+  const section = (slug: string, id: string) => {
+    const doc = data.pages.find((p) => p.slug === slug)!;
+    const at = doc.headings.findIndex((h) => h.id === id);
+    if (at < 0) return undefined;
+    const heading = doc.headings[at]!;
+    const next = doc.headings.slice(at + 1).find((h) => h.depth <= heading.depth);
+    const text = doc.markdown;
+    const start = text.indexOf(`${'#'.repeat(heading.depth)} ${heading.text}`);
+    return text.slice(start, next ? text.indexOf(`${'#'.repeat(next.depth)} ${next.text}`, start + 1) : undefined);
+  };
+
+  it('every link to a section of a docs page names a section that page has', () => {
+    let links = 0;
+    for (const doc of data.pages)
+      for (const [, slug, id] of doc.markdown.matchAll(/\]\(\/docs\/?([\w/-]*)#([\w-]+)\)/g)) {
+        links++;
+        expect(section(slug!, id!), `${doc.slug || 'overview'} → /docs/${slug}#${id}`).toBeDefined();
+      }
+    expect(links).toBeGreaterThan(10);
+  });
+
+  it("the limits page's health paragraph links the caching section that says how often the status store is read", () => {
+    const limits = page('limits');
+    const health = limits.slice(limits.indexOf('## Health'), limits.indexOf('## On Vercel'));
+    const [, id] = /\]\(\/docs\/caching#([\w-]+)\)/.exec(health)!;
+    expect(flat(section('caching', id!)!)).toContain(
+      `read the collection status store at most once every ${durationWords(STATUS_CACHE_MS / 1000)} per process`,
+    );
   });
 });

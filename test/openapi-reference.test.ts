@@ -101,7 +101,9 @@ describe('the static API reference', () => {
     ]);
     const getB = reference.tags[0]!.operations[0]!;
     expect(getB.exampleRequest).toBe('/b?x=1');
-    expect(getB.responses[0]!.bodies[0]!.examples).toEqual([{ title: 'GET /b?x=1', json: '{\n  "b": 1\n}' }]);
+    expect(getB.responses[0]!.bodies[0]!.examples).toEqual([
+      { title: 'GET /b?x=1', description: '', json: '{\n  "b": 1\n}' },
+    ]);
     expect(reference.tags[0]!.operations[1]!.exampleRequest).toBeUndefined();
   });
 });

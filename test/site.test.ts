@@ -28,6 +28,7 @@ import { FILTERED, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates, newestSnapshots, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 import { answers, startServer } from './support/server-process.ts';
+import { scriptWeight, scriptWeightWords } from './support/script-weight.ts';
 
 const run = promisify(execFile);
 let site: ProductionSite;
@@ -391,6 +392,15 @@ describe('security', () => {
 });
 
 describe('static files', () => {
+  it('the interactive reference loads as much JavaScript as /openapi and the AI page say', async () => {
+    const weight = await scriptWeight(join(site.buildDir, 'client'), 'openapi/interactive');
+    expect(weight.files).toBeGreaterThan(1);
+    const words = scriptWeightWords(weight);
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    expect(flat(await (await get('/openapi')).text())).toContain(`(it loads ${words}, at once)`);
+    expect(flat(pages.find((p) => p.url === '/docs/ai')!.markdown)).toContain(`"try it" (${words}, loaded at once)`);
+  });
+
   it('npm start sends every feed, CSV, text and Markdown file with its charset, as vercel.json does on Vercel', async () => {
     const files = (await readdir(join(site.buildDir, 'client'), { recursive: true }))
       .filter((f) => /\.(atom|csv|txt|md)$/.test(f))

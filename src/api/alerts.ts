@@ -46,7 +46,10 @@ export function alertsEndpointOf(dataset: Dataset): AlertsEndpoint {
   let endpoint = ENDPOINTS.get(dataset.slug);
   if (!endpoint) {
     const filters = Object.fromEntries(
-      filtersOf(dataset, 'lowest').map((f) => [f.name, f.schema.describe(f.description).optional()]),
+      filtersOf(dataset, 'lowest').map((f) => [
+        f.name,
+        f.schema.describe(f.asMeasure?.alerts ?? f.description).optional(),
+      ]),
     );
     endpoint = {
       kind: 'alerts',

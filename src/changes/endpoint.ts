@@ -21,6 +21,8 @@ const RESERVED_SEGMENTS: Readonly<Record<string, string>> = {
   [LOWEST_SEGMENT]: 'the lowest rates',
   [ALERTS_SEGMENT]: 'the threshold alerts feed',
 };
+/** Those segments: the slugs no institution or issuer may take (the collection and changes docs list them). */
+export const RESERVED_SLUGS: readonly string[] = Object.keys(RESERVED_SEGMENTS);
 /** How far back the change log goes when `since` is not given. */
 export const DEFAULT_DAYS = 30;
 

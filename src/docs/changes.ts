@@ -18,19 +18,50 @@ import {
 
 const code = (text: string) => `\`${text}\``;
 
-/** A JSON example cut to its first two values of each kind, so it stays readable (and valid). */
-function cut(answer: unknown): unknown {
+/** How many values of each kind the example keeps. */
+const KEPT_VALUES = 2;
+
+/**
+ * A JSON example cut to its last date and that date's first values of each kind, so it stays
+ * readable (and valid), with what was cut in words; nothing to say when nothing was cut.
+ */
+function cut(answer: unknown): { body: unknown; words: string[] } {
   const body = answer as { changes?: unknown } | null;
-  if (!body || !Array.isArray(body.changes)) return body;
-  const days: { changed: unknown[]; added: unknown[]; removed: unknown[] }[] = body.changes;
-  const short = (list: unknown[]) => list.slice(0, 2);
+  if (!body || !Array.isArray(body.changes)) return { body, words: [] };
+  type Day = { changed: unknown[]; added: unknown[]; removed: unknown[] };
+  const days: Day[] = body.changes;
+  const last = days.at(-1);
+  const kinds = ['changed', 'added', 'removed'] as const;
+  const words = [
+    ...(days.length > 1 ? [`\`changes\` cut to its last of ${days.length} dates`] : []),
+    ...kinds
+      .filter((kind) => (last?.[kind].length ?? 0) > KEPT_VALUES)
+      .map((kind) => `\`${kind}\` to its first ${KEPT_VALUES} of ${last![kind].length}`),
+  ];
+  const short = (list: unknown[]) => list.slice(0, KEPT_VALUES);
   return {
-    ...body,
-    changes: days
-      .slice(-1)
-      .map((day) => ({ ...day, changed: short(day.changed), added: short(day.added), removed: short(day.removed) })),
+    body: {
+      ...body,
+      changes: days
+        .slice(-1)
+        .map((day) => ({ ...day, changed: short(day.changed), added: short(day.added), removed: short(day.removed) })),
+    },
+    words,
   };
 }
+
+const changesExample = (site: string, request: string, { body, words }: ReturnType<typeof cut>) =>
+  [
+    '```sh',
+    `curl '${site}${request}'`,
+    '```',
+    '',
+    `Response \`200\` (real data${words.length ? `; ${words.join('; ')}` : ''}):`,
+    '',
+    '```json',
+    JSON.stringify(body, null, 2),
+    '```',
+  ].join('\n');
 
 /** `{{changeFeeds}}`, `{{changeColumns}}` and `{{changesExample}}` for content/docs/changes.md. */
 export function changesSubstitutions(site: string, examples: ExampleSet): Record<string, string> {
@@ -53,15 +84,7 @@ export function changesSubstitutions(site: string, examples: ExampleSet): Record
       ...DATASETS.map((d) => `| ${d.title} | ${csvColumns(d).map(code).join(', ')} |`),
     ].join('\n'),
     changesExample: example
-      ? [
-          '```sh',
-          `curl '${site}${example.request}'`,
-          '```',
-          '',
-          '```json',
-          JSON.stringify(cut(example.body), null, 2),
-          '```',
-        ].join('\n')
+      ? changesExample(site, example.request, cut(example.body))
       : '_No change has been collected yet._',
   };
 }

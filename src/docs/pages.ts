@@ -19,12 +19,14 @@ import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
 import { referenceMarkdown, timeSeriesRules } from './reference.ts';
 import { changesSubstitutions } from './changes.ts';
+import { surfaceSubstitutions } from './surface.ts';
+import { KEPT_FOR_MS } from '../http/kept-answers.ts';
 import { collectionSubstitutions } from '../collect/docs.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
 import { restrictionsMarkdown } from './restrictions.ts';
 import { INSPECTOR_PACKAGE } from './tested-versions.ts';
 import { DATA_CACHE_CONTROL, STATUS_PAGE_CACHE_CONTROL, VERCEL_CDN_CACHE_CONTROL } from '../http/caching.ts';
-import { STATUS_CACHE_MS } from '../status/health.ts';
+import { DEPLOY_GRACE_MS, STATUS_CACHE_MS } from '../status/health.ts';
 import { WINDOW_DAYS } from '../status/figures.ts';
 import { CODING_THRESHOLD } from '../http/coding.ts';
 import { PARTS_KEPT } from '../store/history-archive.ts';
@@ -136,6 +138,10 @@ function substitutions(site: string): Record<string, string> {
     staleWhileRevalidateTime: durationWords(cacheSeconds(DATA_CACHE_CONTROL, 'stale-while-revalidate')),
     /** How long health keeps what it read of the status store. */
     statusCacheTime: durationWords(STATUS_CACHE_MS / 1000),
+    /** How long a collected change may wait for its deployment before health calls it `behind`. */
+    deployGrace: durationWords(DEPLOY_GRACE_MS / 1000),
+    /** How long a whole answer, health's included, is reused (src/http/kept-answers.ts). */
+    keptFor: durationWords(KEPT_FOR_MS / 1000),
     /** The smallest answer `npm start` codes (src/http/coding.ts). */
     codingThreshold: kib(CODING_THRESHOLD),
     /** How many years of a dataset's history stay read at once (src/store/history-archive.ts). */
@@ -238,6 +244,7 @@ export async function loadDocPages(options: {
     ...figuresSubstitutions(options.figures),
     ...changesSubstitutions(options.site, options.examples),
     ...collectionSubstitutions(),
+    ...surfaceSubstitutions(),
     ...(await includedFiles()),
   };
   const pages: DocPage[] = [];

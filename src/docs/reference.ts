@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { filtersOf, type Dataset } from '../datasets.ts';
 import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../endpoints.ts';
-import { EXAMPLE_CUT, type Example, type ExampleCut, type ExampleSet } from '../examples.ts';
+import { cutWords, type Example, type ExampleSet } from '../examples.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
@@ -75,26 +75,10 @@ function fieldTables(dataset: Dataset): string {
   return sections.join('\n\n');
 }
 
-/** What an example left out, in words: "`data` cut to its first 2 of 34 institutions". */
-function cutWords(cut: ExampleCut | undefined, kind: string): string[] {
-  if (!cut) return [];
-  const { entities, snapshots, datesAtEachEnd } = EXAMPLE_CUT;
-  return [
-    ...(cut.data ? [`\`data\` cut to its first ${entities} of ${cut.data} ${kind}s`] : []),
-    ...(cut.snapshots ? [`\`timeSeries\` cut to its last ${snapshots} of ${cut.snapshots} snapshots`] : []),
-    ...(cut.snapshotData ? [`each snapshot's \`data\` cut to its first ${entities} ${kind}s`] : []),
-    ...(cut.availableDates
-      ? [
-          `\`availableDates\` cut to its first ${datesAtEachEnd} and last ${datesAtEachEnd} of ${cut.availableDates} dates`,
-        ]
-      : []),
-  ];
-}
-
 function exampleBlock(example: Example | undefined, site: string, kind: string): string {
   if (!example) return '_No snapshot has been collected yet, so there is no example response._';
   const body = JSON.stringify(example.body, null, 2);
-  const cut = cutWords(example.cut, kind);
+  const cut = cutWords(example.cut, `${kind}s`);
   return `\`\`\`sh\ncurl '${site}${example.request}'\n\`\`\`\n\nResponse \`${example.status}\` (real data${
     cut.length ? `; ${cut.join('; ')}` : ''
   }):\n\n\`\`\`json\n${body}\n\`\`\``;

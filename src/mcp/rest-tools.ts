@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
 import { defineTool, jsonSchemaOf, type Arguments, type Tool } from './tool.ts';
+import { listInWords } from '../lib/words.ts';
 
 /**
  * The endpoints each dataset has a twin tool of, in groups as they came: the tool list gives each
@@ -36,7 +37,7 @@ export const listToolName = (dataset: Dataset) => operationName(endpointsOf(data
 function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; description: string } {
   const { entity, title } = dataset;
   const filters = filtersOf(dataset, kind)
-    .map((f) => ` Optional ${f.name}: ${f.description}`)
+    .map((f) => ` Optional ${f.name}: ${(kind === 'lowest' && f.asMeasure?.lowest) || f.description}`)
     .join('');
   const list = listToolName(dataset);
   switch (kind) {
@@ -54,12 +55,13 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
       };
     case 'lowest': {
       const { measureName } = EXPLORER[dataset.slug];
+      const { always, sometimes } = offerFields(dataset);
       return {
         title: `Get the lowest ${dataset.label}`,
         description:
           `The lowest newest ${dataset.label} open to anyone, per ${measureName.toLowerCase()}, as the site's rates explorer shows them: ` +
-          `the rate, the offers that make it (${entity.kind}, product, rate id; a loan's range), and the restricted offers below it ` +
-          `set apart with whom they are for. Optional ${entity.param} keeps one ${entity.kind} (${list} lists every id).${filters}`,
+          `the rate, the offers that make it (each with ${always.join(', ')}; and, where it has them, ${listInWords(sometimes)}), ` +
+          `and the restricted offers below it set apart, each with whom it is for. Optional ${entity.param} keeps one ${entity.kind} (${list} lists every id).${filters}`,
       };
     }
     case 'timeSeries':
@@ -71,6 +73,18 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
           `on other dates the rates equal the nearest earlier snapshot. Optional ${entity.param} keeps one ${entity.kind}.${filters}`,
       };
   }
+}
+
+/** The fields of one offer of a dataset's lowest rates, as the answer's schema names them: those every offer has, and the others. */
+function offerFields(dataset: Dataset): { always: string[]; sometimes: string[] } {
+  const measure = (lowestSchemaOf(dataset).shape.data as z.ZodArray<z.ZodObject>).element;
+  const offer = (measure.shape.offers as z.ZodArray<z.ZodObject>).element;
+  const fields = Object.entries(offer.shape);
+  const optional = (schema: z.ZodType) => schema.safeParse(undefined).success;
+  return {
+    always: fields.filter(([, schema]) => !optional(schema)).map(([name]) => name),
+    sometimes: fields.filter(([, schema]) => optional(schema)).map(([name]) => name),
+  };
 }
 
 /** Path parameter (detail tools) plus the endpoint's query parameters. */

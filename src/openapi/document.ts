@@ -11,7 +11,7 @@ import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
-import { serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
+import { cutWords, serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
 import { StatusFigures } from '../schemas/status.ts';
@@ -63,8 +63,11 @@ const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => 
   },
 };
 
-/** `{ name: { summary, value } }` examples for one status, or nothing. */
-function examplesFor(list: Example[] | undefined, status: number) {
+/**
+ * `{ name: { summary, description?, value } }` examples for one status, or nothing; an example
+ * cut short says what was cut in its description, `noun` naming what its `data` lists.
+ */
+function examplesFor(list: Example[] | undefined, status: number, noun = 'entries') {
   const matching = (list ?? []).filter((e) => e.status === status);
   if (matching.length === 0) return {};
   return {
@@ -76,7 +79,9 @@ function examplesFor(list: Example[] | undefined, status: number) {
           : i === 0
             ? 'example'
             : `example_${i}`;
-        return [name, { summary: `GET ${e.request}`, value: e.body }];
+        const cut = cutWords(e.cut, noun);
+        const description = cut.length ? { description: `The real answer, cut: ${cut.join('; ')}.` } : {};
+        return [name, { summary: `GET ${e.request}`, ...description, value: e.body }];
       }),
     ),
   };
@@ -160,7 +165,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
           200: {
             description: `${dataset.title}, with the terms of use.`,
             content: {
-              [JSON_TYPE]: { schema: schemaOf[endpoint.kind], ...examplesFor(found, 200) },
+              [JSON_TYPE]: { schema: schemaOf[endpoint.kind], ...examplesFor(found, 200, `${dataset.entity.kind}s`) },
             },
           },
           400: errorResponse(
@@ -266,7 +271,12 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     responses: {
       200: {
         description: 'The registry, in id order.',
-        content: { [JSON_TYPE]: { schema: COMPONENTS.institutions, ...examplesFor(examples.listInstitutions, 200) } },
+        content: {
+          [JSON_TYPE]: {
+            schema: COMPONENTS.institutions,
+            ...examplesFor(examples.listInstitutions, 200, 'institutions and issuers'),
+          },
+        },
       },
       400: errorResponse('`invalid_request`: the registry takes no query parameters.', examples.listInstitutions, 400),
       500: errorResponse(

@@ -2,9 +2,10 @@
  * The API reference at /openapi, read from the OpenAPI document the build wrote
  * (`@generated/openapi.json`, made by document.ts) and rendered at build time into plain HTML:
  * every operation by tag with its parameters, request body and responses (their examples
- * collapsed), and every component schema as a table of fields. The page needs no JavaScript;
- * the interactive reference (Scalar, about a megabyte of script) is its own page,
- * /openapi/interactive, so /openapi costs what a docs page costs.
+ * collapsed), and every component schema as a table of fields. The page is read without
+ * JavaScript (its one script adds the code blocks' Copy buttons); the interactive reference
+ * (Scalar, megabytes of script: the weight /openapi states is measured in test/site.test.ts) is
+ * its own page, /openapi/interactive, so /openapi costs what a docs page costs.
  */
 
 /** The parts of a JSON Schema (OpenAPI 3.1) the reference shows. */
@@ -37,7 +38,7 @@ export interface Schema {
 interface MediaType {
   schema?: Schema;
   example?: unknown;
-  examples?: Record<string, { summary?: string; value?: unknown }>;
+  examples?: Record<string, { summary?: string; description?: string; value?: unknown }>;
 }
 
 interface OperationObject {
@@ -72,6 +73,8 @@ export interface ReferenceParameter {
 export interface ReferenceExample {
   /** What the example answers, e.g. `GET /api/v1/<slug>?termInMonths=12`. */
   title: string;
+  /** What the document says of it, such as what was cut from the real answer; '' when nothing. */
+  description: string;
   json: string;
 }
 
@@ -234,9 +237,11 @@ function bodiesOf(content: Record<string, MediaType> | undefined): ReferenceBody
   return Object.entries(content ?? {}).map(([contentType, media]) => {
     const examples: ReferenceExample[] = Object.entries(media.examples ?? {}).map(([name, example]) => ({
       title: example.summary ?? name,
+      description: example.description ?? '',
       json: JSON.stringify(example.value, null, 2),
     }));
-    if (media.example !== undefined) examples.push({ title: 'Example', json: JSON.stringify(media.example, null, 2) });
+    if (media.example !== undefined)
+      examples.push({ title: 'Example', description: '', json: JSON.stringify(media.example, null, 2) });
     return {
       contentType,
       type: typeOf(media.schema),

@@ -18,7 +18,7 @@ const STALE_AFTER_MS = 3 * 60 * 60 * 1000;
  * How long a collected change may take to be served: a commit, a push and a Vercel build take a
  * few minutes; past this the chain has stalled and health is degraded.
  */
-const DEPLOY_GRACE_MS = 30 * 60 * 1000;
+export const DEPLOY_GRACE_MS = 30 * 60 * 1000;
 
 /** ISO 8601 → `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function healthTime(iso: string): string {

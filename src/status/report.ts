@@ -63,7 +63,7 @@ export const ago = (at: Date, now: Date) => timeAgo(at, now);
 
 /**
  * What the page says of a dataset, mildest first: `fresh` checked within 3 hours, its newest run
- * fine and the newest data served; `uncollected` no collector reports it here (a copy serving its
+ * fine and the newest data served or being deployed (health's `pending`); `uncollected` no collector reports it here (a copy serving its
  * committed snapshots); `failing` its newest run failed or was refused, though an earlier one
  * within 3 hours succeeded; `unknown` a collector is expected or the status store failed, and no
  * collection is recorded; `stale` no successful collection for more than 3 hours; `behind` a newer
@@ -124,7 +124,11 @@ export function pageState(health: Health, states: readonly DatasetState[]): Page
 export function headline(state: PageState, health: Health): string {
   if (state === 'error') return 'The service cannot read its data';
   if (health.status !== 'ok') return 'Something needs attention';
-  if (state === 'fresh') return 'All datasets are fresh and served';
+  if (state === 'fresh')
+    // Fresh covers a newer collection still within its deployment's grace: served soon, not yet.
+    return Object.values(health.datasets).some((d) => d.deployment === 'pending')
+      ? 'All datasets are fresh; a newer collection is being deployed'
+      : 'All datasets are fresh and served';
   if (state === 'uncollected')
     return health.collection.status === 'ok'
       ? 'Serving the committed snapshots of some datasets: no collector reports them here'
