@@ -9,6 +9,7 @@
  * test/fixtures/collect-regressions/ (one file per first mutation, the first dataset it failed on,
  * formatted by the repository's formatter; --no-keep keeps none). Exits 1 when any page was wrong.
  */
+import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

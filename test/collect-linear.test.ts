@@ -9,8 +9,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { collect } from '../src/collect/collect.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import { LoanInstitution, MortgageInstitution } from '../src/schemas/rates.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { headerTexts } from './fixtures/recorded-headers.ts';
+import { datasetOfSchema, datasetsOfSchema } from './support/datasets.ts';
 import { tempDir, treeOfNewest } from './support/history.ts';
 import { startSourceServer, type SourceServer } from './support/source-server.ts';
 
@@ -21,6 +23,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const SIZES = [400, 3_200] as const;
+/** A loan page and the page of termed rates: the two layouts the worst shapes are written in. */
+const LOANS = datasetsOfSchema(LoanInstitution)[0]!.slug;
+const TERMED = datasetOfSchema(MortgageInstitution).slug;
 const GROWTH = SIZES[1] / SIZES[0];
 
 const page = (title: string, kind: 'mortgage' | 'loan', rows: string) =>
@@ -33,7 +38,7 @@ const page = (title: string, kind: 'mortgage' | 'loan', rows: string) =>
 /** The worst shapes: each a page of `n` rows. */
 const SHAPES: Record<string, { slug: DatasetSlug; html: (n: number) => string }> = {
   'a name cell spanning every row, heavy with markup that holds no text': {
-    slug: 'personal-loan-rates',
+    slug: LOANS,
     html: (n) => {
       const name = `<td rowspan="${n}">${'<span>'.repeat(100)}Big Lender${'</span>'.repeat(100)}${'<i></i>'.repeat(n * 20)}</td>`;
       const rows = Array.from(
@@ -45,7 +50,7 @@ const SHAPES: Record<string, { slug: DatasetSlug; html: (n: number) => string }>
     },
   },
   'one lender with a product per row, each with an 18-month line': {
-    slug: 'mortgage-rates',
+    slug: TERMED,
     html: (n) => {
       const rows = Array.from({ length: n / 2 }, (_, i) => {
         const lead = i === 0 ? '<td>Big Lender</td>' : '<td></td>';
@@ -58,7 +63,7 @@ const SHAPES: Record<string, { slug: DatasetSlug; html: (n: number) => string }>
     },
   },
   'every cell nested to near the depth limit': {
-    slug: 'personal-loan-rates',
+    slug: LOANS,
     html: (n) => {
       const deep = (text: string) => `${'<b>'.repeat(120)}${text}${'</b>'.repeat(120)}`;
       const rows = Array.from(
