@@ -6,11 +6,13 @@ import type { Example } from '../examples.ts';
 import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { AlertsFeed } from '../schemas/alerts.ts';
+import { openToNewFields } from '../schemas/open.ts';
 
 type ExamplesFor = (list: Example[] | undefined, status: number) => object;
 type ErrorResponse = (description: string, list: Example[] | undefined, status: number) => object;
 
-const FEED_SCHEMA = AlertsFeed.meta({ id: 'AlertsFeed' });
+/** Open, as JSON Feed's own objects are (/docs/stability#where-new-fields-may-appear). */
+const FEED_SCHEMA = openToNewFields(AlertsFeed).meta({ id: 'AlertsFeed' });
 
 export function registerAlertsPath(
   registry: OpenAPIRegistry,

@@ -19,6 +19,7 @@ import { INSTITUTIONS_PATH, STATUS_PATH } from '../paths.ts';
 import { InstitutionsResponse } from '../schemas/institutions.ts';
 import { WINDOW_DAYS } from '../status/figures.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
+import { openToNewFields } from '../schemas/open.ts';
 import { registerChangesPath } from './changes.ts';
 import { registerAlertsPath } from './alerts.ts';
 import { alertsOperationId } from '../api/alerts.ts';
@@ -109,14 +110,16 @@ function documentedQuery(endpoint: DataEndpoint): z.ZodObject {
 
 /**
  * The component schemas: the API's own zod schemas, named with zod's `.meta({ id })`. Named once
- * per process, because zod's registry refuses an id given twice.
+ * per process, because zod's registry refuses an id given twice. The rate answers and the error
+ * body are closed; the others may gain fields and are published open (src/schemas/open.ts; the
+ * lowest rates and the change log are opened where they are made).
  */
 const COMPONENTS = {
   error: ErrorBody.meta({ id: 'Error' }),
-  health: Health.meta({ id: 'Health' }),
-  status: StatusFigures.meta({ id: 'StatusFigures' }),
-  institutions: InstitutionsResponse.meta({ id: 'Institutions' }),
-  search: SearchResponse.meta({ id: 'SearchResponse' }),
+  health: openToNewFields(Health).meta({ id: 'Health' }),
+  status: openToNewFields(StatusFigures).meta({ id: 'StatusFigures' }),
+  institutions: openToNewFields(InstitutionsResponse).meta({ id: 'Institutions' }),
+  search: openToNewFields(SearchResponse).meta({ id: 'SearchResponse' }),
   datasets: Object.fromEntries(
     DATASETS.map((d) => [
       d.slug,
