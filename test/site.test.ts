@@ -207,24 +207,27 @@ describe('the OpenAPI document', () => {
     const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
       Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
     );
-    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, changes, alerts.
+    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, changes,
+    // alerts and their Atom twin; each GET and the MCP POST with its path's CORS preflight; MCP's GET and DELETE (405).
     const camel = (words: string) => words.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
+    const answered = [
+      ...DATASETS.flatMap((d) => [
+        camel(`list-${d.slug}`),
+        camel(`get-${d.slug}-by-${d.entity.kind}`),
+        camel(`get-${d.slug}-time-series`),
+        camel(`get-lowest-${d.slug}`),
+        camel(`get-${d.slug}-changes`),
+        camel(`get-${d.slug}-alerts`),
+        camel(`get-${d.slug}-alerts-atom`),
+      ]),
+      'getHealth',
+      'getStatus',
+      'listInstitutions',
+      'searchDocs',
+      'sendMcpMessage',
+    ];
     expect(operations.map((o) => o.op.operationId).sort()).toEqual(
-      [
-        ...DATASETS.flatMap((d) => [
-          camel(`list-${d.slug}`),
-          camel(`get-${d.slug}-by-${d.entity.kind}`),
-          camel(`get-${d.slug}-time-series`),
-          camel(`get-lowest-${d.slug}`),
-          camel(`get-${d.slug}-changes`),
-          camel(`get-${d.slug}-alerts`),
-        ]),
-        'getHealth',
-        'getStatus',
-        'listInstitutions',
-        'searchDocs',
-        'sendMcpMessage',
-      ].sort(),
+      [...answered, ...answered.map((id) => camel(`preflight-${id}`)), 'openMcpEventStream', 'deleteMcpSession'].sort(),
     );
     for (const d of DATASETS) {
       const op = openapi.paths[series(d)].get;
