@@ -27,7 +27,7 @@ const SECURITY = Object.fromEntries(
     cased(name),
     {
       required: true,
-      description: 'The same on every answer (/docs/caching#what-the-server-sends).',
+      description: 'The same on every answer (/docs/self-hosting#security).',
       schema: { const: value },
     },
   ]),
@@ -35,12 +35,6 @@ const SECURITY = Object.fromEntries(
 
 /** The header components, by component name, each with the header name answers carry it under. */
 const HEADERS: Record<string, { name: string } & Header> = {
-  ETagMaybe: {
-    name: 'ETag',
-    required: false,
-    description: 'As `ETag`, on every answer of the time series but the one without dates.',
-    schema: { type: 'string', pattern: '^"[^"]+"$' },
-  },
   ETag: {
     name: 'ETag',
     required: true,
@@ -48,11 +42,17 @@ const HEADERS: Record<string, { name: string } & Header> = {
       'A strong tag of the data and the request: send it back in `If-None-Match` and an unchanged answer is a 304 with no body. Each content coding has its own (/docs/caching).',
     schema: { type: 'string', pattern: '^"[^"]+"$' },
   },
+  ETagMaybe: {
+    name: 'ETag',
+    required: false,
+    description: 'As `ETag`, on every answer of the time series but the one without dates.',
+    schema: { type: 'string', pattern: '^"[^"]+"$' },
+  },
   CacheControlCached: {
     name: 'Cache-Control',
     required: true,
     description:
-      'The answer depends on the method and URL alone: browsers keep it 5 minutes, shared caches an hour (/docs/caching).',
+      'The answer depends on the method and URL alone, so browsers and shared caches may keep it (/docs/caching#what-the-server-sends).',
     schema: { const: DATA_CACHE_CONTROL },
   },
   CacheControlNoStore: {
@@ -105,8 +105,8 @@ const HEADERS: Record<string, { name: string } & Header> = {
   Allow: {
     name: 'Allow',
     required: true,
-    description: 'The methods the path takes.',
-    schema: { enum: [policyMethods(READ_ONLY_CORS), policyMethods(MCP_CORS)] },
+    description: 'The methods the MCP endpoint takes.',
+    schema: { const: policyMethods(MCP_CORS) },
   },
   RetryAfter: {
     name: 'Retry-After',
@@ -147,7 +147,7 @@ const HEADERS: Record<string, { name: string } & Header> = {
   ...Object.fromEntries(Object.entries(SECURITY).map(([name, header]) => [componentName(name), { ...header, name }])),
 };
 
-const ref = (type: 'headers' | 'responses' | 'schemas', name: string) => ({ $ref: `#/components/${type}/${name}` });
+const ref = (type: 'headers' | 'responses', name: string) => ({ $ref: `#/components/${type}/${name}` });
 
 /** What an answer carries beyond its body, in the terms of the rules that set it. */
 export interface AnswerHeaders {
@@ -228,7 +228,7 @@ export function registerHttpComponents(registry: OpenAPIRegistry, error: object)
   registry.registerComponent('responses', 'Refused', {
     description:
       "Refused by `npm start`'s server before any endpoint runs (/docs/limits), in the error body: 400 for a request it cannot read " +
-      '(its framing, its Host or its target), 408 for one not sent in time, 413 for a body over its limit (the MCP endpoint has its own), ' +
+      '(its framing, its Host or its target), 408 for a request head not sent in time, 413 for a body over its limit (the MCP endpoint has its own), ' +
       '417 for an `Expect` other than 100-continue, 431 for headers over their limit, 503 with `Retry-After` for too many open connections, ' +
       'and 500 when answering failed. Vercel sets its own limits.',
     headers: answerHeaders({ cache: 'never', requestId: 'never', retryAfter: true, vary: 'none' }),
