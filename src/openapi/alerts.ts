@@ -7,15 +7,7 @@ import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { AlertsFeed } from '../schemas/alerts.ts';
 import { openToNewFields } from '../schemas/open.ts';
-import {
-  DATA_RULES,
-  notModified,
-  type PathRules,
-  preflightId,
-  REFUSED,
-  registerPreflight,
-  successHeaders,
-} from './http.ts';
+import { DATA_RULES, notModified, type PathRules, REFUSED, successHeaders } from './http.ts';
 
 type ExamplesFor = (list: Example[] | undefined, status: number) => object;
 type ErrorResponse = (description: string, list: Example[] | undefined, status: number, rules?: PathRules) => object;
@@ -88,7 +80,6 @@ export function registerAlertsPath(
     request: { query: endpoint.query },
     responses: responses(false),
   });
-  registerPreflight(registry, endpoint.path, { operationId: preflightId(id), tag: dataset.title });
   registry.registerPath({
     method: 'get',
     path: alertsAtomPath(dataset),
@@ -99,5 +90,4 @@ export function registerAlertsPath(
     request: { query: endpoint.query },
     responses: responses(true),
   });
-  registerPreflight(registry, alertsAtomPath(dataset), { operationId: preflightId(`${id}Atom`), tag: dataset.title });
 }

@@ -5,7 +5,7 @@ import { HEALTH_PATH } from '../endpoints.ts';
 import type { Example } from '../examples.ts';
 import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from '../changes/endpoint.ts';
 import { changesSchemaOf } from '../changes/schema.ts';
-import { DATA_RULES, notModified, preflightId, REFUSED, registerPreflight, successHeaders } from './http.ts';
+import { DATA_RULES, notModified, REFUSED, successHeaders } from './http.ts';
 
 type ExamplesFor = (list: Example[] | undefined, status: number) => object;
 type ErrorResponse = (description: string, list: Example[] | undefined, status: number) => object;
@@ -54,5 +54,4 @@ export function registerChangesPath(
       default: REFUSED,
     },
   });
-  registerPreflight(registry, endpoint.path, { operationId: preflightId(id), tag: dataset.title });
 }

@@ -32,10 +32,9 @@ import {
   errorHeaders,
   notModified,
   type PathRules,
-  preflightId,
   REFUSED,
   registerHttpComponents,
-  registerPreflight,
+  registerPreflights,
   successHeaders,
 } from './http.ts';
 
@@ -165,7 +164,6 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       const id = operationId(endpoint);
       const found = examples[id];
-      const params = endpoint.pathParam ? z.object({ [endpoint.pathParam]: entityIdParam(dataset) }) : undefined;
       registry.registerPath({
         method: 'get',
         path: endpoint.path,
@@ -174,7 +172,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         summary: SUMMARY[endpoint.kind](dataset),
         description: DESCRIPTION[endpoint.kind](dataset),
         request: {
-          ...(params ? { params } : {}),
+          ...(endpoint.pathParam ? { params: z.object({ [endpoint.pathParam]: entityIdParam(dataset) }) } : {}),
           query: documentedQuery(endpoint),
         },
         responses: {
@@ -211,11 +209,6 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
           ),
           default: REFUSED,
         },
-      });
-      registerPreflight(registry, endpoint.path, {
-        operationId: preflightId(id),
-        tag: dataset.title,
-        ...(params ? { params } : {}),
       });
     }
     // The change log's 500 example is its own request's answer too (registerChangesPath reads `serverError`).
@@ -262,7 +255,6 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       default: REFUSED,
     },
   });
-  registerPreflight(registry, HEALTH_PATH, { operationId: preflightId('getHealth'), tag: 'Service' });
 
   registry.registerPath({
     method: 'get',
@@ -290,7 +282,6 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       default: REFUSED,
     },
   });
-  registerPreflight(registry, STATUS_PATH, { operationId: preflightId('getStatus'), tag: 'Service' });
 
   registry.registerPath({
     method: 'get',
@@ -321,7 +312,6 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       default: REFUSED,
     },
   });
-  registerPreflight(registry, INSTITUTIONS_PATH, { operationId: preflightId('listInstitutions'), tag: 'Lenders' });
 
   registry.registerPath({
     method: 'get',
@@ -346,9 +336,9 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       default: REFUSED,
     },
   });
-  registerPreflight(registry, SEARCH_PATH, { operationId: preflightId('searchDocs'), tag: 'Documentation' });
 
   registerMcpPaths(registry, error);
+  registerPreflights(registry);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

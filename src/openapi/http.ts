@@ -5,7 +5,6 @@
  * each answer naming those it carries; a header the answer may lack is `required: false`.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi/dist/index.mjs';
-import type { z } from 'zod';
 import { DATA_CACHE_CONTROL, NO_STORE, VERCEL_CDN_CACHE_CONTROL } from '../http/caching.ts';
 import { CORS_MAX_AGE, MCP_CORS, READ_ONLY_CORS } from '../http/cors.ts';
 import { SECURITY_HEADERS } from '../http/security-headers.ts';
@@ -244,24 +243,30 @@ export function registerHttpComponents(registry: OpenAPIRegistry, error: object)
   });
 }
 
-/** The OPTIONS operation of a path: its preflight, hidden from the interactive reference (one per path, all alike). */
-export function registerPreflight(
-  registry: OpenAPIRegistry,
-  path: string,
-  options: { operationId: string; tag: string; mcp?: boolean; params?: z.ZodObject },
-): void {
-  registry.registerPath({
-    method: 'options',
-    path,
-    operationId: options.operationId,
-    tags: [options.tag],
-    summary: 'CORS preflight',
-    description: `What a browser asks before a cross-origin request with headers of its own: the methods (${policyMethods(options.mcp ? MCP_CORS : READ_ONLY_CORS)}) and headers it may send.`,
-    'x-scalar-ignore': true,
-    ...(options.params ? { request: { params: options.params } } : {}),
-    responses: { 204: options.mcp ? MCP_PREFLIGHT : PREFLIGHT, 400: REFUSED, default: REFUSED },
-  });
+/**
+ * Every path's OPTIONS: its CORS preflight, named after the operation it goes before (the one
+ * with a success on that path), hidden from the interactive reference as they are all alike.
+ * Called once every other operation is registered.
+ */
+export function registerPreflights(registry: OpenAPIRegistry): void {
+  const routes = registry.definitions.flatMap((d) => (d.type === 'route' ? [d.route] : []));
+  const done = new Set<string>();
+  for (const route of routes) {
+    if (done.has(route.path) || !Object.keys(route.responses).some((status) => status.startsWith('2'))) continue;
+    done.add(route.path);
+    // The MCP endpoint is the one path taken by POST, under its own CORS policy.
+    const mcp = route.method === 'post';
+    const id = route.operationId!;
+    registry.registerPath({
+      method: 'options',
+      path: route.path,
+      operationId: `preflight${id[0]!.toUpperCase()}${id.slice(1)}`,
+      tags: route.tags,
+      summary: `Preflight: ${route.summary}`,
+      description: `What a browser asks before a cross-origin request with headers of its own: the methods (${policyMethods(mcp ? MCP_CORS : READ_ONLY_CORS)}) and headers it may send.`,
+      'x-scalar-ignore': true,
+      ...(route.request?.params ? { request: { params: route.request.params } } : {}),
+      responses: { 204: mcp ? MCP_PREFLIGHT : PREFLIGHT, 400: REFUSED, default: REFUSED },
+    });
+  }
 }
-
-/** `listFooRates` → `preflightListFooRates`: the operationId of a path's OPTIONS. */
-export const preflightId = (operationId: string) => `preflight${operationId[0]!.toUpperCase()}${operationId.slice(1)}`;

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { MCP_PATH } from '../endpoints.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
 import { TOOLS } from '../mcp/tool-table.ts';
-import { answerHeaders, preflightId, REFUSED, registerPreflight } from './http.ts';
+import { answerHeaders, REFUSED } from './http.ts';
 
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
 const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
@@ -139,5 +139,4 @@ export function registerMcpPaths(registry: OpenAPIRegistry, error: z.ZodType): v
     description: 'Streamable HTTP lets a client end its session with DELETE; this server keeps none, and answers 405.',
     responses: notAllowed('DELETE', 'no session is kept: the endpoint is stateless and takes POST only'),
   });
-  registerPreflight(registry, MCP_PATH, { operationId: preflightId('sendMcpMessage'), tag: TAG, mcp: true });
 }
