@@ -284,7 +284,7 @@ describe('the change log as a data endpoint', () => {
     expect(TOOLS.map((t) => t.name).filter((name) => name.includes('change'))).toEqual([]);
   });
 
-  it('each 200 answer satisfies its OpenAPI schema (which rejects an extra field), and every example in the document is real', async () => {
+  it('each 200 answer satisfies its OpenAPI schema (which lets a field added later through), and every example in the document is real', async () => {
     const { doc, ajv } = await documentOverHistory();
     for (const d of DATASETS) {
       const op = doc.paths[`/api/v1/${d.slug}/changes`].get;
@@ -293,10 +293,11 @@ describe('the change log as a data endpoint', () => {
       const check = ajv.compile(op.responses['200'].content['application/json'].schema);
       const { body } = await getJson(api, `/api/v1/${d.slug}/changes?since=2024-01-01`);
       expect(check(body), `${d.slug}: ${ajv.errorsText(check.errors)}`).toBe(true);
-      expect(check({ ...body, extra: 1 })).toBe(false);
+      // Open: a release may add a field (/docs/stability#where-new-fields-may-appear).
+      expect(check({ ...body, extra: 1 })).toBe(true);
       const day = structuredClone(body.changes.find((c: any) => c.changed.length > 0));
       day.changed[0].extra = 1;
-      expect(check({ ...body, changes: [day] })).toBe(false);
+      expect(check({ ...body, changes: [day] })).toBe(true);
       for (const status of ['200', '400', '404']) {
         const media = op.responses[status].content['application/json'];
         expect(Object.keys(media.examples ?? {}).length, `${d.slug} ${status}`).toBeGreaterThan(0);

@@ -218,8 +218,22 @@ describe('the production server’s MCP edges', () => {
 
   it('documents the 403 (and the other refusals) in OpenAPI', async () => {
     const openapi = await (await fetch(`${server.url}/openapi/json`)).json();
-    const responses = openapi.paths['/api/v1/mcp'].post.responses;
-    expect(Object.keys(responses).sort()).toEqual(['200', '202', '400', '403', '404', '405', '406', '413', '415']);
+    const { post, get, delete: del } = openapi.paths['/api/v1/mcp'];
+    const responses = post.responses;
+    expect(Object.keys(responses).sort()).toEqual([
+      '200',
+      '202',
+      '400',
+      '403',
+      '404',
+      '406',
+      '413',
+      '415',
+      '500',
+      'default',
+    ]);
     expect(responses['403'].description).toMatch(/Invalid Host.*CORS/s);
+    // GET and DELETE are operations of their own, answered 405 (or 403 for a Host not allowed).
+    for (const op of [get, del]) expect(Object.keys(op.responses).sort()).toEqual(['403', '405', 'default']);
   });
 });

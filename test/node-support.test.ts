@@ -27,7 +27,16 @@ describe('the oldest Node', () => {
 describe.skipIf(!existsSync(OLD_NODE) || !unsupportedNode(oldNodeVersion()))(
   `on the machine's own Node (${OLD_NODE})`,
   () => {
-    const commands = ['collect', 'hourly', 'snapshots-import', 'build-data', 'build-api', 'bench', 'load', 'fuzz-collect'];
+    const commands = [
+      'collect',
+      'hourly',
+      'snapshots-import',
+      'build-data',
+      'build-api',
+      'bench',
+      'load',
+      'fuzz-collect',
+    ];
     it.each(commands)('scripts/%s.ts stops at once with one line and exit code 1', async (name) => {
       const run = promisify(execFile)(OLD_NODE, ['--import', 'tsx', `scripts/${name}.ts`], {
         cwd: ROOT,

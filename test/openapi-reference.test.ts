@@ -106,4 +106,37 @@ describe('the static API reference', () => {
     ]);
     expect(reference.tags[0]!.operations[1]!.exampleRequest).toBeUndefined();
   });
+
+  it('shows a response the operation names by reference (the refusals and preflights every path shares) as the component it names', () => {
+    const document: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/a': {
+          options: {
+            operationId: 'preflightA',
+            responses: {
+              204: { $ref: '#/components/responses/Preflight' },
+              default: { $ref: '#/components/responses/Refused' },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: { Error: { type: 'object', properties: { code: { type: 'integer' } } } },
+        responses: {
+          Preflight: { description: 'The CORS preflight.' },
+          Refused: {
+            description: 'Refused before any endpoint.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        },
+      },
+    };
+    const [op] = staticReference(document).tags[0]!.operations;
+    expect(op!.responses.map((r) => [r.status, r.description, r.bodies.map((b) => b.ref)])).toEqual([
+      ['204', 'The CORS preflight.', []],
+      ['default', 'Refused before any endpoint.', ['Error']],
+    ]);
+  });
 });

@@ -179,7 +179,7 @@ describe('GET /api/v1/status with nothing to count', () => {
 });
 
 describe('the OpenAPI document of GET /api/v1/status', () => {
-  it('has its schema, which rejects an extra field, and real examples that satisfy it: a collector’s thirty days, and no run recorded', async () => {
+  it('has its schema, which lets a field added later through, and real examples that satisfy it: a collector’s thirty days, and no run recorded', async () => {
     const { doc, ajv } = await documentOverHistory();
     const op = doc.paths['/api/v1/status'].get;
     expect(op.operationId).toBe('getStatus');
@@ -188,7 +188,8 @@ describe('the OpenAPI document of GET /api/v1/status', () => {
     const values = Object.values(media.examples).map((e: any) => e.value);
     expect(values.length).toBe(2);
     for (const value of values) expect(valid(value), ajv.errorsText(valid.errors)).toBe(true);
-    expect(valid({ ...values[0], extra: 1 })).toBe(false);
+    // Open: a release may add a field (/docs/stability#where-new-fields-may-appear).
+    expect(valid({ ...values[0], extra: 1 })).toBe(true);
     const [collected, none] = values as any[];
     for (const d of DATASETS) {
       expect(collected.datasets[d.slug].runs).toBe(720);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Dataset } from '../datasets.ts';
 import { idWithPrefix, IsoDateTime, SnapshotDate } from '../schemas/common.ts';
+import { openToNewFields } from '../schemas/open.ts';
 import type { ChangeKind } from './model.ts';
 
 /** The item (product or plan) schema, and the schema of one rate where items list rates. */
@@ -99,13 +100,16 @@ function changesResponseSchema(dataset: Dataset) {
 
 const RESPONSE_SCHEMAS = new Map<string, ReturnType<typeof changesResponseSchema>>();
 
-/** The response schema, made once per process (it carries an OpenAPI component id, which zod's registry takes once). */
+/**
+ * The response schema, made once per process (it carries an OpenAPI component id, which zod's registry takes once);
+ * published open, as a change may gain fields (/docs/stability#where-new-fields-may-appear).
+ */
 export function changesSchemaOf(dataset: Dataset) {
   let schema = RESPONSE_SCHEMAS.get(dataset.slug);
   if (!schema)
     RESPONSE_SCHEMAS.set(
       dataset.slug,
-      (schema = changesResponseSchema(dataset).meta({ id: `${dataset.type}Changes` })),
+      (schema = openToNewFields(changesResponseSchema(dataset)).meta({ id: `${dataset.type}Changes` })),
     );
   return schema;
 }

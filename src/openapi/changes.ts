@@ -5,6 +5,7 @@ import { HEALTH_PATH } from '../endpoints.ts';
 import type { Example } from '../examples.ts';
 import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from '../changes/endpoint.ts';
 import { changesSchemaOf } from '../changes/schema.ts';
+import { DATA_RULES, notModified, REFUSED, successHeaders } from './http.ts';
 
 type ExamplesFor = (list: Example[] | undefined, status: number) => object;
 type ErrorResponse = (description: string, list: Example[] | undefined, status: number) => object;
@@ -35,8 +36,10 @@ export function registerChangesPath(
     responses: {
       200: {
         description: `The ${dataset.label} changes, with the terms of use.`,
+        headers: successHeaders(DATA_RULES),
         content: { 'application/json': { schema: changesSchemaOf(dataset), ...helpers.examplesFor(found, 200) } },
       },
+      304: notModified('always'),
       400: helpers.errorResponse(
         '`invalid_request`: a malformed date, `since` after `until`, or a parameter this endpoint does not use.',
         found,
@@ -48,6 +51,7 @@ export function registerChangesPath(
         examples.serverError,
         500,
       ),
+      default: REFUSED,
     },
   });
 }

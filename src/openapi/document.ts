@@ -10,7 +10,7 @@ import { DATASETS, datasetsInWords, filtersOf } from '../datasets.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
-import { endpointsOf, entityIdParam, HEALTH_PATH, MCP_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
+import { endpointsOf, entityIdParam, HEALTH_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import { cutWords, serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
@@ -19,18 +19,32 @@ import { INSTITUTIONS_PATH, STATUS_PATH } from '../paths.ts';
 import { InstitutionsResponse } from '../schemas/institutions.ts';
 import { WINDOW_DAYS } from '../status/figures.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
+import { openToNewFields } from '../schemas/open.ts';
 import { registerChangesPath } from './changes.ts';
 import { registerAlertsPath } from './alerts.ts';
 import { alertsOperationId } from '../api/alerts.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
-import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
-import { TOOLS } from '../mcp/tool-table.ts';
-
-const kib = (bytes: number) => `${bytes / 1024} KiB`;
-const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+import { registerMcpPaths } from './mcp.ts';
+import {
+  answerHeaders,
+  DATA_RULES,
+  errorHeaders,
+  notModified,
+  type PathRules,
+  REFUSED,
+  registerHttpComponents,
+  registerPreflights,
+  successHeaders,
+} from './http.ts';
 
 const JSON_TYPE = 'application/json';
+const SEARCH_PATH = '/api/search';
+
+/** Health and the status figures: request ids, never cached (they say what is true now), no ETag. */
+const NOW_RULES: PathRules = { ids: true, cached: false };
+/** The docs search: outside /api/v1, so no request id; cached like the data; no ETag. */
+const SEARCH_RULES: PathRules = { ids: false, cached: true };
 
 const SUMMARY: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => string> = {
   list: (d) => `List ${d.label}`,
@@ -87,8 +101,10 @@ function examplesFor(list: Example[] | undefined, status: number, noun = 'entrie
   };
 }
 
-const errorResponse = (description: string, list: Example[] | undefined, status: number) => ({
+/** An error answer in the error body, with the headers a path of `rules` gives it. */
+const errorResponse = (description: string, list: Example[] | undefined, status: number, rules = DATA_RULES) => ({
   description,
+  headers: errorHeaders(status, rules),
   content: { [JSON_TYPE]: { schema: COMPONENTS.error, ...examplesFor(list, status) } },
 });
 
@@ -114,14 +130,16 @@ function documentedQuery(endpoint: DataEndpoint): z.ZodObject {
 
 /**
  * The component schemas: the API's own zod schemas, named with zod's `.meta({ id })`. Named once
- * per process, because zod's registry refuses an id given twice.
+ * per process, because zod's registry refuses an id given twice. The rate answers and the error
+ * body are closed; the others may gain fields and are published open (src/schemas/open.ts; the
+ * lowest rates and the change log are opened where they are made).
  */
 const COMPONENTS = {
   error: ErrorBody.meta({ id: 'Error' }),
-  health: Health.meta({ id: 'Health' }),
-  status: StatusFigures.meta({ id: 'StatusFigures' }),
-  institutions: InstitutionsResponse.meta({ id: 'Institutions' }),
-  search: SearchResponse.meta({ id: 'SearchResponse' }),
+  health: openToNewFields(Health).meta({ id: 'Health' }),
+  status: openToNewFields(StatusFigures).meta({ id: 'StatusFigures' }),
+  institutions: openToNewFields(InstitutionsResponse).meta({ id: 'Institutions' }),
+  search: openToNewFields(SearchResponse).meta({ id: 'SearchResponse' }),
   datasets: Object.fromEntries(
     DATASETS.map((d) => [
       d.slug,
@@ -138,6 +156,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
   const { examples } = options;
   const registry = new OpenAPIRegistry();
   const error = COMPONENTS.error;
+  registerHttpComponents(registry, { $ref: '#/components/schemas/Error' });
 
   for (const dataset of DATASETS) {
     const schemas = COMPONENTS.datasets[dataset.slug]!;
@@ -164,10 +183,12 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
         responses: {
           200: {
             description: `${dataset.title}, with the terms of use.`,
+            headers: successHeaders(endpoint.kind === 'timeSeries' ? { ...DATA_RULES, etag: 'maybe' } : DATA_RULES),
             content: {
               [JSON_TYPE]: { schema: schemaOf[endpoint.kind], ...examplesFor(found, 200, `${dataset.entity.kind}s`) },
             },
           },
+          304: notModified('always'),
           400: errorResponse(
             endpoint.kind === 'timeSeries'
               ? '`invalid_request`: a malformed parameter, a parameter this endpoint does not use, or a date rule broken.'
@@ -191,6 +212,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
             examples[serverErrorKey(id)],
             500,
           ),
+          default: REFUSED,
         },
       });
     }
@@ -225,13 +247,17 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     responses: {
       200: {
         description: '`ok`, or `degraded` with its reasons in `problems`.',
+        headers: successHeaders(NOW_RULES),
         content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 200) } },
       },
-      400: errorResponse('`invalid_request`: health takes no query parameters.', examples.getHealth, 400),
+      400: errorResponse('`invalid_request`: health takes no query parameters.', examples.getHealth, 400, NOW_RULES),
       503: {
-        description: '`error`: the snapshot store cannot be read.',
-        content: { [JSON_TYPE]: { schema: health, ...examplesFor(examples.getHealth, 503) } },
+        description:
+          "`error`: the snapshot store cannot be read. `npm start`'s server also answers 503 to a connection over its limits, before any endpoint: the error body, with `Retry-After` and no request id (/docs/limits#connections).",
+        headers: answerHeaders({ cache: 'never', requestId: 'maybe', retryAfter: true }),
+        content: { [JSON_TYPE]: { schema: z.union([health, error]), ...examplesFor(examples.getHealth, 503) } },
       },
+      default: REFUSED,
     },
   });
 
@@ -249,9 +275,16 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     responses: {
       200: {
         description: 'The figures, or, with no run recorded, every dataset saying so.',
+        headers: successHeaders(NOW_RULES),
         content: { [JSON_TYPE]: { schema: COMPONENTS.status, ...examplesFor(examples.getStatus, 200) } },
       },
-      400: errorResponse('`invalid_request`: the status takes no query parameters.', examples.getStatus, 400),
+      400: errorResponse(
+        '`invalid_request`: the status takes no query parameters.',
+        examples.getStatus,
+        400,
+        NOW_RULES,
+      ),
+      default: REFUSED,
     },
   });
 
@@ -271,6 +304,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     responses: {
       200: {
         description: 'The registry, in id order.',
+        headers: successHeaders(DATA_RULES),
         content: {
           [JSON_TYPE]: {
             schema: COMPONENTS.institutions,
@@ -278,18 +312,20 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
           },
         },
       },
+      304: notModified('always'),
       400: errorResponse('`invalid_request`: the registry takes no query parameters.', examples.listInstitutions, 400),
       500: errorResponse(
         '`server_error`: the history cannot be read.',
         examples[serverErrorKey('listInstitutions')],
         500,
       ),
+      default: REFUSED,
     },
   });
 
   registry.registerPath({
     method: 'get',
-    path: '/api/search',
+    path: SEARCH_PATH,
     operationId: 'searchDocs',
     tags: ['Documentation'],
     summary: 'Search the documentation',
@@ -297,67 +333,22 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     responses: {
       200: {
         description: 'Matching documentation sections, best first.',
+        headers: successHeaders(SEARCH_RULES),
         content: { [JSON_TYPE]: { schema: COMPONENTS.search } },
       },
-      400: {
-        description: '`invalid_request`: an empty query, a bad limit or an unknown parameter.',
-        content: { [JSON_TYPE]: { schema: error } },
-      },
+      400: errorResponse(
+        '`invalid_request`: an empty query, a bad limit or an unknown parameter.',
+        undefined,
+        400,
+        SEARCH_RULES,
+      ),
+      500: errorResponse('`server_error`: the search index could not be read; retry.', undefined, 500, SEARCH_RULES),
+      default: REFUSED,
     },
   });
 
-  const JsonRpcMessage = z
-    .looseObject({
-      jsonrpc: z.literal('2.0'),
-      id: z.union([z.string(), z.number(), z.null()]).optional(),
-      method: z.string().optional(),
-    })
-    .meta({
-      description: 'A JSON-RPC 2.0 request, notification or (protocol 2025-03-26 without a version header) a batch.',
-    });
-  const JsonRpcError = z
-    .looseObject({
-      jsonrpc: z.literal('2.0'),
-      id: z.union([z.string(), z.number(), z.null()]),
-      error: z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
-    })
-    .meta({ description: 'A JSON-RPC error response.' });
-  const rpcError = (description: string) => ({ description, content: { [JSON_TYPE]: { schema: JsonRpcError } } });
-  registry.registerPath({
-    method: 'post',
-    path: MCP_PATH,
-    operationId: 'sendMcpMessage',
-    tags: ['MCP'],
-    summary: 'Send a Model Context Protocol message',
-    description:
-      `Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol ${MODERN_VERSION} (per-request \`_meta\` and the ` +
-      `\`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers) and the legacy versions ${LEGACY_VERSIONS.join(', ')} ` +
-      `(\`initialize\` first). ${TOOLS.length} read-only tools over the same data, each dataset's list, detail, time series and lowest rates among them. GET and DELETE answer 405. ` +
-      `Limits: a body of ${kib(LIMITS.bodyBytes)}, a batch of ${LIMITS.batchMessages} messages with at most ${LIMITS.batchToolCalls} tools/call ` +
-      `and ${mib(LIMITS.responseBytes)} of answers, a tool result of ${mib(LIMITS.resultBytes)} (/docs/ai#limits). ` +
-      'Every answer but the preflight carries `x-request-id`.',
-    request: { body: { content: { [JSON_TYPE]: { schema: z.union([JsonRpcMessage, z.array(JsonRpcMessage)]) } } } },
-    responses: {
-      200: {
-        description: 'A JSON-RPC response (an array for a batch).',
-        content: { [JSON_TYPE]: { schema: z.looseObject({ jsonrpc: z.literal('2.0') }) } },
-      },
-      202: { description: 'A notification was accepted; no body.' },
-      400: rpcError(
-        `Parse error (-32700), invalid request (-32600, also a batch over ${LIMITS.batchMessages} messages), a header mismatch (-32020), a missing \`_meta\` field (-32602) ` +
-          'or an unsupported version (-32022, the supported versions in `error.data.supported`).',
-      ),
-      403: rpcError(
-        'The `Host` header names a host this server does not answer MCP for (-32000 `Invalid Host`): a server listening on a loopback address answers ' +
-          "only `localhost`, `127.0.0.1`, `[::1]` and its site URL's host (DNS-rebinding protection; `MCP_ALLOWED_HOSTS` adds names to these, on any address). Carries the CORS headers.",
-      ),
-      404: rpcError('Unknown method (-32601), protocol 2026-07-28.'),
-      405: rpcError('GET or DELETE: the endpoint is stateless and takes POST only (-32000).'),
-      406: rpcError('The `Accept` header does not list both application/json and text/event-stream (-32000).'),
-      413: rpcError(`A body over ${kib(LIMITS.bodyBytes)} (-32600), refused without reading the rest.`),
-      415: rpcError('A `Content-Type` other than application/json (-32000).'),
-    },
-  });
+  registerMcpPaths(registry, error);
+  registerPreflights(registry);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -366,7 +357,10 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       version: '1.0.0',
       description:
         `New Zealand ${datasetsInWords()} from interest.co.nz, as a public read-only JSON API. ${COLLECTION_WORDS} ` +
-        'No authentication. Every rate response carries the terms of use, in `termsOfUse`: see /docs/terms.',
+        'No authentication. Every rate response carries the terms of use, in `termsOfUse`: see /docs/terms. ' +
+        'Every path answers HEAD as it answers GET, without the body (RFC 9110), and OPTIONS with its CORS preflight; ' +
+        'any method the document does not list for a path is a 405 `method_not_allowed` (MCP: a JSON-RPC error) whose `Allow` names those it takes. ' +
+        'An answer with an ETag is a 304 to an `If-None-Match` naming it. Which objects may gain fields: /docs/stability#where-new-fields-may-appear.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: options.site, description: 'This deployment' }],

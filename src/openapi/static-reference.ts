@@ -41,6 +41,11 @@ interface MediaType {
   examples?: Record<string, { summary?: string; description?: string; value?: unknown }>;
 }
 
+interface ResponseObject {
+  description?: string;
+  content?: Record<string, MediaType>;
+}
+
 interface OperationObject {
   operationId?: string;
   tags?: string[];
@@ -48,7 +53,8 @@ interface OperationObject {
   description?: string;
   parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: Schema }[];
   requestBody?: { description?: string; required?: boolean; content?: Record<string, MediaType> };
-  responses?: Record<string, { description?: string; content?: Record<string, MediaType> }>;
+  /** A response, or a reference to one of `components.responses` (the 304s, preflights and refusals every path shares). */
+  responses?: Record<string, ResponseObject | { $ref: string }>;
 }
 
 export interface OpenApiDocument {
@@ -57,7 +63,7 @@ export interface OpenApiDocument {
   servers?: { url: string; description?: string }[];
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationObject>>;
-  components?: { schemas?: Record<string, Schema> };
+  components?: { schemas?: Record<string, Schema>; responses?: Record<string, ResponseObject> };
 }
 
 export interface ReferenceParameter {
@@ -252,12 +258,16 @@ function bodiesOf(content: Record<string, MediaType> | undefined): ReferenceBody
   });
 }
 
-function operationOf(method: string, path: string, op: OperationObject): ReferenceOperation {
-  const responses = Object.entries(op.responses ?? {}).map(([status, response]) => ({
-    status,
-    description: response.description ?? '',
-    bodies: bodiesOf(response.content),
-  }));
+function operationOf(
+  method: string,
+  path: string,
+  op: OperationObject,
+  shared: Record<string, ResponseObject>,
+): ReferenceOperation {
+  const responses = Object.entries(op.responses ?? {}).map(([status, given]) => {
+    const response = '$ref' in given ? (shared[refName(given.$ref)] ?? {}) : given;
+    return { status, description: response.description ?? '', bodies: bodiesOf(response.content) };
+  });
   const prefix = `${method.toUpperCase()} /`;
   const exampleRequest = responses
     .find((r) => r.status === '200')
@@ -304,7 +314,7 @@ export function staticReference(document: OpenApiDocument): StaticReference {
       operationCount++;
       const tag = op.tags?.[0] ?? 'Other';
       if (!byTag.has(tag)) byTag.set(tag, []);
-      byTag.get(tag)!.push(operationOf(method, path, op));
+      byTag.get(tag)!.push(operationOf(method, path, op, document.components?.responses ?? {}));
     }
   }
   const descriptions = new Map((document.tags ?? []).map((t) => [t.name, t.description ?? '']));

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { envelopeSchema } from './envelopes.ts';
 import { CleanText, idWithPrefix } from './common.ts';
+import { openToNewFields } from './open.ts';
 
 /** How one dataset names what an offer belongs to, and the measures it has (for the descriptions). */
 export interface LowestNames {
@@ -79,5 +80,8 @@ function measureSchema(names: LowestNames) {
   });
 }
 
-/** The whole answer: the envelope of the list and detail answers, with a measure per item of `data`. */
-export const lowestSchema = (names: LowestNames) => envelopeSchema(names.type, measureSchema(names));
+/**
+ * The whole answer: the envelope of the list and detail answers, with a measure per item of `data`;
+ * published open, as it may gain fields (/docs/stability#where-new-fields-may-appear).
+ */
+export const lowestSchema = (names: LowestNames) => openToNewFields(envelopeSchema(names.type, measureSchema(names)));
