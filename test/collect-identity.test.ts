@@ -184,6 +184,29 @@ describe('namesakes told apart by what they carry', () => {
     await expectUnchanged(CARDS, traded());
   });
 
+  it('one of a pair renamed to what the other’s id spells ("Airpoints Card 2"): the other keeps its id, the newcomer takes a free one', async () => {
+    const [plain, full] = namesakes().filter((n: any) => n.issuer === 'Amex');
+    const page = livePage(CARDS, ($) => {
+      // The plain card: no fee, so no "$" in its row.
+      const row = $('tbody > tr')
+        .toArray()
+        .find(
+          (tr) =>
+            historySpelling($(tr).children('td').eq(1).text().trim(), 'plan') === 'Airpoints Card' &&
+            !$(tr).text().includes('$'),
+        );
+      expect(row).toBeDefined();
+      $(row!).children('td').eq(1).text('Airpoints Card 2');
+    });
+    const result = await collectPage(CARDS, page);
+    expect(result.reason).toBeUndefined();
+    const written = JSON.parse(await readFile(join(snapshots, result.file!), 'utf8'));
+    const amex = written.data.find((i: any) => i.name === 'Amex').plans;
+    expect(amex.find((p: any) => p.id === full.plan.id)).toEqual(full.plan);
+    const renamed = amex.find((p: any) => p.name === 'Airpoints Card 2');
+    expect(renamed).toEqual({ ...plain.plan, id: 'plan:amex:airpoints-card-2-2', name: 'Airpoints Card 2' });
+  });
+
   it('collected into an empty tree, namesakes are told apart the history’s way, whatever their order: the card first, then the plainer', async () => {
     snapshots = await tempDir('rates-empty-');
     const result = await collectPage(CARDS, traded());

@@ -166,6 +166,16 @@ export function identify(dataset: Dataset, listed: readonly Entity[], previous?:
       const found = idsOfNamesakes(namesakes, was, taken);
       for (const [item, id] of found) ids.set(item, id);
     }
+    // A name whose own id a namesake keeps ("Airpoints Card 2" beside the history's
+    // `plan:amex:airpoints-card-2`): the namesake's id stands, the newcomer takes the next free one.
+    const kept = new Set(ids.values());
+    for (const item of items) {
+      if (ids.has(item) || !kept.has(item.id)) continue;
+      let id = `${item.id}-2`;
+      for (let n = 3; kept.has(id) || taken.has(id); n++) id = `${item.id}-${n}`;
+      ids.set(item, id);
+      kept.add(id);
+    }
     return withItems(
       dataset,
       entity,
