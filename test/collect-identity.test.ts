@@ -271,7 +271,7 @@ describe('the 18-month line belongs to the product it names', () => {
 
 describe('loan columns that traded places', () => {
   it.each(LOANS)(
-    '%s: a product cell reading as a plan, or a plan cell as a product, refuses the table',
+    '%s: a product cell reading as a plan, a plan cell as a product, or a rate in the notes refuses the table',
     async (slug) => {
       const swapped = livePage(slug, ($) => {
         const row = $('tr.primary_row').first();
@@ -283,6 +283,10 @@ describe('loan columns that traded places', () => {
       const reason = await expectRefused(slug, swapped, 'columns traded places');
       expect(reason).toMatch(
         /the product column reads "(?:Un)?[Ss]ecured[^"]*", a plan|the plan \(secured or not\) column reads "[^"]+", a product/,
+      );
+      const rateInNotes = livePage(slug, ($) => void $('tr.primary_row').first().children('td').eq(3).text('8.00'));
+      expect(await expectRefused(slug, rateInNotes, 'columns traded places')).toContain(
+        'a bare number, which is a rate',
       );
       const productOnly = livePage(
         slug,

@@ -142,7 +142,8 @@ const loanPage = (path: string, title: RegExp): SourcePage<LoanColumn> => ({
       key: 'condition',
       label: 'notes (amount or term)',
       header: /^(?:notes?|conditions?|details?|terms?)$/,
-      never: [PLAN_LIKE],
+      // A bare number in the notes is a rate out of its column (no condition in the history is one).
+      never: [PLAN_LIKE, { text: /^[\d\s.,%]+$/, reads: 'a bare number, which is a rate' }],
     },
     { key: 'rate', label: 'interest rate %', header: /^(?:interest )?rates?(?: %| \(%\))?$|^%$/ },
   ],
