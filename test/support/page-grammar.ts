@@ -749,7 +749,11 @@ export const MUTATIONS: readonly Mutation[] = [
       const k = pick.int(6);
       for (const { cell } of cells) {
         const units = UNITS[(cell.says as { unit: Unit }).unit];
-        cell.shown = cell.shown.replace(/^[$\d.,]+/, (n) => `${n}${units[k % units.length]}`);
+        // The value with one unit: a unit written before is rewritten, never stacked ("11.95 p.a.%" is no way to write it).
+        const unit = units[k % units.length]!;
+        cell.shown = cell.shown.replace(/^(\$?\d[\d,]*(\.\d+)?)(?: ?%)?(?: ?p\.a\.)?(?: days)?/, (_, n, decimals) =>
+          unit === '.00' && decimals ? n : `${n}${unit}`,
+        );
       }
       return cells.length > 0;
     },
