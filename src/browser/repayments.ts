@@ -80,12 +80,8 @@ function setUp(form: HTMLFormElement, table: HTMLTableElement): void {
     header.textContent = `Monthly on ${over}`;
     const link = document.createElement('a');
     link.href = `#${form.getAttribute('aria-labelledby') ?? ''}`;
-    link.textContent = 'how it is worked out, and another amount';
-    told.replaceChildren(
-      `“Monthly” is the repayment on a ${formatAmount(amount)} ${noun} over ${termWords(months)} (`,
-      link,
-      ').',
-    );
+    link.textContent = 'how';
+    told.replaceChildren(`“Monthly”: repaying ${formatAmount(amount)} over ${termWords(months)} (`, link, ').');
     let first: { figure: string; rate: number } | undefined;
     for (const { cell, rate } of cells) {
       const monthly = rate === undefined ? undefined : monthlyRepayment(amount, rate, years);

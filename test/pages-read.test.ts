@@ -1,0 +1,200 @@
+/**
+ * The explorer's pages read without doubt, in headless Chromium over the real build, on a phone
+ * (390×844) and a desktop (1280×900): every figure of a comparison row says what it is when the
+ * columns stack, and the repayment column says what it is and links its explanation; the hub
+ * links each comparison page and its links are tap targets (44 px for its headings and comparison
+ * links on a desktop, at least 24 px for every other); the lenders page lists one lender once under its newest
+ * name with its earlier names, is a few thousand pixels on a phone, and filters by any of a
+ * lender's names (with an index of first letters without JavaScript); and a lender's page keeps
+ * the maintainers' open questions to the docs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS } from '../src/datasets.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
+import { RESTRICTIONS } from '../src/explorer/restrictions.ts';
+import { MortgageInstitution } from '../src/schemas/rates.ts';
+import { chromiumForTests, openInContext } from './support/chromium.ts';
+import { datasetOfSchema } from './support/datasets.ts';
+import { historyDir, tempDir } from './support/history.ts';
+import { buildAndServe, type ProductionSite } from './support/production.ts';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+const SIZES = [
+  ['phone', PHONE],
+  ['desktop', DESKTOP],
+] as const;
+const TERMED = datasetOfSchema(MortgageInstitution);
+const oneYear = `/rates/${EXPLORER[TERMED.slug].path}/1-year`;
+
+let site: ProductionSite;
+const browser = chromiumForTests();
+
+beforeAll(async () => {
+  site = await buildAndServe({
+    name: 'pages-read',
+    snapshotsDir: historyDir(),
+    statusDir: await tempDir('rates-status-'),
+  });
+}, 240_000);
+afterAll(() => site?.stop());
+
+describe('a comparison row', () => {
+  it.each(SIZES)(
+    'on a %s, every figure of a row says what it is, and the repayment column links its explanation',
+    async (size, viewport) => {
+      const { page, errors, close } = await openInContext(browser(), `${site.url}${oneYear}`, viewport);
+      try {
+        const cells = await page.evaluate(() =>
+          [...document.querySelectorAll('.compare-table tbody tr:first-child td:not(.rank)')].map((td) => ({
+            before: getComputedStyle(td, '::before').content,
+            text: td.textContent!.trim(),
+            header: (() => {
+              const table = td.closest('table')!;
+              const index = [...td.parentElement!.children].indexOf(td);
+              const th = table.tHead!.rows[0]!.cells[index];
+              return th ? th.getBoundingClientRect().height > 1 && getComputedStyle(th).visibility !== 'hidden' : false;
+            })(),
+          })),
+        );
+        // Rate, change and the repayment the script adds.
+        expect(cells.length).toBe(3);
+        for (const cell of cells) {
+          if (size === 'phone') expect(cell.before, cell.text).toMatch(/^"(%|Change |Monthly )"$/);
+          else expect(cell.header, cell.text).toBe(true);
+        }
+        const caption = await page.locator('.compare-table caption').innerText();
+        expect(caption).toMatch(/“Monthly”: repaying \$500,000 over 30 years/);
+        expect(await page.locator('.compare-table caption a[href="#repayments-title"]').count()).toBe(1);
+        expect(errors).toEqual([]);
+      } finally {
+        await close();
+      }
+    },
+  );
+});
+
+describe('the hub (/rates)', () => {
+  it.each(SIZES)(
+    'on a %s, links each compared measure’s page, and every link is a tap target',
+    async (size, viewport) => {
+      const { page, close } = await openInContext(browser(), `${site.url}/rates`, viewport);
+      try {
+        const hrefs = await page
+          .locator('.hub-section a.compare')
+          .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+        for (const d of DATASETS) {
+          const definition = EXPLORER[d.slug];
+          const first = definition.measures.find((m) => definition.compared.includes(m.key))!;
+          expect(hrefs, d.slug).toContain(`/rates/${definition.path}/${first.slug}`);
+        }
+        const heights = await page.evaluate(() =>
+          [...document.querySelectorAll('main a')]
+            .filter((a) => a.getClientRects().length > 0)
+            .map((a) => ({
+              text: a.textContent!.trim().slice(0, 40),
+              height: Math.max(...[...a.getClientRects()].map((r) => r.height)),
+              main: a.matches('.hub-section h2 a'),
+            })),
+        );
+        expect(heights.length).toBeGreaterThan(10);
+        // 44 px where there is room; on a phone 24, so that the rates still fill the first screen.
+        for (const link of heights)
+          expect(link.height, link.text).toBeGreaterThanOrEqual(link.main && size === 'desktop' ? 44 : 24);
+      } finally {
+        await close();
+      }
+    },
+  );
+});
+
+describe('the lenders page (/rates/lenders)', () => {
+  it('lists each lender once under its newest name, its earlier names beside it', async () => {
+    const html = await (await fetch(`${site.url}/rates/lenders`)).text();
+    const { page, close } = await openInContext(browser(), `${site.url}/rates/lenders`, DESKTOP);
+    try {
+      const names = await page.locator('table.lenders tr[data-id] th[scope="row"]').allInnerTexts();
+      const starting = (prefix: string) => names.filter((n) => n.startsWith(prefix));
+      for (const [prefix, name] of [
+        ['Nelson', 'Nelson Bldg Society'],
+        ['Wairarapa', 'Wairarapa Bldg Society'],
+        ['Heretaunga', 'Heretaunga Bldg Socy'],
+        ['Unity', 'UnityMoney'],
+      ]) {
+        expect(starting(prefix!), prefix).toHaveLength(1);
+        expect(starting(prefix!)[0]).toMatch(new RegExp(`^${name}\\b[\\s\\S]*Also listed as`));
+      }
+      expect(html).toContain('Also listed as “Nelson”, “Nelson Bldg Socy”');
+    } finally {
+      await close();
+    }
+  });
+
+  it('on a phone, is a few screens per letter, not one long table, and the filter keeps a lender by any of its names', async () => {
+    const { page, errors, close } = await openInContext(browser(), `${site.url}/rates/lenders`, PHONE);
+    try {
+      const rows = await page.locator('table.lenders tr[data-id]').count();
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      // At most 150 px per lender (the six-column cards it replaced took some 190).
+      expect(height).toBeLessThan(rows * 150);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      await page.locator('#lenders-filter').fill('socy');
+      const shown = await page.locator('table.lenders tr[data-id]:visible th[scope="row"]').allInnerTexts();
+      expect(shown.some((t) => t.startsWith('Nelson Bldg Society'))).toBe(true);
+      expect(shown.length).toBeLessThan(rows);
+      expect(await page.locator('.lenders-filter-status').innerText()).toBe(`${shown.length} of ${rows} lenders.`);
+      await page.locator('#lenders-filter').fill('no such lender');
+      expect(await page.locator('table.lenders tr[data-id]:visible').count()).toBe(0);
+      expect(await page.locator('.lenders-none').isVisible()).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('without JavaScript, lists every lender with an index of first letters, and no filter that cannot work', async () => {
+    const { page, close } = await openInContext(browser(), `${site.url}/rates/lenders`, PHONE, {
+      javaScriptEnabled: false,
+    });
+    try {
+      expect(await page.locator('form.lenders-filter').isVisible()).toBe(false);
+      const letters = await page.locator('.letter-index a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+      expect(letters.length).toBeGreaterThan(10);
+      for (const href of letters) expect(await page.locator(href).count(), href).toBe(1);
+      const heights = await page
+        .locator('.letter-index a')
+        .evaluateAll((as) => as.map((a) => a.getBoundingClientRect().height));
+      for (const h of heights) expect(h).toBeGreaterThanOrEqual(44);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('a lender’s page', () => {
+  it('says whom the lender lends to and why, and leaves what the maintainers find unclear to the docs', async () => {
+    const unclear = RESTRICTIONS.filter((r) => r.field === 'entity' && 'unclear' in r && r.unclear);
+    expect(unclear.length).toBeGreaterThan(0);
+    let checked = 0;
+    for (const d of DATASETS) {
+      const definition = EXPLORER[d.slug];
+      const listed = await (await fetch(`${site.url}/api/v1/${d.slug}`)).json();
+      for (const entity of listed.data as { id: string; name: string }[]) {
+        const rule = unclear.find(
+          (r) => (definition.restrictions as readonly string[]).includes(r.key) && r.pattern.test(entity.name),
+        );
+        if (!rule) continue;
+        const text = (
+          await (
+            await fetch(`${site.url}/rates/${definition.path}/${entity.id.slice(entity.id.indexOf(':') + 1)}`)
+          ).text()
+        ).replace(/\s+/g, ' ');
+        expect(text, entity.name).toContain(`lends only to ${rule.label}`);
+        expect(text, entity.name).not.toContain('What is unclear');
+        expect(text, entity.name).not.toContain(rule.unclear!.slice(0, 40));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
