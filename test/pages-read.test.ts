@@ -4,8 +4,9 @@
  * columns stack, and the repayment column says what it is and links its explanation; the hub
  * links each comparison page and its links are tap targets (44 px for its headings and comparison
  * links on a desktop, at least 24 px for every other); the lenders page lists one lender once under its newest
- * name with its earlier names, is a few thousand pixels on a phone, and filters by any of a
- * lender's names (with an index of first letters without JavaScript); and a lender's page keeps
+ * name with its earlier names, folds on a phone to a line per letter that opens its lenders, each
+ * two or three short lines, and filters by any of a lender's names (and without JavaScript lists
+ * them all, compact, with an index of first letters); and a lender's page keeps
  * the maintainers' open questions to the docs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,7 @@ describe('a comparison row', () => {
         const cells = await page.evaluate(() =>
           [...document.querySelectorAll('.compare-table tbody tr:first-child td:not(.rank)')].map((td) => ({
             before: getComputedStyle(td, '::before').content,
+            after: getComputedStyle(td, '::after').content,
             text: td.textContent!.trim(),
             header: (() => {
               const table = td.closest('table')!;
@@ -59,10 +61,14 @@ describe('a comparison row', () => {
         );
         // Rate, change and the repayment the script adds.
         expect(cells.length).toBe(3);
-        for (const cell of cells) {
-          if (size === 'phone') expect(cell.before, cell.text).toMatch(/^"(%|Change |Monthly )"$/);
-          else expect(cell.header, cell.text).toBe(true);
-        }
+        if (size === 'phone')
+          // Stacked without their headers: the rate by its unit after it ("4.99 %"), the others by their name before them.
+          expect(cells.map((c) => [c.before, c.after])).toEqual([
+            ['none', '" %"'],
+            ['"Change "', 'none'],
+            ['"Monthly "', 'none'],
+          ]);
+        else for (const cell of cells) expect(cell.header, cell.text).toBe(true);
         const caption = await page.locator('.compare-table caption').innerText();
         expect(caption).toMatch(/“Monthly”: repaying \$500,000 over 30 years/);
         expect(await page.locator('.compare-table caption a[href="#repayments-title"]').count()).toBe(1);
@@ -114,6 +120,8 @@ describe('the lenders page (/rates/lenders)', () => {
     const { page, close } = await openInContext(browser(), `${site.url}/rates/lenders`, DESKTOP);
     try {
       const names = await page.locator('table.lenders tr[data-id] th[scope="row"]').allInnerTexts();
+      // On a wide screen every letter stays open.
+      expect(await page.locator('table.lenders tr[data-id]:visible').count()).toBe(names.length);
       const starting = (prefix: string) => names.filter((n) => n.startsWith(prefix));
       for (const [prefix, name] of [
         ['Nelson', 'Nelson Bldg Society'],
@@ -130,41 +138,69 @@ describe('the lenders page (/rates/lenders)', () => {
     }
   });
 
-  it('on a phone, is a few screens per letter, not one long table, and the filter keeps a lender by any of its names', async () => {
+  it('on a phone, folds to its letters, a letter opening its lenders two or three short lines each, and the filter keeps a lender by any of its names', async () => {
     const { page, errors, close } = await openInContext(browser(), `${site.url}/rates/lenders`, PHONE);
     try {
       const rows = await page.locator('table.lenders tr[data-id]').count();
-      const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      // At most 150 px per lender (the six-column cards it replaced took some 190).
-      expect(height).toBeLessThan(rows * 150);
+      const shownRows = () => page.locator('table.lenders tr[data-id]:visible');
+      // Folded, the page is its text, its filter and a line per letter: some three screens, not 18,000 px.
+      expect(await shownRows().count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(3_000);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+      for (const h of await page
+        .locator('details.letter-group > summary')
+        .evaluateAll((ss) => ss.map((s) => s.getBoundingClientRect().height)))
+        expect(h).toBeGreaterThanOrEqual(44);
+      // A letter of the index opens its group, on screen.
+      await page.locator('.letter-index a', { hasText: /^N$/ }).click();
+      const opened = await shownRows().evaluateAll((trs) =>
+        trs.map((tr) => ({ name: tr.querySelector('th')!.innerText.split('\n')[0]!, box: tr.getBoundingClientRect() })),
+      );
+      expect(opened.length).toBeGreaterThan(2);
+      for (const { name } of opened) expect(name.startsWith('N'), name).toBe(true);
+      expect(opened.map((o) => o.name)).toContain('Nelson Bldg Society');
+      expect(opened[0]!.box.top).toBeGreaterThanOrEqual(0);
+      expect(opened[0]!.box.bottom).toBeLessThanOrEqual(PHONE.height);
       await page.locator('#lenders-filter').fill('socy');
       const shown = await page.locator('table.lenders tr[data-id]:visible th[scope="row"]').allInnerTexts();
       expect(shown.some((t) => t.startsWith('Nelson Bldg Society'))).toBe(true);
+      expect(shown.some((t) => t.startsWith('Heretaunga Bldg Socy'))).toBe(true);
       expect(shown.length).toBeLessThan(rows);
       expect(await page.locator('.lenders-filter-status').innerText()).toBe(`${shown.length} of ${rows} lenders.`);
       await page.locator('#lenders-filter').fill('no such lender');
-      expect(await page.locator('table.lenders tr[data-id]:visible').count()).toBe(0);
+      expect(await shownRows().count()).toBe(0);
       expect(await page.locator('.lenders-none').isVisible()).toBe(true);
+      // Emptied, the groups are as they were: N open, the others folded.
+      await page.locator('#lenders-filter').fill('');
+      expect(await shownRows().count()).toBe(opened.length);
       expect(errors).toEqual([]);
     } finally {
       await close();
     }
   });
 
-  it('without JavaScript, lists every lender with an index of first letters, and no filter that cannot work', async () => {
+  it('without JavaScript, lists every lender in two or three short lines each on a phone, with an index of first letters, and no filter that cannot work', async () => {
     const { page, close } = await openInContext(browser(), `${site.url}/rates/lenders`, PHONE, {
       javaScriptEnabled: false,
     });
     try {
       expect(await page.locator('form.lenders-filter').isVisible()).toBe(false);
+      const rows = await page.locator('table.lenders tr[data-id]').count();
+      expect(await page.locator('table.lenders tr[data-id]:visible').count()).toBe(rows);
+      // Each lender a compact block: 48 px for two lines, 65 for three; the six-value cards it replaced took some 190.
+      const heights = await page
+        .locator('table.lenders tr[data-id]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect().height));
+      expect(heights.reduce((a, b) => a + b, 0) / rows).toBeLessThan(66);
+      expect(Math.max(...heights)).toBeLessThan(140);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
       const letters = await page.locator('.letter-index a').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
       expect(letters.length).toBeGreaterThan(10);
       for (const href of letters) expect(await page.locator(href).count(), href).toBe(1);
-      const heights = await page
+      const targets = await page
         .locator('.letter-index a')
         .evaluateAll((as) => as.map((a) => a.getBoundingClientRect().height));
-      for (const h of heights) expect(h).toBeGreaterThanOrEqual(44);
+      for (const h of targets) expect(h).toBeGreaterThanOrEqual(44);
     } finally {
       await close();
     }
