@@ -339,6 +339,11 @@ describe('Atom feeds', () => {
     expect($('script')).toHaveLength(0);
     expect($('b')).toHaveLength(0);
     expect($('li').text()).toBe(`${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+    // The snapshot dated as the pages date it: when it was collected, in New Zealand time, never by its UTC date.
+    expect($('p').first().text()).toBe(
+      `1 change to ${dataset.label} in the snapshot collected 2 Jan 2025, 2:00 pm (New Zealand time), compared with the snapshot before it.`,
+    );
+    expect($.root().text()).not.toMatch(/2025-01-0\d/);
   });
 
   it('each comparison page of every lender has its lowest-rate feed, served as Atom: the changes of the lowest open rate over the whole history', async () => {

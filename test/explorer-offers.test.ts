@@ -97,6 +97,32 @@ describe('loans as ranges', () => {
     },
   );
 
+  it('a loan given by its “To” alone reads “up to” on the comparison pages, one with a “From” reads “from”, a single rate neither', async () => {
+    let upTo = 0;
+    for (const dataset of LOANS) {
+      const offers = new Map(
+        newest[dataset.slug]!.data.flatMap((e: any) =>
+          e.products.flatMap((p: any) =>
+            definitionOf(dataset)
+              .offers(p, e)
+              .map((o) => [o.id, o] as const),
+          ),
+        ),
+      );
+      for (const key of definitionOf(dataset).compared) {
+        const $ = await html(comparisonPath(dataset, key));
+        for (const td of $('table.compare-table td.rate[data-id]').toArray()) {
+          const offer = offers.get($(td).attr('data-id')!.split(' ')[0]!)!;
+          const lead = !offer.range ? '' : offer.range.from === null ? 'up to ' : 'from ';
+          expect(words($(td).text()), offer.id).toBe(`${lead}${offer.value.toFixed(2)}`);
+          if (lead === 'up to ') upTo++;
+        }
+      }
+    }
+    // First CU's "Up to 18.00 %" among them.
+    expect(upTo).toBeGreaterThan(0);
+  });
+
   it('overdrafts are set apart as no loan, where they beat the lowest loan', async () => {
     const label = ruleLabel('revolving-credit');
     const apart = LOANS.flatMap((d) =>

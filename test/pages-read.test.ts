@@ -207,6 +207,56 @@ describe('the lenders page (/rates/lenders)', () => {
   });
 });
 
+describe('dates', () => {
+  /** The day in New Zealand a snapshot was collected on ("5 Mar 2025"), as the pages' headings date it. */
+  const NZ_DAY = new Intl.DateTimeFormat('en-NZ', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'Pacific/Auckland',
+  });
+  const nzDay = (at: string) => NZ_DAY.format(new Date(at));
+
+  it('the lenders page, a comparison caption and the changes page give each snapshot its New Zealand day, never its UTC date', async () => {
+    /** Per snapshot date (the API's key, a UTC date), the New Zealand days of the datasets' snapshots of it. */
+    const days = new Map<string, Set<string>>();
+    const series: Record<string, [string, { lastUpdated: string }][]> = {};
+    for (const d of DATASETS) {
+      const path = `/api/v1/${d.slug}/time-series`;
+      const dates: string[] = (await (await fetch(`${site.url}${path}`)).json()).availableDates;
+      const body = await (await fetch(`${site.url}${path}?startDate=${dates[0]}&endDate=${dates.at(-1)}`)).json();
+      series[d.slug] = Object.entries(body.timeSeries);
+      for (const [date, s] of series[d.slug]!)
+        days.set(date, new Set([...(days.get(date) ?? []), nzDay(s.lastUpdated)]));
+    }
+    const times = (html: string) =>
+      [...html.matchAll(/<time datetime="([^"]+)">([^<]+)<\/time>/g)].map((m) => [m[1]!, m[2]!]);
+    let differ = 0;
+    /** A time the page gives: a collection time (ISO) as its day, a snapshot date as the day of that snapshot. */
+    const expectDay = ([at, text]: string[]) => {
+      if (at!.includes('T')) expect(text, at).toBe(nzDay(at!));
+      else expect([...(days.get(at!) ?? [])], `${at} ${text}`).toContain(text);
+      if (Number(text!.split(' ')[0]) !== Number(at!.slice(8, 10))) differ++;
+    };
+    for (const path of ['/rates/lenders', '/rates/changes']) {
+      const shown = times(await (await fetch(`${site.url}${path}`)).text());
+      expect(shown.length, path).toBeGreaterThan(100);
+      shown.forEach(expectDay);
+    }
+    // The test history has snapshots collected in the New Zealand morning, the day before in UTC.
+    expect(differ).toBeGreaterThan(0);
+    const previous = series[TERMED.slug]!.at(-2)![1];
+    const { page, close } = await openInContext(browser(), `${site.url}${oneYear}`, DESKTOP);
+    try {
+      expect(await page.locator('.compare-table caption').innerText()).toContain(
+        `Change since the previous snapshot, ${nzDay(previous.lastUpdated)}.`,
+      );
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('a lender’s page', () => {
   it('says whom the lender lends to and why, and leaves what the maintainers find unclear to the docs', async () => {
     const unclear = RESTRICTIONS.filter((r) => r.field === 'entity' && 'unclear' in r && r.unclear);
