@@ -122,6 +122,17 @@ describe('offers tied on rate', () => {
           `${key} rank ${rank}`,
         );
     }
+    // /lowest names the offers tied on each measure's lowest in the same order.
+    const item = dataset.itemsKey === 'products' ? 'product' : 'plan';
+    for (const measure of lowestOffers(dataset, view.latest.data) as any[])
+      inOrder(
+        measure.offers.map((o: any) => ({
+          next: nextOf(o.rateId ?? `${o[`${item}Id`]}#${o.field}`),
+          entity: o[`${dataset.entity.kind}Name`],
+          product: o[`${item}Name`],
+        })),
+        `/lowest ${measure.measure}`,
+      );
     if (dataset === CARDS) expect(tied).toBeGreaterThan(0);
   });
 
