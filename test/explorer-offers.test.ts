@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Dataset, DATASETS } from '../src/datasets.ts';
-import { EXPLORER, type ExplorerDefinition, loanRanges } from '../src/explorer/definitions.ts';
+import { EXPLORER, type ExplorerDefinition, loanRanges, type Offer } from '../src/explorer/definitions.ts';
 import { RESTRICTIONS } from '../src/explorer/restrictions.ts';
 import { CreditCardIssuer, LoanInstitution, MortgageInstitution } from '../src/schemas/rates.ts';
 import { chromiumForTests } from './support/chromium.ts';
@@ -100,7 +100,7 @@ describe('loans as ranges', () => {
   it('a loan given by its “To” alone reads “up to” on the comparison pages, one with a “From” reads “from”, a single rate neither', async () => {
     let upTo = 0;
     for (const dataset of LOANS) {
-      const offers = new Map(
+      const offers = new Map<string, Offer>(
         newest[dataset.slug]!.data.flatMap((e: any) =>
           e.products.flatMap((p: any) =>
             definitionOf(dataset)
