@@ -206,17 +206,21 @@ describe('the best open offers of the newest snapshot', () => {
     '%s: a loan’s “From” and “To” are one offer, ranked where it starts, and no best open offer is an overdraft',
     (slug) => {
       const own = definition(slug);
-      for (const entity of newest(slug))
+      for (const entity of newest(slug)) {
+        // Every rate of the lender is in exactly one offer: a range joins two, a grade ladder one per grade.
+        let covered = 0;
         for (const item of entity.products) {
           const offers = own.offers(item, entity);
+          const ranges = offers.filter((o) => !o.label && o.range?.from != null && o.range?.to != null).length;
           const ends = item.rates.filter((r: any) => /^(?:.+[,\s])?(?:from|to)\W*$/i.test(r.condition ?? '')).length;
-          // Every rate is in exactly one offer; a range joins two.
-          const ranges = offers.filter((o) => o.range?.from != null && o.range?.to != null).length;
-          expect(offers.length + ranges, `${entity.name} · ${item.name}`).toBe(item.rates.length);
           expect(ends).toBeGreaterThanOrEqual(2 * ranges);
+          covered += offers.length + ranges;
+          for (const o of offers.filter((o) => o.label)) covered += o.details!.split(' · ').length - 1;
           for (const o of offers.filter((o) => o.range))
             expect(o.value, `${entity.name} · ${item.name}`).toBe(o.range!.from ?? o.range!.to);
         }
+        expect(covered, entity.name).toBe(entity.products.flatMap((p: any) => p.rates).length);
+      }
       for (const [key, best] of bestByMeasure(own, newest(slug) as never))
         for (const w of best.who) expect(w.item.name, `${key} ${w.entity.name}`).not.toMatch(/overdraft/i);
     },

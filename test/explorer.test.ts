@@ -16,7 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
 import { lineChart, scatterChart } from '../src/explorer/chart.ts';
-import { EXPLORER, type ExplorerDefinition, type Measure, type Offer, offerRate } from '../src/explorer/definitions.ts';
+import {
+  EXPLORER,
+  type ExplorerDefinition,
+  itemName,
+  type Measure,
+  type Offer,
+  offerRate,
+} from '../src/explorer/definitions.ts';
 import { median } from '../src/explorer/history.ts';
 import { lenderType } from '../src/explorer/lender-types.ts';
 import { RESTRICTIONS } from '../src/explorer/restrictions.ts';
@@ -72,25 +79,54 @@ function valuesById(dataset: Dataset, body: any): Map<string, number> {
 interface ApiOffer extends Offer {
   entityId: string;
   entity: string;
+  /** The item's name in the API, and as the pages name the offer (a grade ladder by its label, a second listing marked). */
+  item: string;
   product: string;
 }
+
+/**
+ * Offers tied on value in the order a person weighs them: what they pay next first (a card's
+ * annual fee, a loan range's end; unknown last), then by lender, item name and id.
+ */
+const tiedFirst = (a: ApiOffer, b: ApiOffer) =>
+  (a.next ?? Number.POSITIVE_INFINITY) - (b.next ?? Number.POSITIVE_INFINITY) ||
+  a.entity.localeCompare(b.entity, 'en') ||
+  a.item.localeCompare(b.item, 'en') ||
+  a.id.localeCompare(b.id);
+
+/** The day in New Zealand a snapshot was collected on, as every page dates it ("5 Mar 2025"). */
+const NZ_DAY = new Intl.DateTimeFormat('en-NZ', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'Pacific/Auckland',
+});
+const nzDay = (snapshot: { lastUpdated: string }) => NZ_DAY.format(new Date(snapshot.lastUpdated));
 
 /** An offer as the cards and comparisons name it: its product, grade, range and what to weigh beside it. */
 const offerLine = (o: ApiOffer) =>
   [`${o.product}${o.note ? ` (${o.note})` : ''}`, o.range ? offerRate(o) : '', o.details ?? '']
     .filter(Boolean)
     .join(' ');
-/** A best value as the cards write it: "from" where a range of the offers making it starts there. */
-const valueWords = (value: number, makers: ApiOffer[]) => `${makers.some((o) => o.range) ? 'from ' : ''}${pct(value)}`;
+/** A best value as the cards write it. */
+const valueWords = (value: number, makers: ApiOffer[]) => {
+  // As the first of the offers making it reads: "from" where its range starts, "up to" where it is a range's end alone.
+  const range = makers[0]?.range;
+  return `${range ? (range.from === null ? 'up to ' : 'from ') : ''}${pct(value)}`;
+};
 
 /** The API's offers with the measure they count for and whom they are for, by the dataset's explorer facts. */
 function offersOf(dataset: Dataset, body: any): ApiOffer[] {
   const definition = definitionOf(dataset);
   return body.data.flatMap((e: any) =>
     itemsOf(e).flatMap((item) =>
-      definition
-        .offers(item, e)
-        .map((o) => ({ ...o, entityId: e.id, entity: e.name, product: item.name || '(unnamed)' })),
+      definition.offers(item, e).map((o) => ({
+        ...o,
+        entityId: e.id,
+        entity: e.name,
+        item: item.name,
+        product: o.label ?? itemName(e, item),
+      })),
     ),
   );
 }
@@ -227,12 +263,21 @@ function expectCards(
   scope: string,
   dataset: Dataset,
   offers: ApiOffer[],
-  { most, shown }: { most: number; shown: number },
+  { most, shown, linked = false }: { most: number; shown: number; linked?: boolean },
 ) {
   const definition = definitionOf(dataset);
   const keys = definition.measures.map((m) => m.key).filter((k) => offers.some((o) => o.key === k && !o.restricted));
+  // Linked (the hub), a compared measure's name is the link to its page comparing every lender.
+  const compares = (k: string) => linked && definition.compared.includes(k);
   expect(texts($, `${scope} .best-card .measure`)).toEqual(
-    keys.map((k) => definition.measures.find((m) => m.key === k)!.label),
+    keys.map((k) => `${definition.measures.find((m) => m.key === k)!.label}${compares(k) ? ' ›' : ''}`),
+  );
+  expect(
+    $(`${scope} .best-card a.measure`)
+      .map((_, a) => $(a).attr('href'))
+      .get(),
+  ).toEqual(
+    keys.filter(compares).map((k) => `/rates/${definition.path}/${definition.measures.find((m) => m.key === k)!.slug}`),
   );
   const more = (list: string[], n: number) => [
     ...list.slice(0, n),
@@ -241,7 +286,7 @@ function expectCards(
   for (const key of keys) {
     const best = bestOpen(dataset, offers, key);
     const card = `${scope} .best-card:has(.value[data-measure="${key}"])`;
-    const who = offers.filter((o) => o.key === key && !o.restricted && o.value === best);
+    const who = offers.filter((o) => o.key === key && !o.restricted && o.value === best).sort(tiedFirst);
     expect(texts($, `${card} .value`), key).toEqual([valueWords(best, who)]);
     expect(Number($(`${card} .value`).attr('data-value')), key).toBe(best);
     expect(texts($, `${card} .who li`), key).toEqual(
@@ -252,7 +297,7 @@ function expectCards(
     );
     const restricted = offers
       .filter((o) => o.key === key && o.restricted && better(dataset, o.value, best))
-      .sort((a, b) => bestFirst(dataset)(a.value, b.value));
+      .sort((a, b) => bestFirst(dataset)(a.value, b.value) || tiedFirst(a, b));
     expect(texts($, `${card} .restricted-offers li`), key).toEqual(
       more(
         restricted.map((o) => `${offerRate(o)} ${o.entity} ${o.product} — ${o.restricted}`),
@@ -276,9 +321,14 @@ describe.each(EACH)('%s: best means open to anyone', (slug, dataset) => {
       if ($(card).length === 0) continue;
       const byEntity = bestByEntity(dataset, offers, key);
       const best = bestOpen(dataset, offers, key);
+      // Each lender by its best open offer, and of its offers at that value the one a person pays least for next.
+      const firstOf = (entity: string, value: number) =>
+        offers
+          .filter((o) => o.key === key && !o.restricted && o.entity === entity && o.value === value)
+          .sort(tiedFirst)[0]!;
       const next = [...byEntity]
         .filter(([, value]) => value !== best)
-        .sort(([a, x], [b, y]) => bestFirst(dataset)(x, y) || a.localeCompare(b, 'en'))
+        .sort(([a, x], [b, y]) => bestFirst(dataset)(x, y) || tiedFirst(firstOf(a, x), firstOf(b, y)))
         .slice(0, 2);
       expect(
         $(`${card} .next li`)
@@ -296,7 +346,7 @@ describe.each(EACH)('%s: best means open to anyone', (slug, dataset) => {
     const $ = await html('rates');
     const section = DATASETS.indexOf(dataset) + 1;
     expect(texts($, `.hub-section:nth-of-type(${section}) h2`)).toEqual([definition.title]);
-    expectCards($, `.hub-section:nth-of-type(${section})`, dataset, offers, { most: 2, shown: 1 });
+    expectCards($, `.hub-section:nth-of-type(${section})`, dataset, offers, { most: 2, shown: 1, linked: true });
   });
 
   it('every value of the table is the API’s, and the cells marked best are exactly the best open offers', async () => {
@@ -360,7 +410,8 @@ describe.each(EACH)('%s: best means open to anyone', (slug, dataset) => {
     const entityName = own.data[0].name;
     expect($('svg.chart-wide')).toHaveLength(1);
     expect(lastRow($)).toEqual({
-      Date: dates.at(-1),
+      // The snapshot's day in New Zealand, as the page's heading dates it, not the API's UTC key.
+      Date: nzDay(history.timeSeries[dates.at(-1)!]),
       [`${entityName} %`]: shown(mine, first.key),
       [`Market ${definition.best} %`]: shown(all, first.key),
       'Market median %': expect.any(String),
@@ -402,7 +453,7 @@ describe.each(EACH)('%s: best means open to anyone', (slug, dataset) => {
       expect(rows.last().children().eq(1).text(), key).toBe(
         Number($(`.best-card .value[data-measure="${key}"]`).attr('data-value')).toFixed(2),
       );
-      expect(rows.first().children().first().text()).toBe(dates[0]);
+      expect(rows.first().children().first().text()).toBe(nzDay(oldest.timeSeries[dates[0]!]));
       expect(rows.first().children().eq(1).text(), key).toBe(
         first.some((o) => o.key === key && !o.restricted) ? bestOpen(dataset, first, key).toFixed(2) : '—',
       );
@@ -551,9 +602,11 @@ describe.each(EACH)('%s: comparing every lender on one measure', (_, dataset) =>
       const best = bestOpen(dataset, offers, measure.key);
       const first = $('table.compare-table tbody tr').first();
       expect(Number(first.attr('data-value'))).toBe(best);
-      const makers = offers.filter(
-        (o) => o.key === measure.key && !o.restricted && o.value === best && o.entity === first.attr('data-entity'),
-      );
+      const makers = offers
+        .filter(
+          (o) => o.key === measure.key && !o.restricted && o.value === best && o.entity === first.attr('data-entity'),
+        )
+        .sort(tiedFirst);
       const named = first
         .find('.product')
         .map((_, e) => $(e).text().replace(/\s+/g, ' ').trim())
@@ -594,7 +647,7 @@ describe.each(EACH)('%s: comparing every lender on one measure', (_, dataset) =>
       const entity = $shown(tr).attr('data-entity')!;
       const restricted = offers
         .filter((o) => o.key === measure.key && o.restricted && o.entity === entity)
-        .sort((a, b) => bestFirst(dataset)(a.value, b.value));
+        .sort((a, b) => bestFirst(dataset)(a.value, b.value) || tiedFirst(a, b));
       expect(
         $shown(tr)
           .find('.restricted-list li')

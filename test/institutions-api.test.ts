@@ -1,6 +1,7 @@
 /**
  * `GET /api/v1/institutions` over the test history: every institution and issuer any snapshot of
- * any dataset lists, once, with the datasets that list it, its first and last snapshot dates, its
+ * any dataset lists, once per lender (its earlier ids and names as aliases, every rename of the
+ * history joined), with the datasets that list it, its first and last snapshot dates, its
  * newest name, whether it is a bank (src/explorer/lender-types.ts) and the eligibility rules on its
  * name; the envelope and caching of every data answer; the documented error body; worked out once
  * per process; and its 200 satisfies its OpenAPI schema, whose examples are real.
@@ -74,25 +75,93 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('the registry of institutions and issuers', () => {
-  it('lists every entity of any snapshot once, with the datasets that list it and its first and last snapshot dates', async () => {
+  it('lists every id of any snapshot once, as an entry or an alias of one, with the datasets that list it and its first and last snapshot dates', async () => {
     expect(response.status).toBe(200);
     const { seen } = await seenInFiles();
-    const ids = body.data.map((i: any) => i.id.toLowerCase());
+    const ids = body.data.flatMap((i: any) => [i.id, ...i.aliases.map((a: any) => a.id)].map((id) => id.toLowerCase()));
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual([...seen.keys()].sort());
     const order = DATASETS.map((d) => d.slug as string);
     for (const institution of body.data) {
+      const all = [institution.id, ...institution.aliases.map((a: any) => a.id)].map(
+        (id) => seen.get(id.toLowerCase())!,
+      );
       const expected = seen.get(institution.id.toLowerCase())!;
       expect(institution, institution.id).toMatchObject({
         id: expected.id,
-        firstSeen: expected.firstSeen,
+        firstSeen: all.map((s) => s.firstSeen).sort()[0],
         lastSeen: expected.lastSeen,
-        datasets: order.filter((slug) => expected.datasets.has(slug)),
+        datasets: order.filter((slug) => all.some((s) => s.datasets.has(slug))),
       });
+      for (const alias of institution.aliases) {
+        const own = seen.get(alias.id.toLowerCase())!;
+        expect(alias, alias.id).toEqual({
+          id: own.id,
+          name: own.name,
+          firstSeen: own.firstSeen,
+          lastSeen: own.lastSeen,
+        });
+        // The entry is its newest listing: no alias was listed later.
+        expect(alias.lastSeen <= institution.lastSeen, alias.id).toBe(true);
+      }
     }
     // The test history has lenders listed in several datasets, and some no longer listed.
     expect(body.data.some((i: any) => i.datasets.length > 1)).toBe(true);
     expect(new Set(body.data.map((i: any) => i.firstSeen)).size).toBeGreaterThan(1);
+  });
+
+  it('is one entry per lender under its newest name, its earlier ids and names inside it, never entries of their own', () => {
+    const entry = (name: string) =>
+      body.data.filter((i: any) => [i.name, ...i.aliases.map((a: any) => a.name)].includes(name));
+    const lenders: [string, string[]][] = [
+      ['Nelson Bldg Society', ['Nelson', 'Nelson Bldg Socy']],
+      ['Wairarapa Bldg Society', ['Wairarapa', 'Wairarapa Bldg Socy']],
+      ['Heretaunga Bldg Socy', ['Heretaunga']],
+      ['UnityMoney', ['Unity']],
+    ];
+    for (const [name, earlier] of lenders) {
+      for (const n of [name, ...earlier]) expect(entry(n), n).toHaveLength(1);
+      const [found] = entry(name);
+      expect(found.name).toBe(name);
+      expect(found.aliases.map((a: any) => a.name)).toEqual(earlier);
+    }
+  });
+
+  it('joins every rename the history holds: an id gone and a new one listing the same items and values the next snapshot are one entry', async () => {
+    /** What an entity lists, without ids: the collector's test for a possible rename (src/collect/summary.ts). */
+    const listing = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(listing).sort().join(',')}]`;
+      if (value !== null && typeof value === 'object')
+        return `{${Object.entries(value)
+          .filter(([key]) => key !== 'id')
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([key, v]) => `${key}:${listing(v)}`)
+          .join(',')}}`;
+      return JSON.stringify(value === 0 ? null : value);
+    };
+    const entryOf = new Map<string, string>();
+    for (const i of body.data) for (const id of [i.id, ...i.aliases.map((a: any) => a.id)]) entryOf.set(id, i.id);
+    const renames: string[] = [];
+    for (const dataset of DATASETS) {
+      const files = (await readdir(join(historyDir(), dataset.slug))).filter((f) => f.endsWith('.json')).sort();
+      let before: any[] = [];
+      for (const file of files) {
+        const now: any[] = JSON.parse(await readFile(join(historyDir(), dataset.slug, file), 'utf8')).data;
+        const ids = (list: any[]) => new Set(list.map((e) => e.id));
+        const gone = before.filter((e) => !ids(now).has(e.id));
+        const added = now.filter((e) => !ids(before).has(e.id));
+        for (const old of gone)
+          for (const made of added)
+            if (listing(old[dataset.itemsKey]) === listing(made[dataset.itemsKey])) {
+              renames.push(`${old.name} → ${made.name}`);
+              expect(entryOf.get(made.id), `${dataset.slug} ${file}: ${old.name} → ${made.name}`).toBe(
+                entryOf.get(old.id),
+              );
+            }
+        before = now;
+      }
+    }
+    expect(renames.length).toBeGreaterThanOrEqual(8);
   });
 
   it('names each by the name of its newest listing', async () => {
@@ -216,14 +285,15 @@ describe('the lenders page’s rows (/rates/lenders)', () => {
   it('are the registry the API answers, each dataset linking to the lender’s explorer page while the newest snapshot lists it', async () => {
     const views = datasetViews(await compileSnapshotTree(historyDir()));
     const rows = lenderRows(views);
-    expect(rows.map(({ pages: _, ...institution }) => institution)).toEqual(body.data);
+    expect(rows.map(({ pages: _, firstDay: __, lastDay: ___, ...institution }) => institution)).toEqual(body.data);
     let linked = 0;
     let unlinked = 0;
     for (const row of rows) {
       expect(row.pages.map((p) => p.slug)).toEqual(row.datasets);
       for (const page of row.pages) {
         const view = views.find((v) => v.dataset.slug === page.slug)!;
-        const now = view.latest.data.find((e) => e.id.toLowerCase() === row.id.toLowerCase());
+        const ids = [row.id, ...row.aliases.map((a) => a.id)].map((id) => id.toLowerCase());
+        const now = view.latest.data.find((e) => ids.includes(e.id.toLowerCase()));
         expect(page.url, `${row.id} ${page.slug}`).toBe(now ? entityUrl(view.definition, now.id) : undefined);
         if (page.url) linked++;
         else unlinked++;

@@ -6,9 +6,9 @@
  * twin tool's result is the REST body, listed after the tools that were there before it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASETS, type Dataset } from '../src/datasets.ts';
+import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
-import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
+import { EXPLORER, type ExplorerDefinition, itemName } from '../src/explorer/definitions.ts';
 import { bestCards, datasetViews, type DatasetView, type OfferRef } from '../src/explorer/pages.ts';
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
@@ -38,12 +38,19 @@ const fetchJson = async (path: string, init: RequestInit = {}) => {
 };
 const viewOf = (dataset: Dataset) => views.find((v) => v.dataset === dataset)!;
 
-/** An offer as the explorer's cards name it, from the answer's names (whatever the dataset calls them). */
+/**
+ * An offer as the explorer's cards name it, from the answer's names (whatever the dataset calls
+ * them): a grade ladder by its label, an item by its name on the pages (a second listing of one
+ * name marked, src/explorer/definitions.ts itemName), found in the newest snapshot by its id.
+ */
 function refOfAnswer(dataset: Dataset, offer: any) {
   const item = dataset.itemsKey === 'products' ? 'product' : 'plan';
+  const entity = viewOf(dataset).latest.data.find((e) => e.id === offer[`${dataset.entity.kind}Id`])!;
+  const own = itemsOf(entity).find((i) => i.id === offer[`${item}Id`])!;
+  expect(own.name).toBe(offer[`${item}Name`]);
   return {
     entity: offer[`${dataset.entity.kind}Name`],
-    product: offer[`${item}Name`] || '(unnamed)',
+    product: offer.label ?? itemName(entity, own),
     id: offer.rateId ?? `${offer[`${item}Id`]}#${offer.field}`,
     value: offer.rate,
     rate: offer.rateText,
@@ -53,7 +60,8 @@ function refOfAnswer(dataset: Dataset, offer: any) {
     restricted: offer.for,
   };
 }
-const refOfCard = ({ url: _, ...ref }: OfferRef) => ({ note: undefined, details: undefined, ...ref });
+/** An offer as a card shows it, less what only the pages carry (its address, the word before its range). */
+const refOfCard = ({ url: _, lead: __, ...ref }: OfferRef) => ({ note: undefined, details: undefined, ...ref });
 
 /** What the explorer's best cards show for a view: every restricted offer below the best, none cut. */
 function explorerShows(view: DatasetView) {

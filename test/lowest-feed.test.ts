@@ -1,8 +1,9 @@
 /**
  * The static Atom feed beside each comparison page (/rates/<path>/<measure>/lowest.atom), as the
- * build writes it, over the test history: its entries are the changes of the lowest open rate
- * GET /api/v1/<dataset>/lowest answers on each snapshot date (the API core asked over each date's
- * snapshot alone), newest first, at most 100; it is valid Atom; its entry ids do not change when a
+ * build writes it, over the test history: its entries are where the lowest open rate
+ * GET /api/v1/<dataset>/lowest answers stood in the first snapshot and each change of it from one
+ * snapshot date to the next (the API core asked over each date's snapshot alone), newest first, at
+ * most 100, so that no feed is empty; it is valid Atom; its entry ids do not change when a
  * snapshot is added; the docs' example title is one it writes. Served as Atom by npm start and on
  * Vercel: test/changes-site.test.ts, over its production build.
  */
@@ -16,6 +17,7 @@ import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
 import { datasetViews, type DatasetView } from '../src/explorer/pages.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
+import { nzTime } from '../src/lib/time-words.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { coreOver, getJson } from './support/core.ts';
 import { ROOT, SITE } from './support/constants.ts';
@@ -57,10 +59,14 @@ beforeAll(async () => {
 
 describe('the lowest 1-year fixed rate feed', () => {
   it('has an entry for each change of the lowest open rate /lowest answers from one snapshot date to the next, newest first', () => {
-    const expected = lowestByDate
-      .slice(1)
-      .map((now, i) => ({ now, before: lowestByDate[i]! }))
-      .filter(({ now, before }) => now.lowest?.rate !== before.lowest?.rate)
+    // The first snapshot's lowest is an entry too (nothing before it), then each change.
+    const expected = [
+      { now: lowestByDate[0]!, before: undefined },
+      ...lowestByDate
+        .slice(1)
+        .map((now, i) => ({ now, before: lowestByDate[i] }))
+        .filter(({ now, before }) => now.lowest?.rate !== before?.lowest?.rate),
+    ]
       .reverse()
       .slice(0, 100);
     expect(expected.length).toBeGreaterThan(10);
@@ -74,21 +80,30 @@ describe('the lowest 1-year fixed rate feed', () => {
       const where = `entry of ${now.date}`;
       expect(entry.id, where).toBe(`tag:rates.example,2024:${termed.slug}/lowest/12/${now.date}`);
       const title = text(entry.title);
-      if (now.lowest && before.lowest)
+      if (!before)
+        expect(title, where).toBe(
+          `Lowest 1-year fixed mortgage rate is ${percent(now.lowest!.rate)} in the first snapshot`,
+        );
+      if (now.lowest && before?.lowest)
         expect(title, where).toBe(
           `Lowest 1-year fixed mortgage rate moved ${now.lowest.rate < before.lowest.rate ? 'down' : 'up'} to ${percent(now.lowest.rate)}`,
         );
       const content = text(entry.content);
+      if (!before) expect(content, where).toContain('Before: not recorded (the first snapshot).');
       for (const [label, lowest] of [
         ['Now', now.lowest],
-        ['Before', before.lowest],
+        ...(before ? [['Before', before.lowest] as const] : []),
       ] as const) {
         expect(content, where).toContain(`${label}: ${lowest ? `${percent(lowest.rate)} from ` : ''}`);
         for (const offer of lowest?.offers ?? []) expect(content, where).toContain(offer.institutionName);
       }
-      expect(content, where).toContain(`Snapshot of ${now.date}. Compare every lender: ${SITE}${pagePath}`);
-      expect(entry.links?.[0]?.href, where).toBe(`${SITE}${pagePath}`);
       const snapshot = view.snapshots.find((s) => s.date === now.date)!;
+      // The snapshot by when it was collected, in New Zealand time as the pages say it, not by its UTC date.
+      expect(content, where).toContain(
+        `Snapshot collected ${nzTime(new Date(snapshot.lastUpdated))}. Compare every lender: ${SITE}${pagePath}`,
+      );
+      expect(content, where).not.toContain(now.date);
+      expect(entry.links?.[0]?.href, where).toBe(`${SITE}${pagePath}`);
       expect(entry.updated, where).toBe(new Date(snapshot.lastUpdated).toISOString());
     }
   });
@@ -139,13 +154,15 @@ describe('the lowest 1-year fixed rate feed', () => {
 });
 
 describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s', (_, dataset) => {
-  it('every compared measure has a feed whose newest entry is the lowest /lowest answers now', async () => {
+  it('every compared measure has a feed, none empty, whose newest entry is the lowest /lowest answers now', async () => {
     const definition = definitionOf(dataset);
     const view = viewOf(dataset);
     const { body: lowest } = await getJson(core, `/api/v1/${dataset.slug}/lowest`);
     for (const key of definition.compared) {
       const feed = parse(lowestChangesAtom(dataset, view.snapshots, key, SITE));
       const newest = feed.entries?.[0];
+      // A new subscriber reads the rate now, whether or not it ever changed.
+      expect(newest, key).toBeDefined();
       if (!newest) continue;
       const rate = lowest.data.find((m: { measure: string }) => m.measure === key)?.rate;
       expect(text(newest.content), key).toMatch(

@@ -268,21 +268,27 @@ describe('the status page in headless Chromium', () => {
 });
 
 describe('the status page of a server with no collector', () => {
-  it('says so plainly, and still says when the data it serves was collected', async () => {
+  it('says so plainly in words for the public (no command to run), and when each dataset last changed, as its rates pages do', async () => {
     const response = await fetch(`${site.url}/status`);
     const html = await response.text();
     const text = textOf(html);
     expect(response.status).toBe(200);
     expect(text).toContain('Serving the committed snapshots: no collector reports here');
     expect(text).toContain('No collection run has been recorded here');
-    expect(text).toContain('npm run collect');
+    // The public is told what it means, not what an operator would run.
+    expect(text).not.toContain('npm run collect');
+    expect(text).not.toContain('STATUS_DIR');
+    expect(text).toContain('No collection is recorded on this site, so it cannot say when the rates were last checked');
     // No figures shown as success: the reliability section says there are none.
     const reliability = textOf(html.split('id="reliability"')[1]!.split('<h2')[0]!);
     expect(reliability).toContain('Without recorded runs there are no reliability figures.');
     expect(reliability).not.toMatch(/%/);
+    expect(reliability).not.toContain('npm run collect');
     for (const d of DATASETS) {
       const served = nzTime(parseHealthTime(health.datasets[d.slug]!.lastUpdated));
-      expect(text).toContain(`${d.title} never recorded here unknown data collected ${served}`);
+      // "Last changed" is the served data's collection, the "when these rates last changed" of the rates pages.
+      expect(text).toContain(`${d.title} never recorded here ${served}`);
+      expect(text).toContain(`data collected ${served}`);
     }
   });
 });

@@ -18,6 +18,7 @@ import { comparisonUrl, lowestFeedUrl } from '../explorer/pages.ts';
 import { ALERTS_FEED_FILE, ALERTS_SEGMENT, API_PREFIX, FEEDS_PREFIX } from '../paths.ts';
 import { MeasureParam, RateParam } from '../schemas/params.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
+import { nzTime } from '../lib/time-words.ts';
 import type { Answer } from '../http/answer.ts';
 import { cachedHeadAfterRead } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
@@ -172,8 +173,12 @@ function changeItem(dataset: Dataset, id: string, title: string, url: string, ch
   const text = [
     `${title}.`,
     to ? `Now: ${percent(to.rate)} from ${whoOf(dataset, to)}.` : 'Now: no offer open to anyone.',
-    from ? `Before: ${percent(from.rate)} from ${whoOf(dataset, from)}.` : 'Before: none.',
-    `Snapshot of ${change.date}. Compare every lender: ${url}`,
+    from
+      ? `Before: ${percent(from.rate)} from ${whoOf(dataset, from)}.`
+      : change.first
+        ? 'Before: not recorded (the first snapshot).'
+        : 'Before: none.',
+    `Snapshot collected ${nzTime(new Date(change.lastUpdated))}. Compare every lender: ${url}`,
   ].join('\n');
   return { id, url, title, content_text: text, date_published: new Date(change.lastUpdated) };
 }
@@ -234,9 +239,10 @@ function atomOf(
 
 /**
  * The static Atom feed of a compared measure (its comparison page's, written at build time from
- * the whole history): an entry each time the measure's lowest open rate changed between two
- * snapshots (src/explorer/alerts.ts lowestChanges, the rate /lowest answers), newest first. An
- * entry's id is the measure and the snapshot date, so a rebuild repeats none.
+ * the whole history): an entry for where the measure's lowest open rate stood in the first
+ * snapshot and one each time it changed between two snapshots (src/explorer/alerts.ts
+ * lowestChanges, the rate /lowest answers), newest first, so that even a feed with no change has
+ * the rate now. An entry's id is the measure and the snapshot date, so a rebuild repeats none.
  */
 export function lowestChangesAtom(
   dataset: Dataset,
@@ -256,9 +262,11 @@ export function lowestChangesAtom(
       const { from, to } = change;
       const title = !to
         ? `Lowest ${noun}: none offered`
-        : !from
-          ? `Lowest ${noun} is ${percent(to.rate)}`
-          : `Lowest ${noun} moved ${to.rate < from.rate ? 'down' : 'up'} to ${percent(to.rate)}`;
+        : change.first
+          ? `Lowest ${noun} is ${percent(to.rate)} in the first snapshot`
+          : !from
+            ? `Lowest ${noun} is ${percent(to.rate)}`
+            : `Lowest ${noun} moved ${to.rate < from.rate ? 'down' : 'up'} to ${percent(to.rate)}`;
       return changeItem(dataset, `${idBase}/${change.date}`, title, page, change);
     });
   const about = {

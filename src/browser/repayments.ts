@@ -36,9 +36,15 @@ function setUp(form: HTMLFormElement, table: HTMLTableElement): void {
   header.scope = 'col';
   header.className = 'num repayment';
   headRow.append(header);
+  // On a phone the columns stack without their headers (the page's style shows data-label before
+  // each figure), and the caption says what the column is and links the form that explains it.
+  const told = document.createElement('span');
+  told.className = 'repayment-caption';
+  table.caption?.append(' ', told);
   const cells = rows.map((row) => {
     const cell = document.createElement('td');
     cell.className = 'num repayment';
+    cell.dataset.label = 'Monthly';
     row.append(cell);
     const value = row.dataset.value;
     return { cell, rate: value === undefined || value === '' ? undefined : Number(value) };
@@ -60,6 +66,7 @@ function setUp(form: HTMLFormElement, table: HTMLTableElement): void {
     yearsInput.setAttribute('aria-invalid', String(months === undefined));
     if (!amountOk || months === undefined || years === undefined) {
       header.textContent = 'Monthly repayment';
+      told.replaceChildren();
       for (const { cell } of cells) cell.textContent = NONE;
       say(
         amountOk
@@ -71,6 +78,10 @@ function setUp(form: HTMLFormElement, table: HTMLTableElement): void {
     }
     const over = `${formatAmount(amount)} over ${termWords(months)}`;
     header.textContent = `Monthly on ${over}`;
+    const link = document.createElement('a');
+    link.href = `#${form.getAttribute('aria-labelledby') ?? ''}`;
+    link.textContent = 'how';
+    told.replaceChildren(`“Monthly”: repaying ${formatAmount(amount)} over ${termWords(months)} (`, link, ').');
     let first: { figure: string; rate: number } | undefined;
     for (const { cell, rate } of cells) {
       const monthly = rate === undefined ? undefined : monthlyRepayment(amount, rate, years);

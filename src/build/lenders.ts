@@ -2,16 +2,19 @@
  * The lenders page (/rates/lenders) as the build sees it: the registry GET /api/v1/institutions
  * answers (src/explorer/institutions.ts), made from the compiled history the explorer renders,
  * with each dataset's explorer page of the lender where one exists (only lenders of the newest
- * snapshot have a page). Build time only.
+ * snapshot have a page, under any of the lender's ids). Build time only.
  */
 import type { DatasetSlug } from '../datasets.ts';
 import { institutionRegistry, type ListedEntity } from '../explorer/institutions.ts';
-import { type DatasetView, entityUrl } from '../explorer/pages.ts';
+import { type DatasetView, entityUrl, snapshotDay } from '../explorer/pages.ts';
 import type { Institution } from '../schemas/institutions.ts';
 
 export interface LenderRow extends Institution {
   /** Per dataset that lists it: its title, and the lender's explorer page when the newest snapshot lists it. */
   pages: { slug: string; title: string; url?: string }[];
+  /** Its first and last listings' days in New Zealand, as every page writes a snapshot's date (snapshotDay). */
+  firstDay: string;
+  lastDay: string;
 }
 
 /** Each entity of a history, with the name of its newest listing and its first and last dates. */
@@ -33,12 +36,25 @@ function listedIn(view: DatasetView): ListedEntity[] {
 export function lenderRows(views: readonly DatasetView[]): LenderRow[] {
   const listed: Partial<Record<DatasetSlug, ListedEntity[]>> = {};
   for (const view of views) listed[view.dataset.slug] = listedIn(view);
-  return institutionRegistry(listed).map((institution) => ({
-    ...institution,
-    pages: institution.datasets.map((slug) => {
-      const view = views.find((v) => v.dataset.slug === slug)!;
-      const now = view.latest.data.find((e) => e.id.toLowerCase() === institution.id.toLowerCase());
-      return { slug, title: view.definition.title, ...(now ? { url: entityUrl(view.definition, now.id) } : {}) };
-    }),
-  }));
+  return institutionRegistry(listed).map((institution) => {
+    const ids = new Set([institution.id, ...institution.aliases.map((a) => a.id)].map((id) => id.toLowerCase()));
+    const own = views.filter((v) => institution.datasets.includes(v.dataset.slug));
+    /** The day of its snapshot on `date` (a snapshot date of one of its datasets that lists it). */
+    const day = (date: string) => {
+      const snapshot = own
+        .map((v) => v.snapshots.find((s) => s.date === date && s.data.some((e) => ids.has(e.id.toLowerCase()))))
+        .find((s) => s !== undefined)!;
+      return snapshotDay(snapshot);
+    };
+    return {
+      ...institution,
+      pages: institution.datasets.map((slug) => {
+        const view = views.find((v) => v.dataset.slug === slug)!;
+        const now = view.latest.data.find((e) => ids.has(e.id.toLowerCase()));
+        return { slug, title: view.definition.title, ...(now ? { url: entityUrl(view.definition, now.id) } : {}) };
+      }),
+      firstDay: day(institution.firstSeen),
+      lastDay: day(institution.lastSeen),
+    };
+  });
 }

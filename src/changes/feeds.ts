@@ -67,8 +67,9 @@ function changeItem(kind: string, change: ValueChange): string {
 function entryHtml(dataset: Dataset, day: ChangeDay, page: { url: string; label: string }, json: string): string {
   const count = changeCount(day);
   return [
-    `<p>${count} change${count === 1 ? '' : 's'} to ${escapeHtml(dataset.label)} in the snapshot of ${day.date} ` +
-      `(collected ${escapeHtml(nzTime(day.lastUpdated))}, New Zealand time), compared with the snapshot of ${day.previousDate}.</p>`,
+    // The snapshot by when it was collected, in New Zealand time as the pages date it, not by the API's UTC date.
+    `<p>${count} change${count === 1 ? '' : 's'} to ${escapeHtml(dataset.label)} in the snapshot collected ` +
+      `${escapeHtml(nzTime(day.lastUpdated))} (New Zealand time), compared with the snapshot before it.</p>`,
     `<ul>${changesOf(day)
       .map(({ kind, change }) => changeItem(kind, change))
       .join('')}</ul>`,

@@ -24,6 +24,18 @@ export const INSTITUTION_ALIASES: readonly Alias[] = [
   { label: 'Unity', name: 'UnityMoney', evidence: 'label before the rename to UnityMoney, seen 2024' },
   { label: 'Heretaunga', name: 'Heretaunga Bldg Socy', evidence: 'mortgage page label, seen 2024–2026' },
   { label: 'Kookmin (leaving soon)', name: 'Kookmin', evidence: 'mortgage page label, 2026' },
+  {
+    label: 'Wairarapa',
+    name: 'Wairarapa Bldg Society',
+    evidence:
+      'mortgage page label to Dec 2024; the history lists the same products and values under each label the next day',
+  },
+  {
+    label: 'Wairarapa Bldg Socy',
+    name: 'Wairarapa Bldg Society',
+    evidence:
+      'mortgage page label, Dec 2024; the history lists the same products and values under each label the next day',
+  },
 ];
 
 export interface Spelling {

@@ -61,20 +61,27 @@ export function alertEvents(
   });
 }
 
-/** A change of the measure's lowest open rate from one snapshot to the next; `from` or `to` undefined where there was none. */
-export type LowestChange = Omit<AlertEvent, 'kind'>;
+/**
+ * A change of the measure's lowest open rate from one snapshot to the next; `from` or `to`
+ * undefined where there was none. `first`: the lowest of the history's first snapshot, which has
+ * nothing before it.
+ */
+export type LowestChange = Omit<AlertEvent, 'kind'> & { first?: true };
 
 /**
- * Every change of the measure's lowest open rate between two snapshot dates, oldest first: its
- * rate moved, or it appeared or went. The first snapshot has nothing before it, so it is no
- * change; a new lender at the same rate is none either.
+ * The measure's lowest open rate through the history, oldest first: where it stood in the first
+ * snapshot (when it had one), so that a feed with no change yet still says what it is now, then
+ * every change between two snapshot dates: its rate moved, or it appeared or went. A new lender at
+ * the same rate is no change.
  */
 export function lowestChanges(
   dataset: Dataset,
   snapshots: readonly { date: string; lastUpdated: string; data: readonly Entity[] }[],
   measure: string,
 ): LowestChange[] {
-  return lowestPairs(dataset, snapshots, measure, (entities) => entities)
-    .slice(1)
-    .filter(({ from, to }) => from?.rate !== to?.rate);
+  const [start, ...rest] = lowestPairs(dataset, snapshots, measure, (entities) => entities);
+  return [
+    ...(start?.to ? [{ ...start, first: true as const }] : []),
+    ...rest.filter(({ from, to }) => from?.rate !== to?.rate),
+  ];
 }

@@ -12,6 +12,7 @@ import {
   type EntityOf,
   type Item,
   type ItemOf,
+  itemsOf,
 } from '../datasets.ts';
 import type { CreditCardPlan, LoanInstitution, LoanProduct } from '../schemas/rates.ts';
 import { termBeforeNoun } from '../lib/words.ts';
@@ -43,6 +44,13 @@ export interface Offer {
   details?: string;
   /** Whom the offer is for, or what it is, when it is set apart from "best" (src/explorer/restrictions.ts). */
   restricted?: string;
+  /** The offer's name when it is several items at once: a grade ladder's ("Credit Grade A–D"). */
+  label?: string;
+  /**
+   * What a person pays next, which orders offers tied on value (the dataset's `tieRule` says what it
+   * is): a card's annual fee, the end of a loan's range. Absent when unknown: after every known one.
+   */
+  next?: number;
 }
 
 /** An offer's rate in words: "13.90 %", a range "8.99–17.75 %", "from 10.95 %", "up to 14.00 %". */
@@ -51,6 +59,21 @@ export function offerRate(offer: Pick<Offer, 'value' | 'range'>, unit = ' %'): s
   if (!range) return `${percent(offer.value)}${unit}`;
   if (range.from !== null && range.to !== null) return `${percent(range.from)}–${percent(range.to)}${unit}`;
   return range.from !== null ? `from ${percent(range.from)}${unit}` : `up to ${percent(range.to)}${unit}`;
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth'];
+
+/**
+ * An item's name as the pages write it: "(unnamed)" for none, and an item whose name an earlier
+ * item of the same lender has too marked as what it is ("Airpoints Card (second listing)"): the
+ * source lists some cards twice with different values, and two rows of one name would read as
+ * one card shown twice.
+ */
+export function itemName(entity: Entity, item: Item): string {
+  const name = item.name || '(unnamed)';
+  const same = itemsOf(entity).filter((other) => other.name === item.name);
+  const n = same.indexOf(item);
+  return n > 0 ? `${name} (${ORDINALS[n] ? `${ORDINALS[n]} listing` : `listing ${n + 1}`})` : name;
 }
 
 export interface Cell {
@@ -63,6 +86,13 @@ export interface Cell {
   /** Who the offer is for when it is not open to anyone ("first-home buyers"); absent for an open offer. */
   restricted?: string;
 }
+
+/**
+ * Offers tied on value, the one a person pays less for next first (`next`, lowest first; unknown
+ * last), then by lender and product name: the order of every list of tied offers and lenders.
+ */
+export const byNext = (a: { next?: number }, b: { next?: number }): number =>
+  (a.next ?? Number.POSITIVE_INFINITY) - (b.next ?? Number.POSITIVE_INFINITY) || 0;
 
 /** Whether value `a` is better than `b` by the definition's direction. */
 export const isBetter = (definition: { best: ExplorerDefinition['best'] }, a: number, b: number): boolean =>
@@ -100,6 +130,8 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   measures: Measure[];
   /** What a measure is, as a filter's name ("Term"). */
   measureName: string;
+  /** How offers tied on value are ordered, in words after "Tied on rate, ": what `Offer.next` is. */
+  tieRule: string;
   /** The measures with a page comparing every institution (/rates/mortgages/1-year): the main ones. */
   compared: string[];
   /** The measure an institution's chart shows first (the others are a link away). */
@@ -210,6 +242,72 @@ const LENDING_RESTRICTIONS: readonly RestrictionKey[] = [
 
 const titleOf = (slug: DatasetSlug) => datasetBySlug(slug)!.title;
 
+/**
+ * A grade ladder: products of one lender named by grade ("Credit Grade A" … "Credit Grade D"), one
+ * rate each on one plan. A borrower is offered one of them by their credit grade, as a range's
+ * "From" and "To" are one offer, so the ladder is one range offer: from its lowest grade rate to
+ * its highest, ranked where it starts, like Heartland's "from 8.95" (/docs/concepts#best-rates-and-restricted-offers).
+ */
+const GRADE = /^(.*\bgrade)\s+([A-Z])$/i;
+
+/** A loan's offers before they are priced: a range of one product, or a ladder of several. */
+interface LoanOfferSource {
+  product: LoanProduct;
+  range: LoanRange;
+  /** A grade ladder's name and its grades, lowest letter first; `product` and `range` are its start's. */
+  ladder?: { label: string; grades: { grade: string; rate: number }[] };
+}
+
+const LADDERS = new WeakMap<LoanInstitution, LoanOfferSource[]>();
+
+/** An institution's loan offers in the order of its products: each range, and a ladder where its first grade stands. */
+function loanOfferSources(entity: LoanInstitution): LoanOfferSource[] {
+  const known = LADDERS.get(entity);
+  if (known) return known;
+  const single = (product: LoanProduct) => {
+    const ranges = loanRanges(product);
+    return ranges.length === 1 && ranges[0]!.only ? ranges[0]! : undefined;
+  };
+  type Grade = { product: LoanProduct; range: LoanRange; grade: string };
+  const ladders = new Map<string, Grade[]>();
+  for (const product of entity.products) {
+    const [, prefix, grade] = GRADE.exec(product.name) ?? [];
+    const range = single(product);
+    if (!prefix || !range) continue;
+    const key = JSON.stringify([prefix.toLowerCase(), range.plan, range.note ?? null]);
+    ladders.set(key, [...(ladders.get(key) ?? []), { product, range, grade: grade!.toUpperCase() }]);
+  }
+  const inLadder = new Map<LoanProduct, Grade[]>();
+  for (const members of ladders.values())
+    if (members.length > 1) for (const m of members) inLadder.set(m.product, members);
+  const sources: LoanOfferSource[] = [];
+  const placed = new Set<Grade[]>();
+  for (const product of entity.products) {
+    const members = inLadder.get(product);
+    if (!members) {
+      for (const range of loanRanges(product)) sources.push({ product, range });
+      continue;
+    }
+    if (placed.has(members)) continue;
+    placed.add(members);
+    const grades = [...members].sort((a, b) => a.grade.localeCompare(b.grade));
+    const rates = members.map((m) => m.range.only!.rate);
+    const start = members.find((m) => m.range.only!.rate === Math.min(...rates))!;
+    const end = members.find((m) => m.range.only!.rate === Math.max(...rates))!;
+    const prefix = GRADE.exec(grades[0]!.product.name)![1]!;
+    sources.push({
+      product: start.product,
+      range: { plan: start.range.plan, note: start.range.note, from: start.range.only, to: end.range.only },
+      ladder: {
+        label: `${prefix} ${grades[0]!.grade}–${grades.at(-1)!.grade}`,
+        grades: grades.map((g) => ({ grade: g.grade, rate: g.range.only!.rate })),
+      },
+    });
+  }
+  LADDERS.set(entity, sources);
+  return sources;
+}
+
 const loans = (
   slug: DatasetSlug,
   path: string,
@@ -222,20 +320,27 @@ const loans = (
     'students',
     'existing-customers',
     'homeowners',
-    'best-credit-grade',
     'one-make',
     'revolving-credit',
     'medical-finance',
   ];
-  /** A range as an offer: worth where it starts (a "To" alone, its only rate). */
-  const offerOf = (range: LoanRange, product: LoanProduct, entity: LoanInstitution): Offer => {
+  /** An offer worth where its range starts (a "To" alone, its only rate); what is paid next is where it ends. */
+  const offerOf = ({ range, product, ladder }: LoanOfferSource, entity: LoanInstitution): Offer => {
     const start = range.from ?? range.only ?? range.to!;
+    const end = range.only ?? range.to;
     return {
       key: planGroup(range.plan),
       value: start.rate,
       id: start.id,
       ...(range.only ? {} : { range: { from: range.from?.rate ?? null, to: range.to?.rate ?? null } }),
       ...(range.note ? { note: range.note } : {}),
+      ...(ladder
+        ? {
+            label: ladder.label,
+            details: ladder.grades.map((g) => `${g.grade} ${percent(g.rate)} %`).join(' · '),
+          }
+        : {}),
+      ...(end ? { next: end.rate } : {}),
       restricted: restrictionOf(restrictions, { entity: entity.name, product: product.name }),
     };
   };
@@ -248,24 +353,27 @@ const loans = (
     measures: LOAN_MEASURES,
     measureName: 'Plan',
     compared: ['secured', 'unsecured'],
+    tieRule:
+      'the range with the lower end first (the most an approved borrower pays; a single rate is its own end, an open end comes last), then by lender and product name',
     repayment,
     chartFirst: 'secured',
-    offers: (product, entity) => loanRanges(product).map((range) => offerOf(range, product, entity)),
+    offers: (product, entity) =>
+      loanOfferSources(entity)
+        .filter((source) => source.product === product)
+        .map((source) => offerOf(source, entity)),
     headers: ['Product', 'Plan', 'Condition', 'Rate %'],
-    // One row per offer: a range's "From" and "To" are one row.
+    // One row per offer: a range's "From" and "To" are one row, a grade ladder one row with each grade's rate.
     rows: (entity) =>
-      entity.products.flatMap((product) =>
-        loanRanges(product).map((range) => {
-          const offer = offerOf(range, product, entity);
-          const { value, key, id, restricted } = offer;
-          return [
-            { text: product.name },
-            { text: range.plan ?? '' },
-            { text: offer.note ?? '' },
-            { text: offerRate(offer, ''), value, key, id, restricted },
-          ];
-        }),
-      ),
+      loanOfferSources(entity).map((source) => {
+        const offer = offerOf(source, entity);
+        const { value, key, id, restricted } = offer;
+        return [
+          { text: offer.label ?? itemName(entity, source.product) },
+          { text: source.range.plan ?? '' },
+          { text: offer.details ?? offer.note ?? '' },
+          { text: offerRate(offer, ''), value, key, id, restricted },
+        ];
+      }),
   };
 };
 
@@ -313,6 +421,7 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
       m.key === 'floating' ? 'variable floating mortgage rate' : `${termBeforeNoun(m.label)} fixed mortgage rate`,
     measures: MORTGAGE_MEASURES,
     measureName: 'Term',
+    tieRule: 'by lender and product name (a mortgage rate carries nothing else to pay in the source)',
     compared: MORTGAGE_MEASURES.map((m) => m.key),
     chartFirst: '12',
     repayment: { amount: 500_000, years: 30, noun: 'loan' },
@@ -326,7 +435,7 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
       entity.products.map((product) => {
         const restricted = restrictionOf(MORTGAGE_RESTRICTIONS, { entity: entity.name, product: product.name });
         return [
-          { text: product.name || '(unnamed)' },
+          { text: itemName(entity, product) },
           ...MORTGAGE_MEASURES.map((m): Cell => {
             const rate = product.rates.find((r) => termKey(r.termInMonths) === m.key);
             return rate
@@ -350,6 +459,7 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     valueNoun: (m) => `${m.label.toLowerCase()} credit card rate`,
     measures: CARD_RATES.map(([, m]) => m),
     measureName: 'Rate',
+    tieRule: 'the card with the lower annual fee first (a fee not listed comes last), then by issuer and card name',
     compared: ['purchase', 'transfer'],
     chartFirst: 'purchase',
     // A card balance cleared in a year of equal payments, nothing more spent.
@@ -365,6 +475,7 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
                 value,
                 id: `${item.id}#${field}`,
                 details: cardDetails(item, m.key),
+                ...(item.annualFeeNZD === null ? {} : { next: item.annualFeeNZD }),
                 restricted: cardRestriction(entity, item),
               },
             ];
@@ -381,7 +492,7 @@ export const EXPLORER: { [S in DatasetSlug]: ExplorerDefinition<EntityOf<S>, Ite
     withoutRate: (entity) => entity.plans.filter((plan) => !hasRate(plan)).map((plan) => plan.name),
     rows: (entity) =>
       entity.plans.filter(hasRate).map((plan: CreditCardPlan) => [
-        { text: plan.name },
+        { text: itemName(entity, plan) },
         ...CARD_RATES.map(([field, m]): Cell => {
           const value = plan[field];
           return value === null

@@ -9,7 +9,7 @@ import { type Dataset, type Entity, entityOf, type Item, itemsOf } from '../data
 import { diffSnapshots } from '../snapshots/diff.ts';
 import type { Value } from '../schemas/corrections.ts';
 import type { CompiledDataset } from '../store/compile.ts';
-import { bestFirst, type ExplorerDefinition, isBetter, type Offer, openOffers } from './definitions.ts';
+import { bestFirst, byNext, type ExplorerDefinition, isBetter, type Offer, openOffers } from './definitions.ts';
 
 export interface SnapshotObjects {
   date: string;
@@ -56,9 +56,16 @@ export interface Best {
   restricted: Who[];
 }
 
+/** Offers tied on value in the order a person weighs them: what they pay next, then the lender's and the item's name. */
+export const tiedOrder = (a: Who, b: Who): number =>
+  byNext(a.offer, b.offer) ||
+  a.entity.name.localeCompare(b.entity.name, 'en') ||
+  a.item.name.localeCompare(b.item.name, 'en') ||
+  a.offer.id.localeCompare(b.offer.id);
+
 const byValue = (definition: ExplorerDefinition) => {
   const order = bestFirst(definition);
-  return (a: Who, b: Who) => order(a.offer.value, b.offer.value);
+  return (a: Who, b: Who) => order(a.offer.value, b.offer.value) || tiedOrder(a, b);
 };
 
 /** Per measure: the best open offer of a snapshot, who makes it, and the restricted offers better than it. */
@@ -80,6 +87,7 @@ export function bestByMeasure(definition: ExplorerDefinition, data: readonly Ent
     const found = best.get(who.offer.key);
     if (found && isBetter(definition, who.offer.value, found.value)) found.restricted.push(who);
   }
+  for (const found of best.values()) found.who.sort(tiedOrder);
   return best;
 }
 
@@ -168,6 +176,7 @@ export function standings(definition: ExplorerDefinition, data: readonly Entity[
       }
     }
     standing.restricted.sort(byValue(definition));
+    standing.best?.who.sort(tiedOrder);
     if (standing.best || standing.restricted.length) result.push(standing);
   }
   return result;
@@ -176,6 +185,8 @@ export function standings(definition: ExplorerDefinition, data: readonly Entity[
 export interface Move {
   dataset: Dataset;
   date: string;
+  /** When the snapshot that made the move was collected (the pages give its day in New Zealand). */
+  lastUpdated: string;
   entity: Entity;
   item: Item;
   what: string;
@@ -188,7 +199,8 @@ export function recentMoves(dataset: Dataset, snapshots: SnapshotObjects[], limi
   const moves: Move[] = [];
   for (let s = snapshots.length - 1; s > 0 && moves.length < limit; s--) {
     const diff = diffSnapshots(snapshots[s - 1]!.data, snapshots[s]!.data);
-    for (const move of diff.moves) moves.push({ dataset, date: snapshots[s]!.date, ...move });
+    const { date, lastUpdated } = snapshots[s]!;
+    for (const move of diff.moves) moves.push({ dataset, date, lastUpdated, ...move });
   }
   return moves.slice(0, limit);
 }

@@ -1,9 +1,18 @@
 /**
- * The registry of institutions and issuers: every one any dataset's history has listed, once per
- * id (matched case-insensitively, as the API matches ids), from what each dataset's history index
- * says of it (src/store/history-archive.ts `listedEver`), with the table of banks and the
- * eligibility rules matched on its name.
+ * The registry of institutions and issuers: every lender any dataset's history has listed, once,
+ * from what each dataset's history index says of each id (src/store/history-archive.ts
+ * `listedEver`), with the table of banks and the eligibility rules matched on its name.
+ *
+ * One lender is one entry, under the id and name of its newest listing. Ids are matched
+ * case-insensitively, as the API matches them; two ids are one lender when the collector's alias
+ * table (src/collect/page-spellings.ts INSTITUTION_ALIASES, the one place that says two labels
+ * name one lender) joins their names, directly or through another alias, and they are of one kind
+ * (an institution and an issuer of one name stay two: their ids answer different datasets). The
+ * other ids and names are the entry's `aliases`. test/institutions-api.test.ts fails when the
+ * history holds a rename (an id gone and a new one listing the same items and values the next
+ * day) that the table does not join.
  */
+import { INSTITUTION_ALIASES } from '../collect/page-spellings.ts';
 import { DATASETS, type DatasetSlug } from '../datasets.ts';
 import type { Institution } from '../schemas/institutions.ts';
 import { EXPLORER } from './definitions.ts';
@@ -31,15 +40,38 @@ function entityRules(name: string, slugs: readonly DatasetSlug[]): Institution['
   );
 }
 
-/** Every entity of every dataset's history, once per id, in id order. */
-export function institutionRegistry(listed: Partial<Record<DatasetSlug, readonly ListedEntity[]>>): Institution[] {
-  const byId = new Map<string, { newest: ListedEntity; slugs: DatasetSlug[]; firstSeen: string; website?: string }>();
+/** The name the alias table leads a name to (itself when no alias lists it), followed to its end. */
+function aliasedName(name: string): string {
+  const seen = new Set<string>();
+  let current = name;
+  for (;;) {
+    const next = INSTITUTION_ALIASES.find((a) => a.label === current)?.name;
+    if (next === undefined || seen.has(next)) return current;
+    seen.add(current);
+    current = next;
+  }
+}
+
+/** What one lender is known by: its kind (the id's prefix) and the name its aliases lead to. */
+const lenderKey = (id: string, name: string) => `${id.slice(0, id.indexOf(':'))}:${aliasedName(name)}`;
+
+/** One id as every dataset's history lists it. */
+interface IdListing {
+  newest: ListedEntity;
+  slugs: DatasetSlug[];
+  firstSeen: string;
+  website?: string;
+}
+
+/** Per lower-case id, its listings in every dataset, joined. */
+function byId(listed: Partial<Record<DatasetSlug, readonly ListedEntity[]>>): Map<string, IdListing> {
+  const ids = new Map<string, IdListing>();
   for (const { slug } of DATASETS) {
     for (const entity of listed[slug] ?? []) {
       const key = entity.id.toLowerCase();
-      const known = byId.get(key);
+      const known = ids.get(key);
       if (!known) {
-        byId.set(key, { newest: entity, slugs: [slug], firstSeen: entity.firstSeen, website: entity.website });
+        ids.set(key, { newest: entity, slugs: [slug], firstSeen: entity.firstSeen, website: entity.website });
         continue;
       }
       known.slugs.push(slug);
@@ -49,17 +81,43 @@ export function institutionRegistry(listed: Partial<Record<DatasetSlug, readonly
       if (entity.lastSeen > known.newest.lastSeen) known.newest = entity;
     }
   }
-  return [...byId.keys()].sort().map((key) => {
-    const { newest, slugs, firstSeen, website } = byId.get(key)!;
-    return {
-      id: newest.id,
-      name: newest.name,
-      website: website ?? null,
-      lenderType: lenderType(newest.id),
-      datasets: slugs,
-      firstSeen,
-      lastSeen: newest.lastSeen,
-      restrictions: entityRules(newest.name, slugs),
-    };
-  });
+  return ids;
+}
+
+/** The newest first: by last listing, then the name the aliases lead to before any other. */
+const newestFirst = (a: IdListing, b: IdListing) =>
+  b.newest.lastSeen.localeCompare(a.newest.lastSeen) ||
+  Number(aliasedName(b.newest.name) === b.newest.name) - Number(aliasedName(a.newest.name) === a.newest.name) ||
+  a.newest.id.localeCompare(b.newest.id);
+
+/** Every lender of every dataset's history, once, in id order, its other ids and names as aliases. */
+export function institutionRegistry(listed: Partial<Record<DatasetSlug, readonly ListedEntity[]>>): Institution[] {
+  const lenders = new Map<string, IdListing[]>();
+  for (const listing of byId(listed).values()) {
+    const key = lenderKey(listing.newest.id, listing.newest.name);
+    lenders.set(key, [...(lenders.get(key) ?? []), listing]);
+  }
+  const order = DATASETS.map((d) => d.slug as DatasetSlug);
+  return [...lenders.values()]
+    .map((listings) => {
+      const [newest, ...older] = [...listings].sort(newestFirst);
+      const all = [newest!, ...older];
+      const slugs = new Set(all.flatMap((l) => l.slugs));
+      const datasets = order.filter((slug) => slugs.has(slug));
+      const website = all.find((l) => l.website)?.website;
+      return {
+        id: newest!.newest.id,
+        name: newest!.newest.name,
+        website: website ?? null,
+        lenderType: lenderType(newest!.newest.id),
+        datasets,
+        aliases: older
+          .sort((a, b) => a.firstSeen.localeCompare(b.firstSeen) || a.newest.id.localeCompare(b.newest.id))
+          .map((l) => ({ id: l.newest.id, name: l.newest.name, firstSeen: l.firstSeen, lastSeen: l.newest.lastSeen })),
+        firstSeen: all.map((l) => l.firstSeen).sort()[0]!,
+        lastSeen: newest!.newest.lastSeen,
+        restrictions: entityRules(newest!.newest.name, datasets),
+      };
+    })
+    .sort((a, b) => (a.id.toLowerCase() < b.id.toLowerCase() ? -1 : 1));
 }

@@ -31,6 +31,7 @@ function namesOf(dataset: Dataset): LowestNames {
     itemPrefix: keys.itemPrefix,
     value: keys.value === 'rateId' ? { key: 'rateId' } : { key: 'field', fields: fields as [string, ...string[]] },
     measures: definition.measures.map((m) => `\`${m.key}\` (${m.label.toLowerCase()})`).join(', '),
+    tieRule: definition.tieRule,
   };
 }
 
@@ -55,12 +56,16 @@ function offerOf(names: LowestNames, { entity, item, offer }: Who) {
     rate: offer.value,
     rateText: offerRate(offer),
     ...(offer.range ? { range: offer.range } : {}),
+    ...(offer.label ? { label: offer.label } : {}),
     ...(offer.note ? { note: offer.note } : {}),
     ...(offer.details ? { details: offer.details } : {}),
   };
 }
 
-/** Per measure with an offer open to anyone, in the explorer's order: its lowest, who makes it, and the restricted offers below it. */
+/**
+ * Per measure with an offer open to anyone, in the explorer's order: its lowest, who makes it (offers
+ * tied on it in the order of the dataset's `tieRule`), and the restricted offers below it.
+ */
 export function lowestOffers(dataset: Dataset, data: readonly Entity[]) {
   const definition = definitionOf(dataset);
   const names = namesOf(dataset);
@@ -74,7 +79,7 @@ export function lowestOffers(dataset: Dataset, data: readonly Entity[]) {
         label: measure.label,
         description: definition.valueNoun(measure),
         rate: found.value,
-        fromRange: found.who.some((w) => w.offer.range !== undefined),
+        fromRange: found.who.some((w) => w.offer.range !== undefined && w.offer.range.from !== null),
         offers: found.who.map((w) => offerOf(names, w)),
         restricted: found.restricted.map((w) => ({ ...offerOf(names, w), for: w.offer.restricted! })),
       },

@@ -8,8 +8,17 @@
 import { DATASETS, type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import type { CompiledStore } from '../store/compile.ts';
+import { nzDate } from '../lib/time-words.ts';
 import { lineChart, SERIES_STYLES, scatterChart } from './chart.ts';
-import { bestFirst, EXPLORER, type Cell, type ExplorerDefinition, type Measure, offerRate } from './definitions.ts';
+import {
+  bestFirst,
+  EXPLORER,
+  type Cell,
+  type ExplorerDefinition,
+  itemName,
+  type Measure,
+  offerRate,
+} from './definitions.ts';
 import {
   type Best,
   bestByMeasure,
@@ -17,6 +26,7 @@ import {
   recentMoves,
   snapshotsOf,
   standings,
+  tiedOrder,
   trends,
   type Move,
   type SnapshotObjects,
@@ -31,22 +41,18 @@ export const entityUrl = (definition: ExplorerDefinition, id: string) => `/rates
 /** Where the rule "best means open to anyone" is written out. */
 export const RESTRICTIONS_DOC = '/docs/concepts#best-rates-and-restricted-offers';
 const rate = (n: number) => `${n.toFixed(2)} %`;
-/** When a snapshot was collected, as a date in New Zealand, where the pages' readers are: "5 Feb 2025". */
-export const nzDate = (at: string) =>
-  new Date(at).toLocaleDateString('en-NZ', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'Pacific/Auckland',
-  });
-/** A snapshot's date (YYYY-MM-DD, a UTC date, as the API keys it) in words: for charts and ranges of snapshot dates. */
-export const longDate = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-NZ', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+/**
+ * The date every page gives a snapshot: the day in New Zealand it was collected on, as the
+ * headings say it, never the UTC date the API keys it by (a snapshot of 2025-02-04 collected at
+ * 9 am NZDT on the 5th is "5 Feb 2025" in every caption, table, feed and list).
+ */
+export const snapshotDay = (snapshot: { lastUpdated: string }) => nzDate(new Date(snapshot.lastUpdated));
+
+/** A view's snapshot dates (the API's keys) in words: each snapshot's snapshotDay. */
+const dayOf = (view: { snapshots: readonly { date: string; lastUpdated: string }[] }) => {
+  const days = new Map(view.snapshots.map((s) => [s.date, snapshotDay(s)]));
+  return (date: string) => days.get(date) ?? date;
+};
 
 export interface Chart {
   id: string;
@@ -70,6 +76,8 @@ export interface OfferRef {
   rate: string;
   /** Whether the offer is a range, so that its value is where the range starts ("from 8.99 %"). */
   ranged: boolean;
+  /** The word before a range's value: "from" where it starts, "up to" for a range given by its end alone. */
+  lead?: 'from' | 'up to';
   /** A grade or condition within the product, a card's fee and interest-free days. */
   note?: string;
   details?: string;
@@ -83,6 +91,8 @@ export interface BestCard {
   /** The best value open to anyone, and whether it is where a range starts (written "from 8.99 %"). */
   value: number;
   fromRange: boolean;
+  /** The word before the value as its first offer reads ("from", "up to"), none for a single rate. */
+  lead?: OfferRef['lead'];
   who: OfferRef[];
   /** The next lenders by their best open offer, best first (a few): who else comes close. */
   next: OfferRef[];
@@ -159,23 +169,24 @@ const bestOf = once((view): Map<string, Best> => bestByMeasure(view.definition, 
 const refOf = (definition: ExplorerDefinition, w: Who): OfferRef => ({
   entity: w.entity.name,
   url: entityUrl(definition, w.entity.id),
-  product: w.item.name || '(unnamed)',
+  product: w.offer.label ?? itemName(w.entity, w.item),
   id: w.offer.id,
   value: w.offer.value,
   rate: offerRate(w.offer),
   ranged: w.offer.range !== undefined,
+  ...(w.offer.range ? { lead: w.offer.range.from === null ? 'up to' : 'from' } : {}),
   ...(w.offer.note ? { note: w.offer.note } : {}),
   ...(w.offer.details ? { details: w.offer.details } : {}),
   restricted: w.offer.restricted,
 });
 
-function trendSummary(points: { date: string; value: number | null }[]): string {
+function trendSummary(points: { date: string; value: number | null }[], day: (date: string) => string): string {
   const known = points.filter((p) => p.value !== null);
   if (known.length === 0) return 'no data';
   const first = known[0]!;
   const last = known.at(-1)!;
   const values = known.map((p) => p.value!);
-  return `${rate(first.value!)} on ${longDate(first.date)}, ${rate(last.value!)} on ${longDate(last.date)} (between ${rate(Math.min(...values))} and ${rate(Math.max(...values))})`;
+  return `${rate(first.value!)} on ${day(first.date)}, ${rate(last.value!)} on ${day(last.date)} (between ${rate(Math.min(...values))} and ${rate(Math.max(...values))})`;
 }
 
 export const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
@@ -192,7 +203,7 @@ export function bestCards(view: DatasetView, restrictedShown = 2, nextShown = 0)
     const makers = new Set(best.who.map((w) => w.entity.id));
     const next = standings(definition, view.latest.data, measure.key)
       .filter((s) => s.best && !makers.has(s.entity.id))
-      .sort((a, b) => order(a.best!.value, b.best!.value) || a.entity.name.localeCompare(b.entity.name, 'en'))
+      .sort((a, b) => order(a.best!.value, b.best!.value) || tiedOrder(a.best!.who[0]!, b.best!.who[0]!))
       .slice(0, nextShown)
       .map((s) => refOf(definition, s.best!.who[0]!));
     return [
@@ -200,7 +211,8 @@ export function bestCards(view: DatasetView, restrictedShown = 2, nextShown = 0)
         measure,
         noun: definition.valueNoun(measure),
         value: best.value,
-        fromRange: who.some((w) => w.ranged),
+        fromRange: who.some((w) => w.lead === 'from'),
+        lead: who[0]?.lead,
         who,
         next,
         restricted: best.restricted.slice(0, restrictedShown).map((w) => refOf(definition, w)),
@@ -232,6 +244,7 @@ export function overview(view: DatasetView) {
   const first = snapshots[0]!.date;
   const range = `${endpointsOf(dataset).timeSeries.path}?startDate=${first}&endDate=${latest.date}`;
   const byMeasure = trendsOf(view);
+  const day = dayOf(view);
   const charts: Chart[] = definition.measures.flatMap((measure) => {
     const points = byMeasure.get(measure.key)!;
     if (points.every((p) => p.best === null)) return [];
@@ -239,8 +252,8 @@ export function overview(view: DatasetView) {
     const bestLine = points.map((p) => ({ date: p.date, value: p.best }));
     const medianLine = points.map((p) => ({ date: p.date, value: p.median }));
     const id = `trend-${dataset.slug}-${measure.key}`;
-    const title = `${capital(noun)}: ${definition.best} and median open to anyone, ${longDate(first)} to ${longDate(latest.date)}`;
-    const description = `${capital(definition.best)} ${noun} open to anyone: ${trendSummary(bestLine)}. Median: ${trendSummary(medianLine)}. ${points.length} snapshots.`;
+    const title = `${capital(noun)}: ${definition.best} and median open to anyone, ${day(first)} to ${snapshotDay(latest)}`;
+    const description = `${capital(definition.best)} ${noun} open to anyone: ${trendSummary(bestLine, day)}. Median: ${trendSummary(medianLine, day)}. ${points.length} snapshots.`;
     return [
       {
         id,
@@ -256,7 +269,7 @@ export function overview(view: DatasetView) {
           ],
         }),
         columns: ['Date', `${capital(definition.best)} %`, 'Median %'],
-        rows: points.map((p) => [p.date, p.best, p.median]),
+        rows: points.map((p) => [day(p.date), p.best, p.median]),
         apiUrl: range,
       },
     ];
@@ -267,11 +280,13 @@ export function overview(view: DatasetView) {
     const points = latest.data.flatMap((entity) =>
       itemsOf(entity).flatMap((item) => {
         const [x, y] = [s.x(item), s.y(item)];
-        return x === null || y === null ? [] : [{ x, y, label: `${entity.name} · ${item.name}: ${s.pointText(x, y)}` }];
+        return x === null || y === null
+          ? []
+          : [{ x, y, label: `${entity.name} · ${itemName(entity, item)}: ${s.pointText(x, y)}` }];
       }),
     );
     const id = `scatter-${dataset.slug}`;
-    const description = s.description(points, longDate(latest.date));
+    const description = s.description(points, snapshotDay(latest));
     scatter = {
       id,
       title: s.title,
@@ -334,9 +349,13 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
     const noun = definition.valueNoun(measure);
     const id = `entity-${dataset.slug}-${slugOf(entity.id)}-${measure.slug}`;
     const best = definition.best;
-    const title = `${entity.name}: its ${best} ${noun} against the ${best} and the median open to anyone, ${longDate(snapshots[0]!.date)} to ${longDate(latest.date)}`;
+    const day = dayOf(view);
+    const title = `${entity.name}: its ${best} ${noun} against the ${best} and the median open to anyone, ${snapshotDay(snapshots[0]!)} to ${snapshotDay(latest)}`;
     const listed = own.filter((p) => p.value !== null).length;
-    const description = `${entity.name}: ${trendSummary(own)}. ${capital(best)} open to anyone: ${trendSummary(market.map((p) => ({ date: p.date, value: p.best })))}. With an open ${noun} on ${listed} of ${snapshots.length} snapshots.`;
+    const description = `${entity.name}: ${trendSummary(own, day)}. ${capital(best)} open to anyone: ${trendSummary(
+      market.map((p) => ({ date: p.date, value: p.best })),
+      day,
+    )}. With an open ${noun} on ${listed} of ${snapshots.length} snapshots.`;
     chart = {
       id,
       title,
@@ -360,7 +379,7 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
         ],
       }),
       columns: ['Date', `${entity.name} %`, `Market ${best} %`, 'Market median %'],
-      rows: own.map((p, r) => [p.date, p.value, market[r]!.best, market[r]!.median]),
+      rows: own.map((p, r) => [day(p.date), p.value, market[r]!.best, market[r]!.median]),
       apiUrl: `${endpointsOf(dataset).timeSeries.path}?startDate=${snapshots[0]!.date}&endDate=${latest.date}&${dataset.entity.param}=${entity.id}`,
     };
   }
@@ -437,6 +456,8 @@ export interface ComparisonRow {
   /** The best open offer, whether it is where a range starts ("from 8.99"), and the offers that make it. */
   value?: number;
   fromRange?: boolean;
+  /** The word before the value as its first offer reads ("from", "up to"), none for a single rate. */
+  lead?: OfferRef['lead'];
   products: string[];
   ids: string[];
   /** Each offer making it, as the pages name it: its range, grade, a card's fee and days. */
@@ -459,9 +480,11 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
   // Best first; an entity with no open offer (or no restricted one) after every entity that has one.
   const order = bestFirst(definition);
   const worst = definition.best === 'lowest' ? Infinity : -Infinity;
+  // Lenders tied on value: the one a person pays less for next first (the dataset's tieRule).
   wanted.sort(
     (a, b) =>
       order(a.best?.value ?? worst, b.best?.value ?? worst) ||
+      (a.best && b.best ? tiedOrder(a.best.who[0]!, b.best.who[0]!) : 0) ||
       order(a.restricted[0]?.offer.value ?? worst, b.restricted[0]?.offer.value ?? worst) ||
       a.entity.name.localeCompare(b.entity.name, 'en'),
   );
@@ -477,8 +500,9 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
       url: entityUrl(definition, s.entity.id),
       type: lenderType(s.entity.id),
       value: s.best?.value,
-      fromRange: refs.some((r) => r.ranged),
-      products: [...new Set(s.best?.who.map((w) => w.item.name || '(unnamed)') ?? [])],
+      fromRange: refs.some((r) => r.lead === 'from'),
+      lead: refs[0]?.lead,
+      products: [...new Set(refs.map((r) => r.product))],
       ids: s.best?.who.map((w) => w.offer.id) ?? [],
       offers: refs,
       previous: before ? (previous.has(s.entity.id) ? previous.get(s.entity.id)! : null) : undefined,
@@ -494,6 +518,8 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
     filter,
     rows,
     previousDate: before?.date,
+    /** The previous snapshot's day in New Zealand, as the page writes it. */
+    previousDay: before && snapshotDay(before),
     measures: compared.map((m) => ({
       label: m.label,
       url: comparisonUrl(definition, m, filter),

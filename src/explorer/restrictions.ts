@@ -148,15 +148,6 @@ export const RESTRICTIONS = [
     spares: ['Credit Grade B', 'Personal Loan'],
   }),
   rule({
-    key: 'best-credit-grade',
-    label: 'borrowers with the best credit grade',
-    why: 'The top grade of a graded range, the loan equivalent of a “from” rate.',
-    field: 'product',
-    pattern: /^credit grade a$/i,
-    catches: ['Credit Grade A'],
-    spares: ['Credit Grade B', 'Credit Grade C', 'Credit Grade D'],
-  }),
-  rule({
     key: 'one-make',
     label: 'buyers of one maker’s vehicles',
     why: 'Dealer finance for one make’s machines or certified cars.',

@@ -1,7 +1,8 @@
 /**
  * The answer of `GET /api/v1/institutions`: every institution and issuer the history of any
- * dataset has listed, once per id, with the datasets it appears in, when it was first and last
- * listed, its website, whether it is a registered bank, and the eligibility rules that set all its offers apart.
+ * dataset has listed, once per lender (its other ids and names inside, as `aliases`), with the
+ * datasets it appears in, when it was first and last listed, its website, whether it is a
+ * registered bank, and the eligibility rules that set all its offers apart.
  */
 import { z } from 'zod';
 import { CleanText, SnapshotDate } from './common.ts';
@@ -15,7 +16,7 @@ export const Institution = z.strictObject({
     .describe(
       'The id the datasets give it: `institution:<slug>` for a lender, `issuer:<slug>` for a card issuer (/docs/concepts#ids).',
     ),
-  name: CleanText.describe('The name it was last listed under.'),
+  name: CleanText.describe('The name it was last listed under: its newest name.'),
   website: Website.nullable().describe(
     'Its website as the source page links to it from its name, tracking parameters removed; `null` when the page ' +
       'links its name only to the source site’s own directory, or not at all. The newest link any page gave is kept.',
@@ -27,6 +28,25 @@ export const Institution = z.strictObject({
     .array(z.string())
     .min(1)
     .describe('The slugs of the datasets whose history lists it, in the order of the API’s datasets.'),
+  aliases: z
+    .array(
+      z.strictObject({
+        id: z
+          .string()
+          .regex(/^(?:institution|issuer):/, 'must begin with "institution:" or "issuer:"')
+          .describe(
+            'The id the history lists it under by this name; the datasets answer it for the snapshots that list it.',
+          ),
+        name: CleanText.describe('The name it was listed under.'),
+        firstSeen: SnapshotDate.describe('The date of the first snapshot, in any dataset, that lists it by this id.'),
+        lastSeen: SnapshotDate.describe('The date of the last snapshot, in any dataset, that lists it by this id.'),
+      }),
+    )
+    .describe(
+      'Its earlier ids and names, oldest first: the same lender, listed by the source under another label ' +
+        '("Nelson", "Nelson Bldg Socy" for Nelson Bldg Society), which the collector’s alias table joins ' +
+        '(/docs/collection#the-pages-spellings-and-the-historys). Never an entry of its own. Empty: it was only ever listed as `id`.',
+    ),
   firstSeen: SnapshotDate.describe('The date of the first snapshot, in any dataset, that lists it.'),
   lastSeen: SnapshotDate.describe(
     'The date of the last snapshot, in any dataset, that lists it: the newest snapshot’s date while it is still listed.',

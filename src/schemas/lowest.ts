@@ -25,6 +25,8 @@ export interface LowestNames {
   value: { key: 'rateId' } | { key: 'field'; fields: readonly [string, ...string[]] };
   /** The measure keys, and what each is, in words ("`12` (1 year)"). */
   measures: string;
+  /** How offers tied on rate are ordered, in words (the explorer's `tieRule`). */
+  tieRule: string;
 }
 
 function offerSchema(names: LowestNames) {
@@ -51,11 +53,20 @@ function offerSchema(names: LowestNames) {
       })
       .optional()
       .describe('A loan’s range of rates, when the offer is one (its “From” and “To” rates).'),
+    label: z
+      .string()
+      .optional()
+      .describe(
+        'The offer’s name when it is several products at once: a grade ladder (“Credit Grade A–D”), one range ' +
+          'from its lowest grade rate to its highest, whose product is the grade where it starts.',
+      ),
     note: z.string().optional().describe('What sets the offer apart within its product: a grade, a condition.'),
     details: z
       .string()
       .optional()
-      .describe('What to weigh beside the rate: a card’s annual fee and interest-free days, a transfer’s period.'),
+      .describe(
+        'What to weigh beside the rate: a card’s annual fee and interest-free days, a transfer’s period, a grade ladder’s rate per grade.',
+      ),
   });
 }
 
@@ -67,7 +78,9 @@ function measureSchema(names: LowestNames) {
     description: z.string().describe('What one rate of the measure is, in words (“1-year fixed mortgage rate”).'),
     rate: z.number().describe('The lowest rate open to anyone, in percent a year.'),
     fromRange: z.boolean().describe('Whether that rate is where a range starts (“from 8.99 %”).'),
-    offers: z.array(offer).describe('Every offer open to anyone at that rate (several when they tie).'),
+    offers: z
+      .array(offer)
+      .describe(`Every offer open to anyone at that rate (several when they tie; tied on rate, ${names.tieRule}).`),
     restricted: z
       .array(
         offer.extend({
