@@ -125,6 +125,12 @@ async function collectOne(
       log(`warning: … and ${parsed.cells.unreadable.length - UNREADABLE_SHOWN} more unreadable cells`);
     const unreadable = unreadableRefusal(parsed.cells);
     if (unreadable) throw new Refused(unreadable);
+    // Said as soon as the page is read, before any snapshot is: the datasets' lines keep the order their pages came in.
+    result.institutions = new Set(parsed.data.map((e) => e.id)).size;
+    result.rates = rateValues(parsed.data).length;
+    log(
+      `fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${result.institutions} ${dataset.entity.kind}s, ${result.rates} rates`,
+    );
 
     let previous: Snapshot | undefined;
     let day: WindowSnapshot | undefined;
@@ -142,11 +148,6 @@ async function collectOne(
       );
     }
     const data = normalizeDataset(dataset, identifyOffers(dataset, parsed.data, previous));
-    result.institutions = data.length;
-    result.rates = rateValues(data).length;
-    log(
-      `fetched ${(html.length / 1024).toFixed(0)} KiB, ${parsed.tableCount} table(s), ${data.length} ${dataset.entity.kind}s, ${result.rates} rates`,
-    );
     const names = nameRefusal(dataset, data);
     if (names) throw new Refused(names);
     // The schema the build validates every snapshot with: what it would refuse is refused here.
