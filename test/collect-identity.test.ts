@@ -6,66 +6,29 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as cheerio from 'cheerio';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect } from '../src/collect/collect.ts';
+import type * as cheerio from 'cheerio';
+import { describe, expect, it } from 'vitest';
 import { historySpelling } from '../src/collect/page-spellings.ts';
-import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import type { DatasetSlug } from '../src/datasets.ts';
 import { CreditCardIssuer, LoanInstitution, MortgageInstitution } from '../src/schemas/rates.ts';
-import { FileStatusStore } from '../src/status/status-store.ts';
-import { renderRealStylePage } from './fixtures/real-style-page.ts';
+import { collectBench } from './support/collect-bench.ts';
 import { datasetOfSchema, datasetsOfSchema, EACH } from './support/datasets.ts';
-import { expectNewestUntouched, newestSnapshots, type SnapshotFile, tempDir, treeOfNewest } from './support/history.ts';
-import { startSourceServer, type SourceServer } from './support/source-server.ts';
+import { expectNewestUntouched, tempDir } from './support/history.ts';
 
-let server: SourceServer;
-let newest: Record<DatasetSlug, SnapshotFile>;
-let snapshots: string;
-
-beforeAll(async () => {
-  server = await startSourceServer();
-  newest = await newestSnapshots();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  snapshots = await treeOfNewest();
-});
+const bench = collectBench();
+const { collectPage, livePage } = bench;
 
 const TERMED = datasetOfSchema(MortgageInstitution).slug;
 const CARDS = datasetOfSchema(CreditCardIssuer).slug;
 const LOANS = datasetsOfSchema(LoanInstitution).map((d) => d.slug);
 
-async function collectPage(slug: DatasetSlug, page: string) {
-  server.serve(DATASETS.find((d) => d.slug === slug)!.sourcePath, { page });
-  const [result] = await collect({
-    baseUrl: server.url,
-    snapshotsDir: snapshots,
-    status: new FileStatusStore(await tempDir('rates-status-')),
-    datasets: [slug],
-    now: () => new Date('2026-11-21T03:00:00.000Z'),
-    fetch: { timeoutMs: 20_000, retries: 0, retryDelayMs: 1 },
-  });
-  return result!;
-}
-
-async function expectRefused(slug: DatasetSlug, page: string, rule: string): Promise<string> {
-  const result = await collectPage(slug, page);
-  expect(result.outcome).toBe('failed');
-  expect(result.reason).toContain(`refused (${rule})`);
-  await expectNewestUntouched(snapshots, slug);
-  return result.reason!;
-}
+const expectRefused = async (slug: DatasetSlug, page: string, rule: string) =>
+  bench.expectRefused(slug, await collectPage(slug, page), rule);
 
 async function expectUnchanged(slug: DatasetSlug, page: string): Promise<void> {
   const result = await collectPage(slug, page);
   expect(result.reason).toBeUndefined();
   expect(result.outcome).toBe('unchanged');
-}
-
-function livePage(slug: DatasetSlug, edit: ($: cheerio.CheerioAPI) => void): string {
-  const $ = cheerio.load(renderRealStylePage(slug, newest[slug].data));
-  edit($);
-  return $.html();
 }
 
 const tables = ($: cheerio.CheerioAPI) => $('table.interest_financial_datatable');
@@ -118,7 +81,7 @@ describe('a featured table, repeated rows, a lender in two runs', () => {
         : /^refused \((?:two rows alike in name and in what they carry|an 18-month line names no one product of its lender)\)/,
     );
     expect(result.reason).not.toMatch(/row \d/);
-    await expectNewestUntouched(snapshots, slug);
+    await expectNewestUntouched(bench.snapshots, slug);
   });
 
   it.each(EACH)('%s: one lender starting two runs of rows in one table is refused, naming both', async (slug) => {
@@ -152,7 +115,7 @@ describe('a featured table, repeated rows, a lender in two runs', () => {
 
 describe('namesakes told apart by what they carry', () => {
   const namesakes = () =>
-    newest[CARDS].data.flatMap((issuer: any) =>
+    bench.newest[CARDS].data.flatMap((issuer: any) =>
       issuer.plans
         .filter((p: any, _: number, all: any[]) => all.filter((q) => q.name === p.name).length > 1)
         .map((p: any) => ({ issuer: issuer.name, plan: p })),
@@ -200,7 +163,7 @@ describe('namesakes told apart by what they carry', () => {
     });
     const result = await collectPage(CARDS, page);
     expect(result.reason).toBeUndefined();
-    const written = JSON.parse(await readFile(join(snapshots, result.file!), 'utf8'));
+    const written = JSON.parse(await readFile(join(bench.snapshots, result.file!), 'utf8'));
     const amex = written.data.find((i: any) => i.name === 'Amex').plans;
     expect(amex.find((p: any) => p.id === full.plan.id)).toEqual(full.plan);
     const renamed = amex.find((p: any) => p.name === 'Airpoints Card 2');
@@ -208,10 +171,10 @@ describe('namesakes told apart by what they carry', () => {
   });
 
   it('collected into an empty tree, namesakes are told apart the history’s way, whatever their order: the card first, then the plainer', async () => {
-    snapshots = await tempDir('rates-empty-');
+    bench.snapshots = await tempDir('rates-empty-');
     const result = await collectPage(CARDS, traded());
     expect(result.outcome).toBe('written');
-    const written = JSON.parse(await readFile(join(snapshots, result.file!), 'utf8'));
+    const written = JSON.parse(await readFile(join(bench.snapshots, result.file!), 'utf8'));
     const plans = new Map(written.data.flatMap((i: any) => i.plans.map((p: any) => [p.id, p])));
     for (const { plan } of namesakes()) expect(plans.get(plan.id)).toEqual(plan);
   });

@@ -4,68 +4,30 @@
  * it. Each page is the newest snapshot in the live page's markup (test/fixtures/real-style-page.ts),
  * bent by cheerio, served over a real socket.
  */
-import * as cheerio from 'cheerio';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collect } from '../src/collect/collect.ts';
+import type * as cheerio from 'cheerio';
+import { describe, expect, it } from 'vitest';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { LoanInstitution } from '../src/schemas/rates.ts';
-import { FileStatusStore } from '../src/status/status-store.ts';
-import { renderRealStylePage } from './fixtures/real-style-page.ts';
 import { datasetsOfSchema, EACH } from './support/datasets.ts';
-import { expectNewestUntouched, newestSnapshots, type SnapshotFile, tempDir, treeOfNewest } from './support/history.ts';
-import { startSourceServer, type SourceServer } from './support/source-server.ts';
+import { collectBench } from './support/collect-bench.ts';
 
-let server: SourceServer;
-let newest: Record<DatasetSlug, SnapshotFile>;
-let snapshots: string;
-let status: FileStatusStore;
+const bench = collectBench();
+const { collectPage, livePage } = bench;
 
-beforeAll(async () => {
-  server = await startSourceServer();
-  newest = await newestSnapshots();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  snapshots = await treeOfNewest();
-  status = new FileStatusStore(await tempDir('rates-status-'));
-});
-
-const datasetOf = (slug: DatasetSlug) => DATASETS.find((d) => d.slug === slug)!;
+const _datasetOf = (slug: DatasetSlug) => DATASETS.find((d) => d.slug === slug)!;
 /** The two loan datasets: one layout, told apart by their titles' words alone. */
 const [LOAN_A, LOAN_B] = datasetsOfSchema(LoanInstitution) as [(typeof DATASETS)[number], (typeof DATASETS)[number]];
 
-/** Collect `page` as the dataset's page: the run's result for that dataset. */
-async function collectPage(slug: DatasetSlug, page: string) {
-  server.serve(datasetOf(slug).sourcePath, { page });
-  const [result] = await collect({
-    baseUrl: server.url,
-    snapshotsDir: snapshots,
-    status,
-    datasets: [slug],
-    now: () => new Date('2026-11-21T03:00:00.000Z'),
-    fetch: { timeoutMs: 20_000, retries: 0, retryDelayMs: 1 },
-  });
-  return result!;
-}
-
+/** A refusal by the page reader, under its own rule (the run log counts it so). */
 async function expectRefused(slug: DatasetSlug, result: Awaited<ReturnType<typeof collectPage>>, rule: string) {
-  expect(result.outcome).toBe('failed');
   expect(result.rule).toBe(rule);
   expect(result.reason).toContain(`refused (${rule}): `);
-  await expectNewestUntouched(snapshots, slug);
-  return result.reason!;
+  return bench.expectRefused(slug, result, rule);
 }
 
 async function expectRead(result: Awaited<ReturnType<typeof collectPage>>) {
   expect(result.reason).toBeUndefined();
   expect(result.outcome).toBe('unchanged');
-}
-
-/** The dataset's newest snapshot in the live page's markup, bent by `edit`. */
-function livePage(slug: DatasetSlug, edit: ($: cheerio.CheerioAPI) => void = () => {}) {
-  const $ = cheerio.load(renderRealStylePage(slug, newest[slug].data));
-  edit($);
-  return $.html();
 }
 
 /** Title and heading both say `words`. */

@@ -10,80 +10,28 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as cheerio from 'cheerio';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { entityName, type NumberKind, readNumber } from '../src/collect/cells.ts';
-import { collect } from '../src/collect/collect.ts';
 import { rateValues } from '../src/collect/guards.ts';
 import { lookAlikes } from '../src/collect/names.ts';
-import { DATASETS, type DatasetSlug, itemsOf } from '../src/datasets.ts';
+import { DATASETS, itemsOf } from '../src/datasets.ts';
 import { CreditCardIssuer, LoanInstitution, MortgageInstitution } from '../src/schemas/rates.ts';
-import { FileStatusStore } from '../src/status/status-store.ts';
-import { renderRealStylePage } from './fixtures/real-style-page.ts';
 import { datasetOfSchema, datasetsOfSchema, EACH } from './support/datasets.ts';
-import {
-  expectNewestUntouched,
-  historyDir,
-  newestSnapshots,
-  type SnapshotFile,
-  tempDir,
-  treeOfNewest,
-} from './support/history.ts';
-import { startSourceServer, type SourceServer } from './support/source-server.ts';
+import { historyDir } from './support/history.ts';
+import { collectBench } from './support/collect-bench.ts';
 
-let server: SourceServer;
-let newest: Record<DatasetSlug, SnapshotFile>;
-let snapshots: string;
-let status: FileStatusStore;
+const bench = collectBench();
+const { collectPage, livePage, expectRefused } = bench;
 
-beforeAll(async () => {
-  server = await startSourceServer();
-  newest = await newestSnapshots();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  snapshots = await treeOfNewest();
-  status = new FileStatusStore(await tempDir('rates-status-'));
-});
-
-const pathOf = (slug: DatasetSlug) => DATASETS.find((d) => d.slug === slug)!.sourcePath;
 const TERMED = datasetOfSchema(MortgageInstitution).slug;
 const CARDS = datasetOfSchema(CreditCardIssuer).slug;
 const LOANS = datasetsOfSchema(LoanInstitution).map((d) => d.slug);
-
-/** Collect `page` as the dataset's page: the run's result for that dataset. */
-async function collectPage(slug: DatasetSlug, page: string) {
-  server.serve(pathOf(slug), { page });
-  const [result] = await collect({
-    baseUrl: server.url,
-    snapshotsDir: snapshots,
-    status,
-    datasets: [slug],
-    now: () => new Date('2026-11-21T03:00:00.000Z'),
-    fetch: { timeoutMs: 20_000, retries: 0, retryDelayMs: 1 },
-  });
-  return result!;
-}
-
-/** A refusal: the dataset failed with the rule, nothing was written, the newest snapshot is the same bytes. */
-async function expectRefused(slug: DatasetSlug, result: Awaited<ReturnType<typeof collectPage>>, rule: string) {
-  expect(result.outcome).toBe('failed');
-  expect(result.reason).toContain(`refused (${rule})`);
-  await expectNewestUntouched(snapshots, slug);
-  return result.reason!;
-}
 
 /** The data a run wrote. */
 async function written(result: Awaited<ReturnType<typeof collectPage>>): Promise<any[]> {
   expect(result.reason).toBeUndefined();
   expect(result.outcome).toBe('written');
-  return JSON.parse(await readFile(join(snapshots, result.file!), 'utf8')).data;
-}
-
-/** The newest snapshot (or `data`) in the live page's markup, bent by `edit` (a cheerio document of it). */
-function livePage(slug: DatasetSlug, edit: ($: cheerio.CheerioAPI) => void = () => {}, data = newest[slug].data) {
-  const $ = cheerio.load(renderRealStylePage(slug, data));
-  edit($);
-  return $.html();
+  return JSON.parse(await readFile(join(bench.snapshots, result.file!), 'utf8')).data;
 }
 
 /** The value cells of a page holding a number (rates, fees, days), in page order. */
@@ -147,7 +95,7 @@ describe('footnote marks are marks, never digits', () => {
 
 describe('words for nothing', () => {
   it(`${CARDS}: a fee of "Nil", "None" or "Free", in any case and with marks, is a fee of $0`, async () => {
-    const data = structuredClone(newest[CARDS].data) as any[];
+    const data = structuredClone(bench.newest[CARDS].data) as any[];
     const plans = plansMarked(data, 'annualFeeNZD', [9991, 9992, 9993]);
     const page = livePage(CARDS, undefined, data)
       .replace('$9,991', 'Nil')
@@ -155,13 +103,13 @@ describe('words for nothing', () => {
       .replace('$9,993', 'FREE¹');
     expect(page).not.toContain('$9,99');
     const saved = await written(await collectPage(CARDS, page));
-    const expected = structuredClone(newest[CARDS].data) as any[];
+    const expected = structuredClone(bench.newest[CARDS].data) as any[];
     for (const plan of expected.flatMap((e) => e.plans)) if (plans.some((p) => p.id === plan.id)) plan.annualFeeNZD = 0;
     expect(saved).toEqual(expected);
   });
 
   it(`${CARDS}: "Nil" or "None" interest-free days are 0 days; "Free" days are unreadable`, async () => {
-    const data = structuredClone(newest[CARDS].data) as any[];
+    const data = structuredClone(bench.newest[CARDS].data) as any[];
     const plans = plansMarked(data, 'interestFreeDays', [901, 902, 903]);
     const page = livePage(CARDS, undefined, data)
       .replace('>901<', '>Nil<')
@@ -184,7 +132,7 @@ describe('words for nothing', () => {
 
 describe('look-alike letters of any script', () => {
   it.each(EACH)('%s: a lender "ꓮNZ" with a Lisu ꓮ is refused, naming the field and the letter', async (slug) => {
-    const data = structuredClone(newest[slug].data) as any[];
+    const data = structuredClone(bench.newest[slug].data) as any[];
     data[0].name = '\ua4eeNZ';
     const reason = await expectRefused(
       slug,
@@ -195,7 +143,7 @@ describe('look-alike letters of any script', () => {
   });
 
   it.each(EACH)('%s: a product or plan with a Cherokee Ꮪ is refused, naming the field', async (slug) => {
-    const data = structuredClone(newest[slug].data) as any[];
+    const data = structuredClone(bench.newest[slug].data) as any[];
     const [item] = itemsOf(data[0]) as any[];
     item.name = `\u13daUPER ${item.name}`;
     const reason = await expectRefused(
@@ -207,7 +155,7 @@ describe('look-alike letters of any script', () => {
   });
 
   it.each(LOANS)('%s: a loan plan "Ꮪecured" is refused, naming the plan field', async (slug) => {
-    const data = structuredClone(newest[slug].data) as any[];
+    const data = structuredClone(bench.newest[slug].data) as any[];
     const rate = data.flatMap((e) => e.products.flatMap((p: any) => p.rates)).find((r: any) => r.plan === 'Secured');
     rate.plan = '\u13daecured';
     const reason = await expectRefused(
@@ -219,7 +167,7 @@ describe('look-alike letters of any script', () => {
   });
 
   it.each(EACH)('%s: a lender "Kāinga Ora", Latin letters with their marks, is collected as written', async (slug) => {
-    const data = structuredClone(newest[slug].data) as any[];
+    const data = structuredClone(bench.newest[slug].data) as any[];
     data[0].name = 'Kāinga Ora';
     const saved = await written(await collectPage(slug, livePage(slug, undefined, data)));
     expect(saved.find((e) => e.name === 'Kāinga Ora')?.id).toBe(`${data[0].id.split(':')[0]}:kainga-ora`);
