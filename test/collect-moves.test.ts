@@ -8,74 +8,33 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CollectOptions, collect, type DatasetResult } from '../src/collect/collect.ts';
+import { describe, expect, it } from 'vitest';
+import type { CollectOptions, DatasetResult } from '../src/collect/collect.ts';
 import { GUARD_LIMITS } from '../src/collect/guards.ts';
 import { HISTORY_MOVES, HISTORY_MOVES_UNTIL, historyFigures } from '../src/collect/history-moves.ts';
 import { DATASETS, type DatasetSlug, type Entity, itemsOf } from '../src/datasets.ts';
 import { CreditCardIssuer } from '../src/schemas/rates.ts';
 import { listSnapshotDates, readSnapshot } from '../src/snapshots/tree.ts';
-import { FileStatusStore } from '../src/status/status-store.ts';
 import { renderRealStylePage } from './fixtures/real-style-page.ts';
 import { HISTORY_UNTIL } from './support/constants.ts';
 import { datasetOfSchema, EACH } from './support/datasets.ts';
-import {
-  expectNewestUntouched,
-  historyDir,
-  newestSnapshots,
-  type SnapshotFile,
-  tempDir,
-  treeOfNewest,
-} from './support/history.ts';
-import { startSourceServer, type SourceServer } from './support/source-server.ts';
+import { historyDir } from './support/history.ts';
+import { collectBench } from './support/collect-bench.ts';
 
-let server: SourceServer;
-let newest: Record<DatasetSlug, SnapshotFile>;
-let snapshots: string;
+const bench = collectBench();
 
-beforeAll(async () => {
-  server = await startSourceServer();
-  newest = await newestSnapshots();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  snapshots = await treeOfNewest();
-});
-
-const pathOf = (slug: DatasetSlug) => DATASETS.find((d) => d.slug === slug)!.sourcePath;
 const CARDS = datasetOfSchema(CreditCardIssuer).slug;
 
 /** The live page of `data` collected: the run's result for the dataset. */
-async function collectPage(
-  slug: DatasetSlug,
-  data: readonly Entity[],
-  extra: Partial<CollectOptions> = {},
-): Promise<DatasetResult> {
-  server.serve(pathOf(slug), { page: renderRealStylePage(slug, data) });
-  const [result] = await collect({
-    baseUrl: server.url,
-    snapshotsDir: snapshots,
-    status: new FileStatusStore(await tempDir('rates-status-')),
-    datasets: [slug],
-    now: () => new Date('2026-11-21T03:00:00.000Z'),
-    fetch: { timeoutMs: 20_000, retries: 0, retryDelayMs: 1 },
-    ...extra,
-  });
-  return result!;
-}
-
-async function expectRefused(slug: DatasetSlug, result: DatasetResult, rule: string) {
-  expect(result.outcome).toBe('failed');
-  expect(result.reason).toContain(`refused (${rule})`);
-  await expectNewestUntouched(snapshots, slug);
-  return result.reason!;
-}
+const collectPage = (slug: DatasetSlug, data: readonly Entity[], extra: Partial<CollectOptions> = {}) =>
+  bench.collectPage(slug, renderRealStylePage(slug, data), undefined, extra);
+const { expectRefused } = bench;
 
 async function expectWritten(slug: DatasetSlug, result: DatasetResult) {
   expect(result.reason).toBeUndefined();
   expect(result.outcome).toBe('written');
-  const names = (await readdir(join(snapshots, slug))).sort();
-  return JSON.parse(await readFile(join(snapshots, slug, names.at(-1)!), 'utf8')).data as any[];
+  const names = (await readdir(join(bench.snapshots, slug))).sort();
+  return JSON.parse(await readFile(join(bench.snapshots, slug, names.at(-1)!), 'utf8')).data as any[];
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -100,7 +59,7 @@ function renamed(data: readonly Entity[], delta: number): any[] {
 
 /** The card data with `edit` applied to every plan. */
 function plans(edit: (plan: any) => void): any[] {
-  const copy = structuredClone(newest[CARDS].data) as any[];
+  const copy = structuredClone(bench.newest[CARDS].data) as any[];
   for (const issuer of copy) for (const plan of issuer.plans) edit(plan);
   return copy;
 }
@@ -135,7 +94,7 @@ describe('moves measured by lender and measure, never by id', () => {
     async (slug) => {
       const reason = await expectRefused(
         slug,
-        await collectPage(slug, renamed(newest[slug].data, 20)),
+        await collectPage(slug, renamed(bench.newest[slug].data, 20)),
         'a rate moved more than 5 percentage points in one run',
       );
       expect(reason).toMatch(/:[\w-]*-plus(:\S+)? \w+ [\d.]+ → [\d.]+/);
@@ -145,17 +104,17 @@ describe('moves measured by lender and measure, never by id', () => {
   it.each(EACH)(
     '%s: every product renamed and every rate moved 1 point is refused as a rename that moves values',
     async (slug) => {
-      const data = renamed(newest[slug].data, 1);
+      const data = renamed(bench.newest[slug].data, 1);
       const reason = await expectRefused(slug, await collectPage(slug, data), 'a rename that moves values');
       expect(reason).toMatch(/\d+ % of the \d+ product, plan and rate ids of the lenders kept are new/);
-      expect(reason).toContain(`${newest[slug].data[0].id} `);
+      expect(reason).toContain(`${bench.newest[slug].data[0].id} `);
       // A maintainer who read the page lifts the move limit: the rename is collected.
       await expectWritten(slug, await collectPage(slug, data, { maxRateMove: 6 }));
     },
   );
 
   it.each(EACH)('%s: every product renamed, every value kept, is collected under the new names', async (slug) => {
-    const written = await expectWritten(slug, await collectPage(slug, renamed(newest[slug].data, 0)));
+    const written = await expectWritten(slug, await collectPage(slug, renamed(bench.newest[slug].data, 0)));
     expect(itemsOf(written[0]).every((item: any) => item.name.endsWith(' Plus'))).toBe(true);
   });
 });

@@ -7,63 +7,24 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CollectOptions, collect, type DatasetResult } from '../src/collect/collect.ts';
-import { DATASETS, type DatasetSlug, type Entity, itemsOf } from '../src/datasets.ts';
+import { describe, expect, it } from 'vitest';
+import type { CollectOptions, DatasetResult } from '../src/collect/collect.ts';
+import { type DatasetSlug, type Entity, itemsOf } from '../src/datasets.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
-import { FileStatusStore } from '../src/status/status-store.ts';
 import { renderRealStylePage } from './fixtures/real-style-page.ts';
 import { datasetOfSchema, EACH } from './support/datasets.ts';
-import {
-  newestDates,
-  newestSnapshots,
-  type SnapshotFile,
-  tempDir,
-  treeOfNewest,
-  withRates,
-} from './support/history.ts';
-import { startSourceServer, type SourceServer } from './support/source-server.ts';
+import { newestDates, tempDir, withRates } from './support/history.ts';
+import { collectBench } from './support/collect-bench.ts';
 
-let server: SourceServer;
-let newest: Record<DatasetSlug, SnapshotFile>;
-let snapshots: string;
-let status: FileStatusStore;
-
-beforeAll(async () => {
-  server = await startSourceServer();
-  newest = await newestSnapshots();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  snapshots = await treeOfNewest();
-  status = new FileStatusStore(await tempDir('rates-status-'));
-});
-
-const pathOf = (slug: DatasetSlug) => DATASETS.find((d) => d.slug === slug)!.sourcePath;
+const bench = collectBench();
 
 /** The live page of `data` collected at `when` (an ISO time): the run's result for the dataset. */
-async function collectAt(
-  slug: DatasetSlug,
-  data: readonly Entity[],
-  when: string,
-  extra: Partial<CollectOptions> = {},
-): Promise<DatasetResult> {
-  server.serve(pathOf(slug), { page: renderRealStylePage(slug, data) });
-  const [result] = await collect({
-    baseUrl: server.url,
-    snapshotsDir: snapshots,
-    status,
-    datasets: [slug],
-    now: () => new Date(when),
-    fetch: { timeoutMs: 20_000, retries: 0, retryDelayMs: 1 },
-    ...extra,
-  });
-  return result!;
-}
+const collectAt = (slug: DatasetSlug, data: readonly Entity[], when: string, extra: Partial<CollectOptions> = {}) =>
+  bench.collectPage(slug, renderRealStylePage(slug, data), new Date(when), extra);
 
 /** Every snapshot file of the dataset and its bytes. */
 async function treeOf(slug: DatasetSlug): Promise<Record<string, string>> {
-  const dir = join(snapshots, slug);
+  const dir = join(bench.snapshots, slug);
   const names = (await readdir(dir)).sort();
   return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await readFile(join(dir, n), 'utf8')])));
 }
@@ -98,8 +59,8 @@ function moved(data: readonly Entity[], delta: number, which: (index: number) =>
 
 /** The data the written newest file holds. */
 async function newestData(slug: DatasetSlug) {
-  const names = (await readdir(join(snapshots, slug))).sort();
-  return JSON.parse(await readFile(join(snapshots, slug, names.at(-1)!), 'utf8')).data;
+  const names = (await readdir(join(bench.snapshots, slug))).sort();
+  return JSON.parse(await readFile(join(bench.snapshots, slug, names.at(-1)!), 'utf8')).data;
 }
 
 const SEVEN_DAYS = (slug: DatasetSlug) => `the snapshot of at least seven days ago (${newestDates()[slug]})`;
@@ -108,7 +69,7 @@ describe('limits over windows: no sequence of runs goes further than one run may
   it.each(EACH)(
     '%s: four daily runs of +4.9 points are refused from the second, naming the week-old snapshot; the real page is collected on the next run',
     async (slug) => {
-      const data = newest[slug].data;
+      const data = bench.newest[slug].data;
       expect((await collectAt(slug, moved(data, 4.9), '2026-11-21T03:00:00.000Z')).outcome).toBe('written');
       const walked = await treeOf(slug);
       for (const day of [2, 3, 4]) {
@@ -132,7 +93,7 @@ describe('limits over windows: no sequence of runs goes further than one run may
     async (slug) => {
       const rateCount = (e: Entity) => itemsOf(e).length;
       // The lenders with the most items first, so a share of the lenders keeps at least that share of the rates.
-      const data = [...newest[slug].data].sort((a, b) => rateCount(b) - rateCount(a));
+      const data = [...bench.newest[slug].data].sort((a, b) => rateCount(b) - rateCount(a));
       const keep = (share: number) => data.slice(0, Math.ceil(data.length * share));
       let kept = await treeOf(slug);
       const outcomes: string[] = [];
@@ -152,17 +113,17 @@ describe('limits over windows: no sequence of runs goes further than one run may
       }
       expect(outcomes).toEqual(['written', 'written', 'failed', 'failed', 'failed', 'failed']);
       // The newest lists just over half: the whole list grows past 150 % of it, and is the trusted state come back.
-      const real = await collectAt(slug, newest[slug].data, '2026-11-26T04:00:00.000Z');
+      const real = await collectAt(slug, bench.newest[slug].data, '2026-11-26T04:00:00.000Z');
       expect(real.reason).toBeUndefined();
       expect(real.outcome).toBe('written');
-      expect(await newestData(slug)).toEqual(newest[slug].data);
+      expect(await newestData(slug)).toEqual(bench.newest[slug].data);
     },
   );
 
   it.each(EACH)(
     '%s: lenders replaced a third a day are refused on the second day, naming the week-old list',
     async (slug, dataset) => {
-      const data = newest[slug].data;
+      const data = bench.newest[slug].data;
       const third = Math.ceil(data.length / 3);
       const replaced = (count: number) =>
         data.map((e, i) => (i < count ? { ...e, id: `${dataset.entity.prefix}:lender-${i}`, name: `Lender ${i}` } : e));
@@ -183,7 +144,7 @@ describe('limits over windows: no sequence of runs goes further than one run may
   it.each(EACH)(
     '%s: runs at 23:30 and 00:30 moving +9.8 in one hour are refused at the second, naming the day-old snapshot',
     async (slug) => {
-      const data = newest[slug].data;
+      const data = bench.newest[slug].data;
       expect((await collectAt(slug, moved(data, 4.9), '2026-11-20T23:30:00.000Z')).outcome).toBe('written');
       const kept = await treeOf(slug);
       const reason = await expectRefused(
@@ -200,7 +161,7 @@ describe('limits over windows: no sequence of runs goes further than one run may
     '%s: a real cash-rate week, every rate −0.25 points a day for seven days, is collected every day',
     async (slug) => {
       for (let day = 1; day <= 7; day++) {
-        const data = withRates(newest[slug].data, (rate) => (rate > 2 ? round(rate - 0.25 * day) : rate));
+        const data = withRates(bench.newest[slug].data, (rate) => (rate > 2 ? round(rate - 0.25 * day) : rate));
         const result = await collectAt(slug, data, `2026-11-2${day}T03:00:00.000Z`);
         expect(result.reason).toBeUndefined();
         expect(result.outcome).toBe('written');
@@ -213,7 +174,7 @@ describe('what the newest holds stands, and the trusted state', () => {
   it.each(EACH)(
     '%s: a move a maintainer lifted the limit for stands on later runs, and the page turning back is collected',
     async (slug) => {
-      const data = newest[slug].data;
+      const data = bench.newest[slug].data;
       // A small move first, so the lifted run is held against the newest snapshot and, apart, the day-old one.
       expect(
         (
@@ -247,7 +208,7 @@ describe('what the newest holds stands, and the trusted state', () => {
   );
 
   it.each(EACH)('%s: a list a maintainer accepted below half stands on later runs', async (slug) => {
-    const data = [...newest[slug].data].sort((a, b) => itemsOf(b).length - itemsOf(a).length);
+    const data = [...bench.newest[slug].data].sort((a, b) => itemsOf(b).length - itemsOf(a).length);
     const third = data.slice(0, Math.ceil(data.length / 3));
     await expectRefused(slug, await collectAt(slug, third, '2026-11-21T03:00:00.000Z'), 'shrink', await treeOf(slug));
     expect((await collectAt(slug, third, '2026-11-21T03:00:00.000Z', { minRatio: 0.3 })).outcome).toBe('written');
@@ -268,7 +229,7 @@ describe('what the newest holds stands, and the trusted state', () => {
     '%s: a page swinging past the newest snapshot, and no nearer the trusted state, is refused by the newest',
     async (slug) => {
       // The first lender's rates, all above 4.9 %, down 4.9 points and then up 4.9 from where they were.
-      const data = newest[slug].data;
+      const data = bench.newest[slug].data;
       const first = (i: number) => i === 0;
       expect((await collectAt(slug, moved(data, -4.9, first), '2026-11-20T03:00:00.000Z')).outcome).toBe('written');
       const kept = await treeOf(slug);
@@ -284,8 +245,8 @@ describe('what the newest holds stands, and the trusted state', () => {
 
   it('each refusal names its anchor: the newest snapshot, the day-old one, the week-old one, or the oldest standing in', async () => {
     const { slug } = datasetOfSchema(MortgageInstitution);
-    snapshots = await tempDir('rates-empty-');
-    const data = newest[slug].data;
+    bench.snapshots = await tempDir('rates-empty-');
+    const data = bench.newest[slug].data;
     expect((await collectAt(slug, data, '2026-11-20T03:00:00.000Z')).outcome).toBe('written');
     expect((await collectAt(slug, moved(data, 4.9), '2026-11-21T00:30:00.000Z')).outcome).toBe('written');
     const kept = await treeOf(slug);

@@ -6,7 +6,7 @@
  */
 import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { collect, type DatasetResult } from '../../src/collect/collect.ts';
+import { type CollectOptions, collect, type DatasetResult } from '../../src/collect/collect.ts';
 import { DATASETS, type DatasetSlug } from '../../src/datasets.ts';
 import { FileStatusStore } from '../../src/status/status-store.ts';
 import { renderRealStylePage } from '../fixtures/real-style-page.ts';
@@ -23,8 +23,8 @@ export interface CollectBench {
   /** This test's snapshot tree (a fresh copy of the newest snapshots; a test may replace it). */
   snapshots: string;
   readonly status: FileStatusStore;
-  /** Collect `page` as the dataset's page at `at`: the run's result for that dataset. */
-  collectPage(slug: DatasetSlug, page: string, at?: Date): Promise<DatasetResult>;
+  /** Collect `page` as the dataset's page at `at` (with `extra` options): the run's result for that dataset. */
+  collectPage(slug: DatasetSlug, page: string, at?: Date, extra?: Partial<CollectOptions>): Promise<DatasetResult>;
   /** The newest snapshot (or `data`) in the live page's markup, bent by `edit` (a cheerio document of it). */
   livePage(slug: DatasetSlug, edit?: ($: cheerio.CheerioAPI) => void, data?: readonly unknown[]): string;
   /** A refusal: the dataset failed with the rule, nothing was written, the newest snapshot is the same bytes. Its reason. */
@@ -55,7 +55,7 @@ export function collectBench(): CollectBench {
       return status;
     },
     snapshots: '',
-    async collectPage(slug, page, at = BENCH_TIME) {
+    async collectPage(slug, page, at = BENCH_TIME, extra = {}) {
       server.serve(DATASETS.find((d) => d.slug === slug)!.sourcePath, { page });
       const [result] = await collect({
         baseUrl: server.url,
@@ -64,6 +64,7 @@ export function collectBench(): CollectBench {
         datasets: [slug],
         now: () => at,
         fetch: { timeoutMs: 20_000, retries: 0, retryDelayMs: 1 },
+        ...extra,
       });
       return result!;
     },
