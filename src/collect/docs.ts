@@ -44,7 +44,7 @@ function historyMovesTable(): string {
     ['largest share of new ids', 'newIds', percent],
   ];
   return table(
-    ['', ...windows.map((w) => WINDOWS[w].words)],
+    ['in the history', ...windows.map((w) => WINDOWS[w].words)],
     rows.map(([label, key, show]) => [label, ...windows.map((w) => cell(HISTORY_MOVES[w][key], show))]),
   );
 }
