@@ -18,7 +18,7 @@ import { listSnapshotDates, readSnapshot } from '../src/snapshots/tree.ts';
 import { renderRealStylePage } from './fixtures/real-style-page.ts';
 import { HISTORY_UNTIL } from './support/constants.ts';
 import { datasetOfSchema, EACH } from './support/datasets.ts';
-import { historyDir } from './support/history.ts';
+import { historyDir, withRates } from './support/history.ts';
 import { collectBench } from './support/collect-bench.ts';
 
 const bench = collectBench();
@@ -41,19 +41,13 @@ const round = (n: number) => Math.round(n * 100) / 100;
 
 /** The data with every product and plan renamed ("Standard" → "Standard Plus") and every rate (promotions aside) moved `delta` points, down from above 20 %. */
 function renamed(data: readonly Entity[], delta: number): any[] {
-  const copy = structuredClone(data) as any[];
-  for (const entity of copy)
-    for (const item of itemsOf(entity) as any[]) {
-      item.name = `${item.name} Plus`;
-      for (const holder of [...(item.rates ?? []), item])
-        for (const key of Object.keys(holder))
-          if (
-            (key === 'rate' || key.endsWith('Rate')) &&
-            key !== 'balanceTransferRate' &&
-            typeof holder[key] === 'number'
-          )
-            holder[key] = round(holder[key] + (holder[key] > 20 ? -delta : delta));
-    }
+  const copy = withRates(
+    data,
+    (rate) => round(rate + (rate > 20 ? -delta : delta)),
+    undefined,
+    (key) => key !== 'balanceTransferRate',
+  );
+  for (const entity of copy) for (const item of itemsOf(entity) as any[]) item.name = `${item.name} Plus`;
   return copy;
 }
 

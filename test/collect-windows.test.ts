@@ -41,20 +41,12 @@ const round = (n: number) => Math.round(n * 100) / 100;
 
 /** The data with every rate (balance-transfer promotions aside) of every lender moved `delta` points: up, or down from above 20 % so no rate leaves its bounds. */
 function moved(data: readonly Entity[], delta: number, which: (index: number) => boolean = () => true): Entity[] {
-  const copy = structuredClone(data) as any[];
-  copy.forEach((entity, index) => {
-    if (!which(index)) return;
-    for (const item of itemsOf(entity) as any[])
-      for (const holder of [...(item.rates ?? []), item])
-        for (const key of Object.keys(holder))
-          if (
-            (key === 'rate' || key.endsWith('Rate')) &&
-            key !== 'balanceTransferRate' &&
-            typeof holder[key] === 'number'
-          )
-            holder[key] = round(holder[key] + (holder[key] > 20 ? -delta : delta));
-  });
-  return copy;
+  return withRates(
+    data,
+    (rate) => round(rate + (rate > 20 ? -delta : delta)),
+    (_, index) => which(index),
+    (key) => key !== 'balanceTransferRate',
+  );
 }
 
 /** The data the written newest file holds. */

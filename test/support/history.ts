@@ -120,6 +120,8 @@ export function withRates(
   data: readonly Entity[] | any[],
   move: (value: number) => number,
   which: (entity: any, index: number) => boolean = () => true,
+  /** Which rate fields move (by name): all, unless told (`balanceTransferRate` is a promotion the guards exempt). */
+  field: (key: string) => boolean = () => true,
 ): any[] {
   const copy = structuredClone(data) as any[];
   copy.forEach((entity, index) => {
@@ -127,7 +129,7 @@ export function withRates(
     for (const item of entity.products ?? entity.plans ?? [])
       for (const holder of [...(item.rates ?? []), item])
         for (const key of Object.keys(holder))
-          if ((key === 'rate' || key.endsWith('Rate')) && typeof holder[key] === 'number')
+          if ((key === 'rate' || key.endsWith('Rate')) && field(key) && typeof holder[key] === 'number')
             holder[key] = move(holder[key]);
   });
   return copy;
