@@ -90,19 +90,26 @@ describe('the registry of institutions and issuers', () => {
       expect(institution, institution.id).toMatchObject({
         id: expected.id,
         firstSeen: all.map((s) => s.firstSeen).sort()[0],
-        lastSeen: expected.lastSeen,
+        lastSeen: all
+          .map((s) => s.lastSeen)
+          .sort()
+          .at(-1),
         datasets: order.filter((slug) => all.some((s) => s.datasets.has(slug))),
       });
+      const kind = (id: string) => id.slice(0, id.indexOf(':'));
       for (const alias of institution.aliases) {
         const own = seen.get(alias.id.toLowerCase())!;
         expect(alias, alias.id).toEqual({
           id: own.id,
           name: own.name,
+          datasets: order.filter((slug) => own.datasets.has(slug)),
           firstSeen: own.firstSeen,
           lastSeen: own.lastSeen,
         });
-        // The entry is its newest listing: no alias was listed later.
-        expect(alias.lastSeen <= institution.lastSeen, alias.id).toBe(true);
+        // The entry is its newest listing of its kind: no alias of that kind was listed later.
+        if (kind(alias.id) === kind(institution.id)) expect(alias.lastSeen <= expected.lastSeen, alias.id).toBe(true);
+        // An institution id leads any entry that has one.
+        if (kind(alias.id) === 'institution') expect(kind(institution.id), alias.id).toBe('institution');
       }
     }
     // The test history has lenders listed in several datasets, and some no longer listed.
@@ -125,6 +132,34 @@ describe('the registry of institutions and issuers', () => {
       expect(found.name).toBe(name);
       expect(found.aliases.map((a: any) => a.name)).toEqual(earlier);
     }
+  });
+
+  it('is one entry for a lender that also issues cards: its institution id leads, its issuer id inside with the card dataset', async () => {
+    const { seen } = await seenInFiles();
+    const entryOf = new Map<string, any>();
+    for (const i of body.data)
+      for (const id of [i.id, ...i.aliases.map((a: any) => a.id)]) entryOf.set(id.toLowerCase(), i);
+    // Every slug the history lists both as an institution and as an issuer of one name.
+    const both = [...seen.values()].filter(
+      (s) => s.id.startsWith('issuer:') && seen.get(`institution:${s.id.slice(7)}`)?.name === s.name,
+    );
+    expect(both.map((s) => s.name)).toEqual(expect.arrayContaining(['ANZ', 'ASB', 'BNZ', 'Kiwibank', 'Westpac']));
+    for (const issuer of both) {
+      const entry = entryOf.get(issuer.id.toLowerCase());
+      expect(entry, issuer.id).toBe(entryOf.get(`institution:${issuer.id.slice(7)}`));
+      expect(entry.id.toLowerCase(), issuer.id).toBe(`institution:${issuer.id.slice(7)}`);
+      expect(entry.datasets, issuer.id).toContain('credit-card-rates');
+      expect(
+        entry.aliases.find((a: any) => a.id === issuer.id),
+        issuer.id,
+      ).toMatchObject({ name: issuer.name, datasets: ['credit-card-rates'] });
+    }
+    // No name is two entries.
+    const names = body.data.map((i: any) => i.name);
+    expect(new Set(names).size).toBe(names.length);
+    // The id the alias names answers its dataset: the card dataset knows `issuer:anz`.
+    const anz = await getJson(api, '/api/v1/credit-card-rates/issuer:anz');
+    expect(anz.response.status).toBe(200);
   });
 
   it('joins every rename the history holds: an id gone and a new one listing the same items and values the next snapshot are one entry', async () => {

@@ -133,6 +133,16 @@ describe('the lenders page (/rates/lenders)', () => {
         expect(starting(prefix!)[0]).toMatch(new RegExp(`^${name}\\b[\\s\\S]*Also listed as`));
       }
       expect(html).toContain('Also listed as “Nelson”, “Nelson Bldg Socy”');
+      // A bank that also issues cards is one entry, its card page among its datasets.
+      for (const bank of ['anz', 'asb', 'bnz', 'kiwibank', 'westpac']) {
+        expect(await page.locator(`tr[data-id="issuer:${bank}"]`).count(), bank).toBe(0);
+        const row = page.locator(`tr[data-id="institution:${bank}"]`);
+        expect(await row.count(), bank).toBe(1);
+        expect(await row.getAttribute('data-aliases'), bank).toContain(`issuer:${bank}`);
+        expect(await row.locator('[data-dataset="credit-card-rates"]').count(), bank).toBe(1);
+        expect(await row.locator('[data-dataset="mortgage-rates"]').count(), bank).toBe(1);
+        expect(await row.locator('.aliases').count(), bank).toBe(0);
+      }
     } finally {
       await close();
     }

@@ -6,11 +6,13 @@
  * One lender is one entry, under the id and name of its newest listing. Ids are matched
  * case-insensitively, as the API matches them; two ids are one lender when the collector's alias
  * table (src/collect/page-spellings.ts INSTITUTION_ALIASES, the one place that says two labels
- * name one lender) joins their names, directly or through another alias, and they are of one kind
- * (an institution and an issuer of one name stay two: their ids answer different datasets). The
- * other ids and names are the entry's `aliases`. test/institutions-api.test.ts fails when the
- * history holds a rename (an id gone and a new one listing the same items and values the next
- * day) that the table does not join.
+ * name one lender) joins their names, directly or through another alias. A lender that also issues
+ * cards is one entry too: `institution:anz` and `issuer:anz` are the same bank, so the entry leads
+ * with its institution id and lists the issuer id among its aliases, each alias with the datasets
+ * that answer it (the ids of the two kinds answer different datasets). The other ids and names are
+ * the entry's `aliases`. test/institutions-api.test.ts fails when the history holds a rename (an
+ * id gone and a new one listing the same items and values the next day) that the table does not
+ * join.
  */
 import { INSTITUTION_ALIASES } from '../collect/page-spellings.ts';
 import { DATASETS, type DatasetSlug } from '../datasets.ts';
@@ -52,8 +54,8 @@ function aliasedName(name: string): string {
   }
 }
 
-/** What one lender is known by: its kind (the id's prefix) and the name its aliases lead to. */
-const lenderKey = (id: string, name: string) => `${id.slice(0, id.indexOf(':'))}:${aliasedName(name)}`;
+/** Whether an id is an institution's (a lender of the loan datasets) rather than a card issuer's. */
+const isInstitution = (id: string) => id.toLowerCase().startsWith('institution:');
 
 /** One id as every dataset's history lists it. */
 interface IdListing {
@@ -84,8 +86,13 @@ function byId(listed: Partial<Record<DatasetSlug, readonly ListedEntity[]>>): Ma
   return ids;
 }
 
-/** The newest first: by last listing, then the name the aliases lead to before any other. */
+/**
+ * The entry's own id first: an institution id before an issuer id (so the entry of a bank that
+ * issues cards does not change id with the day its card page was last collected), then the newest
+ * listing, then the name the aliases lead to before any other.
+ */
 const newestFirst = (a: IdListing, b: IdListing) =>
+  Number(isInstitution(b.newest.id)) - Number(isInstitution(a.newest.id)) ||
   b.newest.lastSeen.localeCompare(a.newest.lastSeen) ||
   Number(aliasedName(b.newest.name) === b.newest.name) - Number(aliasedName(a.newest.name) === a.newest.name) ||
   a.newest.id.localeCompare(b.newest.id);
@@ -94,7 +101,7 @@ const newestFirst = (a: IdListing, b: IdListing) =>
 export function institutionRegistry(listed: Partial<Record<DatasetSlug, readonly ListedEntity[]>>): Institution[] {
   const lenders = new Map<string, IdListing[]>();
   for (const listing of byId(listed).values()) {
-    const key = lenderKey(listing.newest.id, listing.newest.name);
+    const key = aliasedName(listing.newest.name);
     lenders.set(key, [...(lenders.get(key) ?? []), listing]);
   }
   const order = DATASETS.map((d) => d.slug as DatasetSlug);
@@ -113,9 +120,18 @@ export function institutionRegistry(listed: Partial<Record<DatasetSlug, readonly
         datasets,
         aliases: older
           .sort((a, b) => a.firstSeen.localeCompare(b.firstSeen) || a.newest.id.localeCompare(b.newest.id))
-          .map((l) => ({ id: l.newest.id, name: l.newest.name, firstSeen: l.firstSeen, lastSeen: l.newest.lastSeen })),
+          .map((l) => ({
+            id: l.newest.id,
+            name: l.newest.name,
+            datasets: order.filter((slug) => l.slugs.includes(slug)),
+            firstSeen: l.firstSeen,
+            lastSeen: l.newest.lastSeen,
+          })),
         firstSeen: all.map((l) => l.firstSeen).sort()[0]!,
-        lastSeen: newest!.newest.lastSeen,
+        lastSeen: all
+          .map((l) => l.newest.lastSeen)
+          .sort()
+          .at(-1)!,
         restrictions: entityRules(newest!.newest.name, datasets),
       };
     })

@@ -295,12 +295,13 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     tags: ['Lenders'],
     summary: 'Every institution and issuer',
     description:
-      'Every institution and card issuer any snapshot of any dataset has listed, once per id, also those no longer listed: its newest name, ' +
+      'Every institution and card issuer any snapshot of any dataset has listed, once per lender, also those no longer listed: its newest name, ' +
       'the datasets that list it (`datasets`, by slug), the dates of the first and last snapshots that list it (`firstSeen`, `lastSeen`), ' +
       'its website as the source page links to it from its name, tracking parameters removed (`website`, `null` when none is recorded; ' +
       '/docs/collection#lenders-websites), whether it is a registered bank (`lenderType`) and the eligibility rules read on its name (`restrictions`; ' +
-      '/docs/concepts#best-rates-and-restricted-offers). The same lender has one id per kind: `institution:<slug>` and, as a card issuer, `issuer:<slug>` ' +
-      '(/docs/concepts#ids). Cached like the rates.',
+      '/docs/concepts#best-rates-and-restricted-offers). Its other ids and names are inside it (`aliases`, each with the datasets that answer it): ' +
+      'the labels the source listed it under before, and the `issuer:<slug>` id of a lender that also issues cards, whose entry is its ' +
+      '`institution:<slug>` id (/docs/concepts#ids). Cached like the rates.',
     responses: {
       200: {
         description: 'The registry, in id order.',

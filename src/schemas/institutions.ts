@@ -1,6 +1,7 @@
 /**
  * The answer of `GET /api/v1/institutions`: every institution and issuer the history of any
- * dataset has listed, once per lender (its other ids and names inside, as `aliases`), with the
+ * dataset has listed, once per lender (its other ids and names inside, as `aliases`: earlier
+ * labels, and the issuer id of a lender that also issues cards), with the
  * datasets it appears in, when it was first and last listed, its website, whether it is a
  * registered bank, and the eligibility rules that set all its offers apart.
  */
@@ -14,7 +15,8 @@ export const Institution = z.strictObject({
     .string()
     .regex(/^(?:institution|issuer):/, 'must begin with "institution:" or "issuer:"')
     .describe(
-      'The id the datasets give it: `institution:<slug>` for a lender, `issuer:<slug>` for a card issuer (/docs/concepts#ids).',
+      'The id the datasets give it: `institution:<slug>` for a lender, `issuer:<slug>` for a card issuer (/docs/concepts#ids). ' +
+        'A lender that also issues cards is one entry, under its `institution:` id; its `issuer:` id is among its `aliases`.',
     ),
   name: CleanText.describe('The name it was last listed under: its newest name.'),
   website: Website.nullable().describe(
@@ -38,14 +40,20 @@ export const Institution = z.strictObject({
             'The id the history lists it under by this name; the datasets answer it for the snapshots that list it.',
           ),
         name: CleanText.describe('The name it was listed under.'),
+        datasets: z
+          .array(z.string())
+          .min(1)
+          .describe('The slugs of the datasets whose history lists this id, in the order of the API’s datasets.'),
         firstSeen: SnapshotDate.describe('The date of the first snapshot, in any dataset, that lists it by this id.'),
         lastSeen: SnapshotDate.describe('The date of the last snapshot, in any dataset, that lists it by this id.'),
       }),
     )
     .describe(
-      'Its earlier ids and names, oldest first: the same lender, listed by the source under another label ' +
+      'Its other ids and names, oldest first: the same lender, listed by the source under another label ' +
         '("Nelson", "Nelson Bldg Socy" for Nelson Bldg Society), which the collector’s alias table joins ' +
-        '(/docs/collection#the-pages-spellings-and-the-historys). Never an entry of its own. Empty: it was only ever listed as `id`.',
+        '(/docs/collection#the-pages-spellings-and-the-historys), and, for a lender that also issues cards, its ' +
+        'issuer id (`issuer:anz` in the entry `institution:anz`), which the credit card dataset answers. Never an ' +
+        'entry of its own. Empty: it was only ever listed as `id`.',
     ),
   firstSeen: SnapshotDate.describe('The date of the first snapshot, in any dataset, that lists it.'),
   lastSeen: SnapshotDate.describe(
