@@ -139,4 +139,79 @@ describe('the static API reference', () => {
       ['default', 'Refused before any endpoint.', ['Error']],
     ]);
   });
+
+  it('lists each response’s headers by the name it is sent with, linked to the shared header, and says of each schema whether it is open or closed', () => {
+    const document: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/a': {
+          get: {
+            operationId: 'getA',
+            responses: {
+              200: {
+                description: 'ok',
+                headers: {
+                  'Cache-Control': { $ref: '#/components/headers/CacheControlCached' },
+                  'X-Own': { description: 'Inline.', schema: { type: 'string' } },
+                },
+              },
+              304: { $ref: '#/components/responses/NotModified' },
+              400: { description: 'bad' },
+            },
+          },
+        },
+        '/b': {
+          get: {
+            operationId: 'getB',
+            responses: {
+              500: {
+                description: 'fault',
+                headers: { 'cache-control': { $ref: '#/components/headers/CacheControlCached' } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Closed: { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } },
+          Open: { type: 'object', additionalProperties: {}, properties: { a: { type: 'string' } } },
+          Word: { type: 'string', enum: ['x'] },
+        },
+        responses: {
+          NotModified: { description: 'Not modified.', headers: { ETag: { $ref: '#/components/headers/ETag' } } },
+        },
+        headers: {
+          CacheControlCached: { description: 'Kept a minute.', schema: { type: 'string' } },
+          ETag: { schema: { type: 'string', description: 'The version.' } },
+          Unused: { description: 'Never sent.', schema: { type: 'integer' } },
+        },
+      },
+    };
+    const reference = staticReference(document);
+    const [a, b] = reference.tags[0]!.operations;
+    expect(a!.responses.map((r) => [r.status, r.headers])).toEqual([
+      ['200', [{ name: 'Cache-Control', anchor: 'header-CacheControlCached' }, { name: 'X-Own' }]],
+      ['304', [{ name: 'ETag', anchor: 'header-ETag' }]],
+      ['400', []],
+    ]);
+    expect(b!.responses[0]!.headers).toEqual([{ name: 'cache-control', anchor: 'header-CacheControlCached' }]);
+    expect(reference.headers).toEqual([
+      {
+        key: 'CacheControlCached',
+        anchor: 'header-CacheControlCached',
+        names: ['Cache-Control', 'cache-control'],
+        type: 'string',
+        description: 'Kept a minute.',
+      },
+      { key: 'ETag', anchor: 'header-ETag', names: ['ETag'], type: 'string', description: 'The version.' },
+      { key: 'Unused', anchor: 'header-Unused', names: [], type: 'integer', description: 'Never sent.' },
+    ]);
+    expect(reference.schemas.map((x) => [x.name, x.fieldsPolicy])).toEqual([
+      ['Closed', 'closed'],
+      ['Open', 'open'],
+      ['Word', null],
+    ]);
+  });
 });

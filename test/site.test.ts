@@ -660,6 +660,12 @@ describe('in headless Chromium', () => {
         expect(text, `${op.operationId} ${parameter.name}`).toContain(parameter.name);
       const statuses = await section.locator('table.responses tbody tr td:first-child').allTextContents();
       expect(statuses, op.operationId).toEqual(Object.keys(op.responses));
+      // Each response names the headers the document gives it, each linked to what it says.
+      const headerCells = await section.locator('table.responses tbody tr td.headers').allTextContents();
+      const shared = (r: any) => (r.$ref ? openapi.components.responses[r.$ref.split('/').at(-1)] : r);
+      expect(headerCells, op.operationId).toEqual(
+        Object.values(op.responses).map((r: any) => Object.keys(shared(r).headers ?? {}).join(', ') || 'none'),
+      );
       const examples = Object.values(op.responses).flatMap((r: any) =>
         Object.values(r.content ?? {}).flatMap((c: any) => Object.values(c.examples ?? {}).map((e: any) => e.value)),
       );
@@ -672,8 +678,19 @@ describe('in headless Chromium', () => {
     // Grouped by the document's tags, and every component schema has its table.
     const tags = await page.locator('section.reference-tag > h2').allTextContents();
     expect(tags.map((t) => t.replace(/^#/, ''))).toEqual(openapi.tags.map((t: any) => t.name));
-    for (const name of Object.keys(openapi.components.schemas))
+    for (const [name, schema] of Object.entries(openapi.components.schemas) as [string, any][]) {
       expect(await page.locator(`section.schema[id="schema-${name}"] table tbody tr`).count(), name).toBeGreaterThan(0);
+      // Each says whether a later release may add fields, as the document marks it.
+      const policy = page.locator(`section.schema[id="schema-${name}"] .fields-policy`);
+      if (schema.additionalProperties === undefined) expect(await policy.count(), name).toBe(0);
+      else
+        expect(await policy.getAttribute('data-fields'), name).toBe(
+          schema.additionalProperties === false ? 'closed' : 'open',
+        );
+    }
+    // Every shared header has its row, under the names the responses send it by.
+    for (const key of Object.keys(openapi.components.headers))
+      expect(await page.locator(`tr[id="header-${key}"] td`).count(), key).toBe(3);
 
     // Every in-page link has its target; every other link answers.
     const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));

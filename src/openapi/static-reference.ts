@@ -1,8 +1,9 @@
 /**
  * The API reference at /openapi, read from the OpenAPI document the build wrote
  * (`@generated/openapi.json`, made by document.ts) and rendered at build time into plain HTML:
- * every operation by tag with its parameters, request body and responses (their examples
- * collapsed), and every component schema as a table of fields. The page is read without
+ * every operation by tag with its parameters, request body and responses (their headers linked,
+ * their examples collapsed), every component schema as a table of fields, said open or closed, and
+ * every shared response header. The page is read without
  * JavaScript (its one script adds the code blocks' Copy buttons); the interactive reference
  * (Scalar, megabytes of script: the weight /openapi states is measured in test/site.test.ts) is
  * its own page, /openapi/interactive, so /openapi costs what a docs page costs.
@@ -41,8 +42,16 @@ interface MediaType {
   examples?: Record<string, { summary?: string; description?: string; value?: unknown }>;
 }
 
+interface HeaderObject {
+  description?: string;
+  required?: boolean;
+  schema?: Schema;
+}
+
 interface ResponseObject {
   description?: string;
+  /** Each header by name, or a reference to one of `components.headers`. */
+  headers?: Record<string, HeaderObject | { $ref: string }>;
   content?: Record<string, MediaType>;
 }
 
@@ -63,7 +72,11 @@ export interface OpenApiDocument {
   servers?: { url: string; description?: string }[];
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationObject>>;
-  components?: { schemas?: Record<string, Schema>; responses?: Record<string, ResponseObject> };
+  components?: {
+    schemas?: Record<string, Schema>;
+    responses?: Record<string, ResponseObject>;
+    headers?: Record<string, HeaderObject>;
+  };
 }
 
 export interface ReferenceParameter {
@@ -96,7 +109,18 @@ export interface ReferenceBody {
 export interface ReferenceResponse {
   status: string;
   description: string;
+  /** The headers it carries by name, each with the anchor of the shared header it names, if any. */
+  headers: { name: string; anchor?: string }[];
   bodies: ReferenceBody[];
+}
+
+/** One of `components.headers`, under the names the responses give it. */
+export interface ReferenceHeader {
+  key: string;
+  anchor: string;
+  names: string[];
+  type: string;
+  description: string;
 }
 
 export interface ReferenceOperation {
@@ -135,6 +159,11 @@ export interface ReferenceSchema {
   anchor: string;
   type: string;
   description: string;
+  /**
+   * `open`: a later release may add fields to it (`additionalProperties` allows them); `closed`: it
+   * never has a field beyond those listed (`additionalProperties: false`); `null`: not an object.
+   */
+  fieldsPolicy: 'open' | 'closed' | null;
   fields: ReferenceField[];
 }
 
@@ -147,12 +176,16 @@ export interface StaticReference {
   servers: { url: string; description: string }[];
   tags: ReferenceTag[];
   schemas: ReferenceSchema[];
+  headers: ReferenceHeader[];
   operationCount: number;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 export const schemaAnchor = (name: string) => `schema-${name}`;
+export const headerAnchor = (key: string) => `header-${key}`;
+/** The section listing every shared response header. */
+export const HEADERS_ANCHOR = 'response-headers';
 const tagAnchor = (name: string) =>
   `tag-${name
     .toLowerCase()
@@ -266,7 +299,10 @@ function operationOf(
 ): ReferenceOperation {
   const responses = Object.entries(op.responses ?? {}).map(([status, given]) => {
     const response = '$ref' in given ? (shared[refName(given.$ref)] ?? {}) : given;
-    return { status, description: response.description ?? '', bodies: bodiesOf(response.content) };
+    const headers = Object.entries(response.headers ?? {}).map(([name, header]) =>
+      '$ref' in header ? { name, anchor: headerAnchor(refName(header.$ref)) } : { name },
+    );
+    return { status, description: response.description ?? '', headers, bodies: bodiesOf(response.content) };
   });
   const prefix = `${method.toUpperCase()} /`;
   const exampleRequest = responses
@@ -318,6 +354,13 @@ export function staticReference(document: OpenApiDocument): StaticReference {
     }
   }
   const descriptions = new Map((document.tags ?? []).map((t) => [t.name, t.description ?? '']));
+  // The names each shared header is sent under (`CacheControlCached` is a `Cache-Control`).
+  const headerNames = new Map<string, Set<string>>();
+  for (const tag of byTag.values())
+    for (const op of tag)
+      for (const response of op.responses)
+        for (const { name, anchor } of response.headers)
+          if (anchor) headerNames.set(anchor, (headerNames.get(anchor) ?? new Set()).add(name));
   return {
     title: document.info.title,
     version: document.info.version,
@@ -338,7 +381,16 @@ export function staticReference(document: OpenApiDocument): StaticReference {
       anchor: schemaAnchor(name),
       type: typeOf(schema),
       description: schema.description ?? '',
+      fieldsPolicy:
+        schema.additionalProperties === false ? 'closed' : schema.additionalProperties === undefined ? null : 'open',
       fields: fieldsOf(schema),
+    })),
+    headers: Object.entries(document.components?.headers ?? {}).map(([key, header]) => ({
+      key,
+      anchor: headerAnchor(key),
+      names: [...(headerNames.get(headerAnchor(key)) ?? [])].sort(),
+      type: typeOf(header.schema),
+      description: header.description ?? header.schema?.description ?? '',
     })),
     operationCount,
   };
