@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lenderRows } from '../src/build/lenders.ts';
 import { DATASETS } from '../src/datasets.ts';
+import { endpointsOf } from '../src/endpoints.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { BANK_SLUGS } from '../src/explorer/lender-types.ts';
 import { datasetViews, entityUrl } from '../src/explorer/pages.ts';
@@ -144,21 +145,25 @@ describe('the registry of institutions and issuers', () => {
       (s) => s.id.startsWith('issuer:') && seen.get(`institution:${s.id.slice(7)}`)?.name === s.name,
     );
     expect(both.map((s) => s.name)).toEqual(expect.arrayContaining(['ANZ', 'ASB', 'BNZ', 'Kiwibank', 'Westpac']));
+    const cards = DATASETS.filter((d) => d.entity.kind === 'issuer').map((d) => d.slug as string);
     for (const issuer of both) {
       const entry = entryOf.get(issuer.id.toLowerCase());
       expect(entry, issuer.id).toBe(entryOf.get(`institution:${issuer.id.slice(7)}`));
       expect(entry.id.toLowerCase(), issuer.id).toBe(`institution:${issuer.id.slice(7)}`);
-      expect(entry.datasets, issuer.id).toContain('credit-card-rates');
+      expect(entry.datasets, issuer.id).toEqual(expect.arrayContaining(cards));
       expect(
         entry.aliases.find((a: any) => a.id === issuer.id),
         issuer.id,
-      ).toMatchObject({ name: issuer.name, datasets: ['credit-card-rates'] });
+      ).toMatchObject({ name: issuer.name, datasets: cards });
     }
     // No name is two entries.
     const names = body.data.map((i: any) => i.name);
     expect(new Set(names).size).toBe(names.length);
     // The id the alias names answers its dataset: the card dataset knows `issuer:anz`.
-    const anz = await getJson(api, '/api/v1/credit-card-rates/issuer:anz');
+    const anz = await getJson(
+      api,
+      `${endpointsOf(DATASETS.find((d) => d.entity.kind === 'issuer')!).list.path}/issuer:anz`,
+    );
     expect(anz.response.status).toBe(200);
   });
 

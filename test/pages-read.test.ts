@@ -139,8 +139,11 @@ describe('the lenders page (/rates/lenders)', () => {
         const row = page.locator(`tr[data-id="institution:${bank}"]`);
         expect(await row.count(), bank).toBe(1);
         expect(await row.getAttribute('data-aliases'), bank).toContain(`issuer:${bank}`);
-        expect(await row.locator('[data-dataset="credit-card-rates"]').count(), bank).toBe(1);
-        expect(await row.locator('[data-dataset="mortgage-rates"]').count(), bank).toBe(1);
+        // Its loans' dataset and its cards' in one row.
+        for (const kind of ['institution', 'issuer']) {
+          const { slug } = DATASETS.find((d) => d.entity.kind === kind)!;
+          expect(await row.locator(`[data-dataset="${slug}"]`).count(), `${bank} ${slug}`).toBe(1);
+        }
         expect(await row.locator('.aliases').count(), bank).toBe(0);
       }
     } finally {

@@ -183,7 +183,7 @@ export interface StaticReference {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 export const schemaAnchor = (name: string) => `schema-${name}`;
-export const headerAnchor = (key: string) => `header-${key}`;
+const headerAnchor = (key: string) => `header-${key}`;
 /** The section listing every shared response header. */
 export const HEADERS_ANCHOR = 'response-headers';
 const tagAnchor = (name: string) =>
