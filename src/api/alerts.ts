@@ -1,7 +1,8 @@
 /**
  * `GET /api/v1/<dataset>/alerts?termInMonths=12&below=6` (loans and cards: `measure=`; a lender:
- * `institutionId` / `issuerId`): a JSON Feed 1.1 of the moments the lowest open rate of one
- * measure crossed a threshold or moved past it (src/explorer/alerts.ts), newest first, each linking
+ * `institutionId` / `issuerId`): a JSON Feed 1.1 of the moments the best open rate of one measure
+ * (the lowest of a rate paid, followed `below` a threshold; the highest of a rate earned, `above`
+ * it: src/explorer/best.ts) crossed the threshold or moved past it (src/explorer/alerts.ts), newest first, each linking
  * the measure's comparison page. Worked out once per URL from the whole history and kept; its
  * ETag is the history's version and the URL's selection, like every data answer.
  */
@@ -13,6 +14,7 @@ import { changeKeys } from '../changes/schema.ts';
 import { ATOM_TYPE, datasetPageUrl } from '../changes/urls.ts';
 import { type AlertEvent, alertEvents, type LowestChange, lowestChanges, type Threshold } from '../explorer/alerts.ts';
 import { EXPLORER, type ExplorerDefinition } from '../explorer/definitions.ts';
+import { type BestRate, bestRateOf, bestRatesOf } from '../explorer/best.ts';
 import { snapshotsOf, type SnapshotObjects } from '../explorer/history.ts';
 import { comparisonUrl, lowestFeedUrl } from '../explorer/pages.ts';
 import { ALERTS_FEED_FILE, ALERTS_SEGMENT, API_PREFIX, FEEDS_PREFIX } from '../paths.ts';
@@ -43,6 +45,15 @@ const measureKeys = (dataset: Dataset) => definitionOf(dataset).measures.map((m)
 
 const ENDPOINTS = new Map<string, AlertsEndpoint>();
 
+/** What a threshold parameter does for a dataset: follow its best rate past it, or nothing, when its best is at the other end. */
+function sideWords(dataset: Dataset, side: BestRate['side']): string {
+  const rate = bestRatesOf(definitionOf(dataset)).find((r) => r.side === side);
+  if (rate)
+    return `Alert while the ${rate.word} open rate is ${side} this rate, in percent a year${bestRatesOf(definitionOf(dataset)).length > 1 ? ` (a measure whose best is the ${rate.word})` : ''}.`;
+  const [other] = bestRatesOf(definitionOf(dataset));
+  return `Not for ${dataset.label}: their best is the ${other!.word}, followed with \`${other!.side}\`; \`${side}\` is a 400.`;
+}
+
 export function alertsEndpointOf(dataset: Dataset): AlertsEndpoint {
   let endpoint = ENDPOINTS.get(dataset.slug);
   if (!endpoint) {
@@ -61,10 +72,8 @@ export function alertsEndpointOf(dataset: Dataset): AlertsEndpoint {
         measure: MeasureParam.describe(
           `The measure, as GET ${endpointsOf(dataset).lowest.path} names it in \`measure\`: ${measureKeys(dataset).join(', ')}.`,
         ).optional(),
-        below: RateParam.describe('Alert while the lowest open rate is below this rate, in percent a year.').optional(),
-        above: RateParam.describe(
-          'Alert while the best rate is above this rate (only for a rate earned; every rate here is paid).',
-        ).optional(),
+        below: RateParam.describe(sideWords(dataset, 'below')).optional(),
+        above: RateParam.describe(sideWords(dataset, 'above')).optional(),
         [dataset.entity.param]: entityIdParam(dataset).optional(),
       }),
       ignoredQuery: [],
@@ -95,11 +104,15 @@ export function alertsExampleRequests(
   const { path } = alertsEndpointOf(dataset);
   const first = lowest.find((m) => definitionOf(dataset).compared.includes(m.measure)) ?? lowest[0];
   const measure = first ? measureQuery(dataset, first.measure) : `measure=${measureKeys(dataset)[0]}`;
+  const rate = bestRateOf(definitionOf(dataset), first?.measure ?? measureKeys(dataset)[0]);
+  // A threshold past the rate now on its best side, so that the feed has items.
+  const past = first ? (rate.paid ? Math.floor(first.rate) + 1 : Math.max(0, Math.ceil(first.rate) - 1)) : 6;
+  const wrong = rate.side === 'below' ? 'above' : 'below';
   return [
-    ...(first ? [`${path}?${measure}&below=${Math.floor(first.rate) + 1}`] : []),
-    `${path}?${measure}&below=six`,
-    `${path}?below=6`,
-    `${path}?${measure}&above=6`,
+    ...(first ? [`${path}?${measure}&${rate.side}=${past}`] : []),
+    `${path}?${measure}&${rate.side}=six`,
+    `${path}?${rate.side}=6`,
+    `${path}?${measure}&${wrong}=6`,
   ];
 }
 
@@ -114,20 +127,27 @@ export const exampleMeasureQuery = (dataset: Dataset) => {
 
 const invalid = (hint: string) => new ApiError('invalid_request', 'Invalid request parameters', hint);
 
+/**
+ * The threshold, on the side the measure's best rate is followed from (src/explorer/best.ts): `below`
+ * for a rate paid, `above` for a rate earned. Read before the measure is checked, so the measure
+ * named may be unknown: then the dataset's own best decides.
+ */
 function thresholdOf(dataset: Dataset, query: Record<string, string | undefined>): Threshold {
   const { below, above } = query;
   if (below !== undefined && above !== undefined) throw invalid('Give one threshold, below or above, not both.');
-  const best = definitionOf(dataset).best;
-  if (above !== undefined && best === 'lowest')
-    throw invalid(
-      `above applies only to a rate earned; ${dataset.label} are rates paid, where the best is the lowest: use below, such as below=6.`,
-    );
-  if (below !== undefined && best === 'highest')
-    throw invalid(`below applies only to a rate paid; ${dataset.label} are rates earned: use above.`);
+  const definition = definitionOf(dataset);
+  const named = query.measure ?? (query.termInMonths === undefined ? undefined : String(Number(query.termInMonths)));
+  const rate = bestRateOf(definition, named);
+  const given = below !== undefined ? 'below' : above !== undefined ? 'above' : undefined;
   const value = below ?? above;
-  if (value === undefined)
-    throw invalid(`Give a threshold: ${best === 'lowest' ? 'below' : 'above'}=<rate in percent>, such as 6 or 5.25.`);
-  return { side: below !== undefined ? 'below' : 'above', value: Number(value) };
+  if (given === undefined || value === undefined)
+    throw invalid(`Give a threshold: ${rate.side}=<rate in percent>, such as 6 or 5.25.`);
+  if (given !== rate.side)
+    throw invalid(
+      `${given} applies only to a rate ${given === 'below' ? 'paid' : 'earned'}; ${dataset.label} are rates ${rate.paid ? 'paid' : 'earned'}, ` +
+        `where the best is the ${rate.word}: use ${rate.side}, such as ${rate.side}=6.`,
+    );
+  return { side: given, value: Number(value) };
 }
 
 function measureOf(dataset: Dataset, query: Record<string, string | undefined>): string {
@@ -196,14 +216,15 @@ function itemOf(
   const definition = definitionOf(dataset);
   const m = definition.measures.find((x) => x.key === measure)!;
   const noun = definition.valueNoun(m);
+  const { Word } = bestRateOf(definition, measure);
   const line = `${threshold.side} ${percent(threshold.value)}`;
   const { from, to } = event;
   const title =
     event.kind === 'crossed-in'
-      ? `Lowest ${noun} is ${line}: ${percent(to!.rate)}`
+      ? `${Word} ${noun} is ${line}: ${percent(to!.rate)}`
       : event.kind === 'crossed-out'
-        ? `Lowest ${noun} is no longer ${line}: ${to ? percent(to.rate) : 'none offered'}`
-        : `Lowest ${noun} moved ${to!.rate < from!.rate ? 'down' : 'up'} to ${percent(to!.rate)}, still ${line}`;
+        ? `${Word} ${noun} is no longer ${line}: ${to ? percent(to.rate) : 'none offered'}`
+        : `${Word} ${noun} moved ${to!.rate < from!.rate ? 'down' : 'up'} to ${percent(to!.rate)}, still ${line}`;
   const url = `${site}${definition.compared.includes(measure) ? comparisonUrl(definition, m, { type: 'all', restricted: false }) : datasetPageUrl(dataset)}`;
   return changeItem(dataset, `${idBase}/${event.date}`, title, url, event);
 }
@@ -253,6 +274,7 @@ export function lowestChangesAtom(
   const definition = definitionOf(dataset);
   const m = definition.measures.find((x) => x.key === measure)!;
   const noun = definition.valueNoun(m);
+  const { word, Word } = bestRateOf(definition, measure);
   const page = `${site}${comparisonUrl(definition, m, { type: 'all', restricted: false })}`;
   const idBase = `tag:${new URL(site).hostname},${TAG_YEAR}:${dataset.slug}/lowest/${measure}`;
   const items = lowestChanges(dataset, snapshots, measure)
@@ -261,18 +283,18 @@ export function lowestChangesAtom(
     .map((change) => {
       const { from, to } = change;
       const title = !to
-        ? `Lowest ${noun}: none offered`
+        ? `${Word} ${noun}: none offered`
         : change.first
-          ? `Lowest ${noun} is ${percent(to.rate)} in the first snapshot`
+          ? `${Word} ${noun} is ${percent(to.rate)} in the first snapshot`
           : !from
-            ? `Lowest ${noun} is ${percent(to.rate)}`
-            : `Lowest ${noun} moved ${to.rate < from.rate ? 'down' : 'up'} to ${percent(to.rate)}`;
+            ? `${Word} ${noun} is ${percent(to.rate)}`
+            : `${Word} ${noun} moved ${to.rate < from.rate ? 'down' : 'up'} to ${percent(to.rate)}`;
       return changeItem(dataset, `${idBase}/${change.date}`, title, page, change);
     });
   const about = {
     id: idBase,
-    title: `Lowest ${noun}`,
-    description: `Each time the lowest ${noun} open to anyone moves, with the lenders that offer it.`,
+    title: `${Word} ${noun}`,
+    description: `Each time the ${word} ${noun} open to anyone moves, with the lenders that offer it.`,
     page,
     self: `${site}${lowestFeedUrl(definition, m)}`,
   };
@@ -321,10 +343,11 @@ export async function getAlerts(
     const idBase = `tag:${new URL(site).hostname},${TAG_YEAR}:${dataset.slug}/alerts/${selection}`;
     const definition = definitionOf(dataset);
     const noun = definition.valueNoun(definition.measures.find((m) => m.key === measure)!);
+    const { word, Word } = bestRateOf(definition, measure);
     const about = {
-      title: `Lowest ${noun} ${threshold.side} ${percent(threshold.value)}`,
+      title: `${Word} ${noun} ${threshold.side} ${percent(threshold.value)}`,
       page: `${site}${datasetPageUrl(dataset)}`,
-      description: `Each time the lowest ${noun} open to anyone crosses ${percent(threshold.value)}, either way, and each move while it is ${threshold.side} it.`,
+      description: `Each time the ${word} ${noun} open to anyone crosses ${percent(threshold.value)}, either way, and each move while it is ${threshold.side} it.`,
       json: `${site}${alertsUrl(dataset, measure, threshold, id, false)}`,
       atom: `${site}${alertsUrl(dataset, measure, threshold, id, true)}`,
     };

@@ -11,6 +11,7 @@ import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { API_CATALOG_PATH } from '../registry/api-catalog.ts';
 import { EXPLORER, type ExplorerDefinition } from '../explorer/definitions.ts';
 import { lowestFeedUrl } from '../explorer/pages.ts';
+import { alertSidesOf, bestRateOf, bestWordOf } from '../explorer/best.ts';
 
 /**
  * `examples` are the build's real answers (src/examples.ts): each dataset's alerts link is the one
@@ -60,9 +61,9 @@ export function llmsTxt(pages: DocPage[], site: string, examples: ExampleSet): s
         'earlier snapshots; without a date it lists availableDates',
       ),
       link(
-        `${d.title}: lowest open rates`,
+        `${d.title}: ${bestWordOf(EXPLORER[d.slug])} open rates`,
         endpointsOf(d).lowest.path,
-        'the lowest rate open to anyone per term, plan or card rate, restricted offers set apart',
+        `the ${bestWordOf(EXPLORER[d.slug])} rate open to anyone per measure (a term, a plan, a card's rate), restricted offers set apart`,
       ),
     ]),
     link('Health', HEALTH_PATH, 'data freshness per dataset'),
@@ -80,23 +81,26 @@ export function llmsTxt(pages: DocPage[], site: string, examples: ExampleSet): s
       link(
         `${d.title} threshold alerts`,
         alertsQuery(d),
-        `a JSON Feed: an item each time the lowest open rate of one measure (measure=, as /lowest names it) crosses below= or moves past it; ` +
-          `the same in Atom at ${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}`,
+        `a JSON Feed: an item each time the ${bestWordOf(EXPLORER[d.slug])} open rate of one measure (measure=, as /lowest names it) crosses ${alertSidesOf(
+          EXPLORER[d.slug],
+        )
+          .map((side) => `${side}=`)
+          .join(' or ')} or moves past it; ` + `the same in Atom at ${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}`,
       ),
     ),
     // The feed of each dataset's first compared measure; every compared measure has one beside its comparison page.
     ...DATASETS.flatMap((d) => {
       const definition = EXPLORER[d.slug] as ExplorerDefinition;
       const measure = definition.measures.find((m) => definition.compared.includes(m.key));
-      return measure
-        ? [
-            link(
-              `${d.title}: lowest ${definition.valueNoun(measure)}, every change`,
-              lowestFeedUrl(definition, measure),
-              'an Atom feed with an entry each time the lowest open rate moves; each compared measure has one at <its comparison page>/lowest.atom',
-            ),
-          ]
-        : [];
+      if (!measure) return [];
+      const { word } = bestRateOf(definition, measure.key);
+      return [
+        link(
+          `${d.title}: ${word} ${definition.valueNoun(measure)}, every change`,
+          lowestFeedUrl(definition, measure),
+          `an Atom feed with an entry each time the ${word} open rate moves; each compared measure has one at <its comparison page>/lowest.atom`,
+        ),
+      ];
     }),
     '',
     '## Optional',

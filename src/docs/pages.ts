@@ -117,7 +117,7 @@ const TWIN_WORDS: Record<EndpointKind, string> = {
   list: 'its list',
   detail: 'one institution or issuer',
   timeSeries: 'its time series',
-  lowest: 'its lowest rates',
+  lowest: 'its best open rates',
 };
 
 /** Values the hand-written pages can include, so lists that the code defines are written once. */

@@ -11,6 +11,7 @@ import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
+import { bestRatesOf, bestWordOf } from '../explorer/best.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -127,6 +128,14 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
   const alertsAtom = `${FEEDS_PREFIX}/${dataset.slug}/${ALERTS_FEED_FILE}`;
   const alertsExample = firstWith(examples[alertsOperationId(dataset)], 200)?.request ?? alerts.path;
   const measureName = definition.measureName.toLowerCase();
+  // The best rate as the dataset declares it (src/explorer/best.ts): its word and the alerts' threshold.
+  const best = bestWordOf(definition);
+  const sides = bestRatesOf(definition)
+    .map((r) => `\`${r.side}\``)
+    .join(' or ');
+  const better = bestRatesOf(definition)
+    .map((r) => r.side)
+    .join(' or ');
   return `# ${dataset.title}
 
 ${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail, time-series and lowest-rates answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
@@ -136,8 +145,8 @@ ${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'b
 | GET | \`${endpoints.list.path}\` | every ${entity.kind}, newest data |
 | GET | \`${endpoints.detail.path}\` | one ${entity.kind} |
 | GET | \`${endpoints.timeSeries.path}\` | earlier snapshots |
-| GET | \`${endpoints.lowest.path}\` | the lowest rates open to anyone, per ${measureName} |
-| GET | \`${alerts.path}\` | an item each time one ${measureName}'s lowest open rate crosses a threshold (JSON Feed; Atom at \`${alertsAtom}\`) |
+| GET | \`${endpoints.lowest.path}\` | the ${best} rates open to anyone, per ${measureName} |
+| GET | \`${alerts.path}\` | an item each time one ${measureName}'s ${best} open rate crosses a threshold (JSON Feed; Atom at \`${alertsAtom}\`) |
 
 ${section(endpoints.list, 'List', `The newest ${dataset.label} of every ${entity.kind}.${filters ? ` Filter with ${filters} (see the parameters).` : ''}`)}
 
@@ -155,15 +164,15 @@ With \`${entity.param}\`, each snapshot holds only that ${entity.kind} (an empty
 
 ${section(
   endpoints.lowest,
-  'Lowest rates',
-  `The lowest ${dataset.label} of the newest snapshot open to anyone, one item of \`data\` per ${measureName} (${definition.measures.map((m) => `\`${m.key}\` ${m.label.toLowerCase()}`).join(', ')}), as the [rates explorer](/rates/${definition.path}) shows them: \`rate\`, every offer that makes it in \`offers\`, and in \`restricted\` the offers below it that are not open to anyone, each with whom it is for (\`for\`; [best rates and restricted offers](/docs/concepts#best-rates-and-restricted-offers)). A ${measureName} no offer open to anyone has is left out.${lowestFilters.map((f) => ` \`${f.name}\` filters the offers as on the list.`).join('')} \`${entity.param}\` keeps one ${entity.kind}'s offers; one not in the newest snapshot is a \`404 ${entity.notFound}\`.`,
+  `${best[0]!.toUpperCase()}${best.slice(1)} rates`,
+  `The ${best} ${dataset.label} of the newest snapshot open to anyone, one item of \`data\` per ${measureName} (${definition.measures.map((m) => `\`${m.key}\` ${m.label.toLowerCase()}`).join(', ')}), as the [rates explorer](/rates/${definition.path}) shows them: \`rate\`, every offer that makes it in \`offers\`, and in \`restricted\` the offers ${better} it that are not open to anyone, each with whom it is for (\`for\`; [best rates and restricted offers](/docs/concepts#best-rates-and-restricted-offers)). A ${measureName} no offer open to anyone has is left out.${lowestFilters.map((f) => ` \`${f.name}\` filters the offers as on the list.`).join('')} \`${entity.param}\` keeps one ${entity.kind}'s offers; one not in the newest snapshot is a \`404 ${entity.notFound}\`.`,
 )}
 
 ## Threshold alerts
 
 \`GET ${alerts.path}\` · operation \`${alertsOperationId(dataset)}\`
 
-A feed, not a list: an item each time the lowest rate open to anyone of one ${measureName} (chosen as \`/lowest\` names it${lowestFilters.length > 0 ? `, \`${lowestFilters[0]!.name}\` for a term` : ', with `measure`'}) crosses a threshold (\`below\`) or moves while past it, optionally for one ${entity.kind} (\`${entity.param}\`), newest first. It answers \`application/feed+json\` (JSON Feed 1.1), and the same feed in Atom at \`${alertsAtom}\` with the same parameters. Today's working query: [\`${alertsExample}\`](${alertsExample}). How to follow it in a feed reader or by email: [Getting notified](/docs/notifications#when-a-rate-crosses-a-threshold); its parameters and errors are in the [OpenAPI reference](/openapi).
+A feed, not a list: an item each time the ${best} rate open to anyone of one ${measureName} (chosen as \`/lowest\` names it${lowestFilters.length > 0 ? `, \`${lowestFilters[0]!.name}\` for a term` : ', with `measure`'}) crosses a threshold (${sides}) or moves while past it, optionally for one ${entity.kind} (\`${entity.param}\`), newest first. It answers \`application/feed+json\` (JSON Feed 1.1), and the same feed in Atom at \`${alertsAtom}\` with the same parameters. Today's working query: [\`${alertsExample}\`](${alertsExample}). How to follow it in a feed reader or by email: [Getting notified](/docs/notifications#when-a-rate-crosses-a-threshold); its parameters and errors are in the [OpenAPI reference](/openapi).
 
 ## Fields
 

@@ -17,7 +17,7 @@ export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
   list: 'a list',
   detail: 'one institution or issuer',
   timeSeries: 'a time series',
-  lowest: 'the lowest open rates',
+  lowest: 'the best open rates (the lowest of a rate paid, the highest of a rate earned)',
   changes: 'a change log',
   alerts: 'a threshold alerts feed, in JSON Feed and in Atom',
 };

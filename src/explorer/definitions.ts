@@ -18,12 +18,15 @@ import type { CreditCardPlan, LoanInstitution, LoanProduct } from '../schemas/ra
 import { termBeforeNoun } from '../lib/words.ts';
 import { MORTGAGE_TERM_TABLE } from '../schemas/terms.ts';
 import { type RestrictionKey, type RestrictionRule, restrictionOf } from './restrictions.ts';
+import { type BestDeclared, type BestEnd, bestRateOf } from './best.ts';
 
 export interface Measure {
   key: string;
   label: string;
   /** Its segment in the site's addresses: /rates/mortgages/1-year, /rates/mortgages/anz/1-year. */
   slug: string;
+  /** Which end of it is best, where it differs from its dataset's `best` (src/explorer/best.ts). */
+  best?: BestEnd;
 }
 
 /**
@@ -94,15 +97,12 @@ export interface Cell {
 export const byNext = (a: { next?: number }, b: { next?: number }): number =>
   (a.next ?? Number.POSITIVE_INFINITY) - (b.next ?? Number.POSITIVE_INFINITY) || 0;
 
-/** Whether value `a` is better than `b` by the definition's direction. */
-export const isBetter = (definition: { best: ExplorerDefinition['best'] }, a: number, b: number): boolean =>
-  definition.best === 'lowest' ? a < b : a > b;
+/** Whether value `a` of a measure is better than `b`, as its best rate is declared (src/explorer/best.ts). */
+export const isBetter = (definition: BestDeclared, measureKey: string | undefined, a: number, b: number): boolean =>
+  bestRateOf(definition, measureKey).better(a, b);
 
-/** A sort comparator putting the best value first. */
-export const bestFirst =
-  (definition: { best: ExplorerDefinition['best'] }) =>
-  (a: number, b: number): number =>
-    definition.best === 'lowest' ? a - b : b - a;
+/** A sort comparator putting a measure's best value first. */
+export const bestFirst = (definition: BestDeclared, measureKey: string) => bestRateOf(definition, measureKey).order;
 
 /** The offers that count for "best", trends and comparisons: those open to anyone. */
 export function openOffers(definition: ExplorerDefinition, entity: Entity, item: Item): Offer[] {
@@ -119,10 +119,11 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   /** The dataset's title (from the dataset table). */
   title: string;
   /**
-   * Which end of every measure is best for whoever takes the offer: `lowest` for what a borrower
-   * pays, `highest` for what a saver earns. "Best" marks, cards, trend lines and comparison order follow it.
+   * Which end of its measures is best for whoever takes the offer: `lowest` for what a borrower
+   * pays, `highest` for what a saver earns (a measure may say otherwise: `Measure.best`). Everything
+   * that ranks, picks or words a best rate reads it through src/explorer/best.ts.
    */
-  best: 'lowest' | 'highest';
+  best: BestEnd;
   /** The restricted-offer rules that apply to its offers (src/explorer/restrictions.ts). */
   restrictions: readonly RestrictionKey[];
   /** What one value is, in words, without an article ("1-year fixed mortgage rate", "unsecured car loan rate"). */

@@ -10,6 +10,7 @@ import { diffSnapshots } from '../snapshots/diff.ts';
 import type { Value } from '../schemas/corrections.ts';
 import type { CompiledDataset } from '../store/compile.ts';
 import { bestFirst, byNext, type ExplorerDefinition, isBetter, type Offer, openOffers } from './definitions.ts';
+import { bestRateOf } from './best.ts';
 
 export interface SnapshotObjects {
   date: string;
@@ -63,10 +64,8 @@ export const tiedOrder = (a: Who, b: Who): number =>
   a.item.name.localeCompare(b.item.name, 'en') ||
   a.offer.id.localeCompare(b.offer.id);
 
-const byValue = (definition: ExplorerDefinition) => {
-  const order = bestFirst(definition);
-  return (a: Who, b: Who) => order(a.offer.value, b.offer.value) || tiedOrder(a, b);
-};
+const byValue = (definition: ExplorerDefinition) => (a: Who, b: Who) =>
+  bestFirst(definition, a.offer.key)(a.offer.value, b.offer.value) || tiedOrder(a, b);
 
 /** Per measure: the best open offer of a snapshot, who makes it, and the restricted offers better than it. */
 export function bestByMeasure(definition: ExplorerDefinition, data: readonly Entity[]): Map<string, Best> {
@@ -79,13 +78,13 @@ export function bestByMeasure(definition: ExplorerDefinition, data: readonly Ent
       continue;
     }
     const found = best.get(offer.key);
-    if (!found || isBetter(definition, offer.value, found.value))
+    if (!found || isBetter(definition, offer.key, offer.value, found.value))
       best.set(offer.key, { value: offer.value, who: [who], restricted: [] });
     else if (offer.value === found.value) found.who.push(who);
   }
   for (const who of restricted.sort(byValue(definition))) {
     const found = best.get(who.offer.key);
-    if (found && isBetter(definition, who.offer.value, found.value)) found.restricted.push(who);
+    if (found && isBetter(definition, who.offer.key, who.offer.value, found.value)) found.restricted.push(who);
   }
   for (const found of best.values()) found.who.sort(tiedOrder);
   return best;
@@ -104,9 +103,9 @@ export interface TrendPoint {
   median: number | null;
 }
 
-/** The best of some values by the definition's direction, or null when there are none. */
-const bestOf = (definition: ExplorerDefinition, values: number[]): number | null =>
-  values.length ? (definition.best === 'lowest' ? Math.min(...values) : Math.max(...values)) : null;
+/** The best of a measure's values, as its best rate is declared, or null when there are none. */
+const bestOf = (definition: ExplorerDefinition, key: string, values: number[]): number | null =>
+  values.length ? (bestRateOf(definition, key).end === 'lowest' ? Math.min(...values) : Math.max(...values)) : null;
 
 /** Per measure: the best and the median of the open offers, on each snapshot date. */
 export function trends(definition: ExplorerDefinition, snapshots: SnapshotObjects[]): Map<string, TrendPoint[]> {
@@ -123,7 +122,7 @@ export function trends(definition: ExplorerDefinition, snapshots: SnapshotObject
     }
     for (const [key, points] of result) {
       const list = values.get(key) ?? [];
-      points.push({ date: snapshot.date, best: bestOf(definition, list), median: median(list) });
+      points.push({ date: snapshot.date, best: bestOf(definition, key, list), median: median(list) });
     }
   }
   return result;
@@ -143,7 +142,8 @@ export function entityTrend(
       for (const item of itemsOf(entity)) {
         for (const offer of openOffers(definition, entity, item)) {
           const found = best.get(offer.key);
-          if (found === undefined || isBetter(definition, offer.value, found)) best.set(offer.key, offer.value);
+          if (found === undefined || isBetter(definition, offer.key, offer.value, found))
+            best.set(offer.key, offer.value);
         }
       }
     }
@@ -170,7 +170,7 @@ export function standings(definition: ExplorerDefinition, data: readonly Entity[
         if (offer.key !== key) continue;
         const who = { entity, item, offer };
         if (offer.restricted) standing.restricted.push(who);
-        else if (!standing.best || isBetter(definition, offer.value, standing.best.value))
+        else if (!standing.best || isBetter(definition, offer.key, offer.value, standing.best.value))
           standing.best = { value: offer.value, who: [who] };
         else if (offer.value === standing.best.value) standing.best.who.push(who);
       }

@@ -1,6 +1,7 @@
 /**
- * The lowest open rates of a snapshot as data, for `GET /api/v1/<dataset>/lowest` and its MCP
- * tool: the explorer's best cards (bestByMeasure, the same measures in the same order, the same
+ * The best open rates of a snapshot as data (the lowest of a rate paid, the highest of a rate
+ * earned, as src/explorer/best.ts reads the dataset's declaration; the endpoint keeps its name
+ * `/lowest`), for `GET /api/v1/<dataset>/lowest` and its MCP tool: the explorer's best cards (bestByMeasure, the same measures in the same order, the same
  * restriction rules), so that the API and the pages at /rates can never disagree. The shape is
  * src/schemas/lowest.ts's.
  */
@@ -9,6 +10,7 @@ import type { Dataset, Entity } from '../datasets.ts';
 import { changeKeys, recordSchemas } from '../changes/schema.ts';
 import { type LowestNames, lowestSchema } from '../schemas/lowest.ts';
 import { EXPLORER, type ExplorerDefinition, offerRate } from './definitions.ts';
+import { bestRatesOf, bestWordOf } from './best.ts';
 import { bestByMeasure, type Who } from './history.ts';
 
 const definitionOf = (dataset: Dataset): ExplorerDefinition => EXPLORER[dataset.slug] as ExplorerDefinition;
@@ -32,6 +34,10 @@ function namesOf(dataset: Dataset): LowestNames {
     value: keys.value === 'rateId' ? { key: 'rateId' } : { key: 'field', fields: fields as [string, ...string[]] },
     measures: definition.measures.map((m) => `\`${m.key}\` (${m.label.toLowerCase()})`).join(', '),
     tieRule: definition.tieRule,
+    best: bestWordOf(definition),
+    better: bestRatesOf(definition)
+      .map((rate) => rate.side)
+      .join(' or '),
   };
 }
 
@@ -63,8 +69,8 @@ function offerOf(names: LowestNames, { entity, item, offer }: Who) {
 }
 
 /**
- * Per measure with an offer open to anyone, in the explorer's order: its lowest, who makes it (offers
- * tied on it in the order of the dataset's `tieRule`), and the restricted offers below it.
+ * Per measure with an offer open to anyone, in the explorer's order: its best, who makes it (offers
+ * tied on it in the order of the dataset's `tieRule`), and the restricted offers better than it.
  */
 export function lowestOffers(dataset: Dataset, data: readonly Entity[]) {
   const definition = definitionOf(dataset);

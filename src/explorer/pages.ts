@@ -19,6 +19,7 @@ import {
   type Measure,
   offerRate,
 } from './definitions.ts';
+import { bestRateOf } from './best.ts';
 import {
   type Best,
   bestByMeasure,
@@ -195,10 +196,10 @@ export const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 export function bestCards(view: DatasetView, restrictedShown = 2, nextShown = 0): BestCard[] {
   const { definition } = view;
   const found = bestOf(view);
-  const order = bestFirst(definition);
   return definition.measures.flatMap((measure) => {
     const best = found.get(measure.key);
     if (!best) return [];
+    const order = bestFirst(definition, measure.key);
     const who = best.who.map((w) => refOf(definition, w));
     const makers = new Set(best.who.map((w) => w.entity.id));
     const next = standings(definition, view.latest.data, measure.key)
@@ -249,11 +250,12 @@ export function overview(view: DatasetView) {
     const points = byMeasure.get(measure.key)!;
     if (points.every((p) => p.best === null)) return [];
     const noun = definition.valueNoun(measure);
+    const { word } = bestRateOf(definition, measure.key);
     const bestLine = points.map((p) => ({ date: p.date, value: p.best }));
     const medianLine = points.map((p) => ({ date: p.date, value: p.median }));
     const id = `trend-${dataset.slug}-${measure.key}`;
-    const title = `${capital(noun)}: ${definition.best} and median open to anyone, ${day(first)} to ${snapshotDay(latest)}`;
-    const description = `${capital(definition.best)} ${noun} open to anyone: ${trendSummary(bestLine, day)}. Median: ${trendSummary(medianLine, day)}. ${points.length} snapshots.`;
+    const title = `${capital(noun)}: ${word} and median open to anyone, ${day(first)} to ${snapshotDay(latest)}`;
+    const description = `${capital(word)} ${noun} open to anyone: ${trendSummary(bestLine, day)}. Median: ${trendSummary(medianLine, day)}. ${points.length} snapshots.`;
     return [
       {
         id,
@@ -264,11 +266,11 @@ export function overview(view: DatasetView) {
           description,
           yLabel: '% a year',
           series: [
-            { label: capital(definition.best), ...SERIES_STYLES[0]!, points: bestLine },
+            { label: capital(word), ...SERIES_STYLES[0]!, points: bestLine },
             { label: 'Median', ...SERIES_STYLES[2]!, points: medianLine },
           ],
         }),
-        columns: ['Date', `${capital(definition.best)} %`, 'Median %'],
+        columns: ['Date', `${capital(word)} %`, 'Median %'],
         rows: points.map((p) => [day(p.date), p.best, p.median]),
         apiUrl: range,
       },
@@ -348,7 +350,7 @@ export function entityPage(view: DatasetView, entity: Entity, measureKey?: strin
     const market = trendsOf(view).get(measure.key)!;
     const noun = definition.valueNoun(measure);
     const id = `entity-${dataset.slug}-${slugOf(entity.id)}-${measure.slug}`;
-    const best = definition.best;
+    const best = bestRateOf(definition, measure.key).word;
     const day = dayOf(view);
     const title = `${entity.name}: its ${best} ${noun} against the ${best} and the median open to anyone, ${snapshotDay(snapshots[0]!)} to ${snapshotDay(latest)}`;
     const listed = own.filter((p) => p.value !== null).length;
@@ -478,8 +480,8 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
     (s) => (filter.type === 'all' || lenderType(s.entity.id) === filter.type) && (s.best || filter.restricted),
   );
   // Best first; an entity with no open offer (or no restricted one) after every entity that has one.
-  const order = bestFirst(definition);
-  const worst = definition.best === 'lowest' ? Infinity : -Infinity;
+  const order = bestFirst(definition, measure.key);
+  const worst = bestRateOf(definition, measure.key).end === 'lowest' ? Infinity : -Infinity;
   // Lenders tied on value: the one a person pays less for next first (the dataset's tieRule).
   wanted.sort(
     (a, b) =>

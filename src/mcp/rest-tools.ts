@@ -16,6 +16,7 @@ import {
 import { z } from 'zod';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
+import { bestRatesOf, bestWordOf } from '../explorer/best.ts';
 import { defineTool, jsonSchemaOf, type Arguments, type Tool } from './tool.ts';
 import { listInWords } from '../lib/words.ts';
 
@@ -56,12 +57,17 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
     case 'lowest': {
       const { measureName } = EXPLORER[dataset.slug];
       const { always, sometimes } = offerFields(dataset);
+      // The best rate as the dataset declares it (src/explorer/best.ts); the tool keeps the endpoint's name.
+      const best = bestWordOf(EXPLORER[dataset.slug]);
+      const better = bestRatesOf(EXPLORER[dataset.slug])
+        .map((r) => r.side)
+        .join(' or ');
       return {
-        title: `Get the lowest ${dataset.label}`,
+        title: `Get the ${best} ${dataset.label}`,
         description:
-          `The lowest newest ${dataset.label} open to anyone, per ${measureName.toLowerCase()}, as the site's rates explorer shows them: ` +
+          `The ${best} newest ${dataset.label} open to anyone, per ${measureName.toLowerCase()}, as the site's rates explorer shows them: ` +
           `the rate, the offers that make it (each with ${always.join(', ')}; and, where it has them, ${listInWords(sometimes)}), ` +
-          `and the restricted offers below it set apart, each with whom it is for. Optional ${entity.param} keeps one ${entity.kind} (${list} lists every id).${filters}`,
+          `and the restricted offers ${better} it set apart, each with whom it is for. Optional ${entity.param} keeps one ${entity.kind} (${list} lists every id).${filters}`,
       };
     }
     case 'timeSeries':

@@ -5,6 +5,8 @@ import { endpointsOf, HEALTH_PATH } from '../endpoints.ts';
 import type { Example } from '../examples.ts';
 import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
+import { EXPLORER } from '../explorer/definitions.ts';
+import { bestRatesOf, bestWordOf } from '../explorer/best.ts';
 import { AlertsFeed } from '../schemas/alerts.ts';
 import { openToNewFields } from '../schemas/open.ts';
 import { DATA_RULES, notModified, type PathRules, REFUSED, successHeaders } from './http.ts';
@@ -31,6 +33,18 @@ export function registerAlertsPath(
   const id = alertsOperationId(dataset);
   const found = examples[id];
   const { param, kind, notFound } = dataset.entity;
+  // The threshold's side follows the best rate the dataset declares (src/explorer/best.ts).
+  const best = bestWordOf(EXPLORER[dataset.slug]);
+  const rates = bestRatesOf(EXPLORER[dataset.slug]);
+  const other = rates.length > 1 ? undefined : rates[0]!.side === 'below' ? 'above' : 'below';
+  const sides =
+    rates
+      .map(
+        (r) =>
+          `\`${r.side}\` is the threshold of a rate ${r.paid ? 'paid' : 'earned'}${rates.length > 1 ? ` (a measure whose best is the ${r.word})` : ''}`,
+      )
+      .join('; ') +
+    (other ? `; ${dataset.label} are rates ${rates[0]!.paid ? 'paid' : 'earned'}, so \`${other}\` is a 400.` : '.');
   /** The feed's answers in either format: the errors are the same JSON error bodies; Atom's carry no examples, whose requests are JSON's. */
   const responses = (atom: boolean) => {
     const rules = atom ? ATOM_RULES : DATA_RULES;
@@ -69,13 +83,13 @@ export function registerAlertsPath(
     path: endpoint.path,
     operationId: id,
     tags: [dataset.title],
-    summary: `Follow the lowest ${dataset.label} past a threshold (JSON Feed)`,
+    summary: `Follow the ${best} ${dataset.label} past a threshold (JSON Feed)`,
     description:
-      `A JSON Feed 1.1 (\`application/feed+json\`) for a feed reader or a feed-to-email service: over every snapshot, an item each time the lowest rate ` +
+      `A JSON Feed 1.1 (\`application/feed+json\`) for a feed reader or a feed-to-email service: over every snapshot, an item each time the ${best} rate ` +
       `open to anyone of one measure crosses the threshold (into it or out of it) and each time it moves while past it, newest first, at most 100, ` +
       `each with the lenders, the old and the new rate and a link to the measure's comparison page. The rate is the one ${endpointsOf(dataset).lowest.path} answers. ` +
       `Name the measure as /lowest names it in \`measure\`${dataset.filters.some((f) => f.name === 'termInMonths') ? ' (or a fixed term as `termInMonths`)' : ''}; ` +
-      `\`below\` is the threshold of a rate paid (\`above\` is for a rate earned, which no dataset has yet: a 400). \`${param}\` keeps one ${kind}. ` +
+      `${sides} \`${param}\` keeps one ${kind}. ` +
       `The same feed in Atom: ${alertsAtomPath(dataset)} with the same parameters.`,
     request: { query: endpoint.query },
     responses: responses(false),
@@ -85,7 +99,7 @@ export function registerAlertsPath(
     path: alertsAtomPath(dataset),
     operationId: `${id}Atom`,
     tags: [dataset.title],
-    summary: `Follow the lowest ${dataset.label} past a threshold (Atom)`,
+    summary: `Follow the ${best} ${dataset.label} past a threshold (Atom)`,
     description: `The feed of ${endpoint.path} in Atom 1.0 (\`application/atom+xml\`), for feed readers that take no JSON Feed: the same parameters, items and errors.`,
     request: { query: endpoint.query },
     responses: responses(true),

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DATASETS, datasetsInWords, filtersOf } from '../datasets.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
+import { bestWordOf } from '../explorer/best.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import { cutWords, serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
@@ -50,7 +51,7 @@ const SUMMARY: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => stri
   list: (d) => `List ${d.label}`,
   detail: (d) => `Get ${d.label} by ${d.entity.kind}`,
   timeSeries: (d) => `Get ${d.label} time series`,
-  lowest: (d) => `Get the lowest ${d.label}`,
+  lowest: (d) => `Get the ${bestWordOf(EXPLORER[d.slug])} ${d.label}`,
 };
 
 const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => string> = {
@@ -68,8 +69,8 @@ const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => 
     const { path, measures } = EXPLORER[d.slug];
     const filters = filtersOf(d, 'lowest').map((f) => `\`${f.name}\` filters the offers as on the list. `);
     return (
-      `The lowest ${d.label} of the newest snapshot open to anyone, per measure (${measures.map((m) => `\`${m.key}\``).join(', ')}), ` +
-      `as the rates explorer at /rates/${path} shows them: every offer that makes it, and in \`restricted\` the offers below it ` +
+      `The ${bestWordOf(EXPLORER[d.slug])} ${d.label} of the newest snapshot open to anyone, per measure (${measures.map((m) => `\`${m.key}\``).join(', ')}), ` +
+      `as the rates explorer at /rates/${path} shows them: every offer that makes it, and in \`restricted\` the better offers ` +
       'that are not open to anyone, each with whom it is for (/docs/concepts#best-rates-and-restricted-offers). ' +
       `A measure no offer open to anyone has is left out. ${filters.join('')}` +
       `\`${d.entity.param}\` keeps one ${d.entity.kind}'s offers; one not in the newest snapshot is a 404 \`${d.entity.notFound}\`.`

@@ -1,6 +1,7 @@
 /**
  * The answer of `GET /api/v1/<dataset>/lowest`: per measure (a mortgage term, a loan plan, a card
- * rate), the lowest rate open to anyone, the offers that make it, and the restricted offers below
+ * rate), the best rate open to anyone (the lowest of a rate paid, the highest of a rate earned: the
+ * words come in `LowestNames.best`), the offers that make it, and the restricted offers better than
  * it with whom they are for (/docs/concepts#best-rates-and-restricted-offers). Offers are named as
  * the change log names values (src/changes/schema.ts): `institutionId` / `issuerId`, `productId` /
  * `planId`, and `rateId`, or `field` where the rates are a plan's own fields.
@@ -27,6 +28,10 @@ export interface LowestNames {
   measures: string;
   /** How offers tied on rate are ordered, in words (the explorer's `tieRule`). */
   tieRule: string;
+  /** The best rate in words, as the dataset declares it (src/explorer/best.ts bestWordOf): "lowest". */
+  best: string;
+  /** Where a better rate than the best stands, in words: "below" for a rate paid, "above" for a rate earned. */
+  better: string;
 }
 
 function offerSchema(names: LowestNames) {
@@ -76,7 +81,7 @@ function measureSchema(names: LowestNames) {
     measure: z.string().describe(`What is compared: ${names.measures}.`),
     label: z.string().describe('The measure’s name, as the explorer’s pages write it.'),
     description: z.string().describe('What one rate of the measure is, in words (“1-year fixed mortgage rate”).'),
-    rate: z.number().describe('The lowest rate open to anyone, in percent a year.'),
+    rate: z.number().describe(`The ${names.best} rate open to anyone, in percent a year.`),
     fromRange: z.boolean().describe('Whether that rate is where a range starts (“from 8.99 %”).'),
     offers: z
       .array(offer)
@@ -88,7 +93,7 @@ function measureSchema(names: LowestNames) {
         }),
       )
       .describe(
-        'Offers below that rate that are not open to anyone, lowest first, set apart with whom they are for; they never set `rate`.',
+        `Offers ${names.better} that rate that are not open to anyone, ${names.best} first, set apart with whom they are for; they never set \`rate\`.`,
       ),
   });
 }
