@@ -18,7 +18,7 @@ import type { CompiledStore } from '../store/compile.ts';
 const RESERVED_SEGMENTS: Readonly<Record<string, string>> = {
   [TIME_SERIES_SEGMENT]: 'the time series',
   [CHANGES_SEGMENT]: 'the change log',
-  [LOWEST_SEGMENT]: 'the lowest rates',
+  [LOWEST_SEGMENT]: 'the best open rates',
   [ALERTS_SEGMENT]: 'the threshold alerts feed',
 };
 /** Those segments: the slugs no institution or issuer may take (the collection and changes docs list them). */

@@ -193,7 +193,7 @@ function substitutions(site: string): Record<string, string> {
       ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${toolArguments(t)} |`),
     ].join('\n'),
     datasets: [
-      '| dataset | list | one institution or issuer | time series | lowest open rates | reference |',
+      '| dataset | list | one institution or issuer | time series | best open rates | reference |',
       '| --- | --- | --- | --- | --- | --- |',
       ...DATASETS.map((d) => {
         const { list, detail, timeSeries, lowest } = endpointsOf(d);
