@@ -18,8 +18,11 @@ export function instructionsFor(datasets: readonly Dataset[] = DATASETS): string
   /** What the datasets compare, each once, in words ("term, plan and rate"). */
   const measureNames = listInWords([...new Set(datasets.map((d) => EXPLORER[d.slug].measureName.toLowerCase()))]);
 
-  /** Each entity kind once, with an example id of the first dataset that has it. */
-  const kinds = [...new Map(datasets.map((d) => [d.entity.kind, d])).values()];
+  /**
+   * Each entity kind once, by the first dataset that has it, whose example id the instructions name
+   * for every dataset of that kind (test/fixture-needs.test.ts checks they all declare the same).
+   */
+  const kinds = datasets.filter((d, i) => datasets.findIndex((o) => o.entity.kind === d.entity.kind) === i);
 
   const filters = datasets.flatMap((d) =>
     d.filters.map((f) => {
