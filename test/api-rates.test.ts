@@ -1,13 +1,23 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
-import { DATASETS, type DatasetSlug, filterEntities, filtersOf, itemsOf } from '../src/datasets.ts';
+import {
+  DATASETS,
+  type Dataset,
+  type DatasetSlug,
+  filterEntities,
+  filtersOf,
+  type ItemFilter,
+  itemsOf,
+} from '../src/datasets.ts';
+import { type EndpointKind, endpointsOf } from '../src/endpoints.ts';
+import { lowestSchemaOf } from '../src/explorer/lowest.ts';
 import { CreditCardIssuer } from '../src/schemas/rates.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { NOW, PLAN_FIELDS } from './support/constants.ts';
-import { datasetOfSchema, EACH, FILTERED } from './support/datasets.ts';
-import { historyDir, newestSnapshots, type SnapshotFile } from './support/history.ts';
+import { datasetOfSchema, EACH, FILTERS } from './support/datasets.ts';
+import { historyDir, newestDates, newestSnapshots, type SnapshotFile } from './support/history.ts';
 
 let api: Handler;
 /** The newest snapshot file of each dataset, read straight from disk as the oracle. */
@@ -91,37 +101,94 @@ describe('card issuers', () => {
   });
 });
 
-describe.each(FILTERED.map(({ dataset, filter }) => [`${dataset.slug} ${filter.name}`, dataset, filter] as const))(
+/** Every endpoint a filter may be declared for (ItemFilter's `only`). */
+const KINDS: readonly EndpointKind[] = ['list', 'detail', 'timeSeries', 'lowest'];
+
+/**
+ * What the `kind` endpoint of `dataset` does with a parameter `name`, as the table declares it: the
+ * dataset's own filter of that name is taken where the filter's `only` says (everywhere without
+ * one); else the endpoint ignores it if it lists it as ignored, and refuses it (400) otherwise.
+ */
+function declared(dataset: Dataset, kind: EndpointKind, name: string): 'takes' | 'ignores' | 'refuses' {
+  const own = (dataset.filters as readonly ItemFilter[]).find((f) => f.name === name);
+  if (own && (own.only?.includes(kind) ?? true)) return 'takes';
+  return endpointsOf(dataset)[kind].ignoredQuery.includes(name) ? 'ignores' : 'refuses';
+}
+
+/** A request of the `kind` endpoint with `values` in its query: the detail of the example entity, the time series on the newest date. */
+function requestOf(dataset: Dataset, kind: EndpointKind, values: Record<string, string>): string {
+  const endpoint = endpointsOf(dataset)[kind];
+  const path = endpoint.path.replace(`{${dataset.entity.param}}`, dataset.exampleEntityId);
+  const date: Record<string, string> = kind === 'timeSeries' ? { date: newestDates()[dataset.slug] } : {};
+  const query = new URLSearchParams({ ...date, ...values }).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+describe.each(FILTERS.map(({ dataset, filter }) => [`${dataset.slug} ${filter.name}`, dataset, filter] as const))(
   '%s',
   (_, dataset, filter) => {
     const slug = dataset.slug;
     const values = (value: string) => ({ [filter.name]: value });
 
-    it('keeps only the items the filter keeps, drops items left empty and keeps every entity', async () => {
-      const { response, body } = await getJson(api, `/api/v1/${slug}?${filter.name}=${filter.example}`);
-      expect(response.status).toBe(200);
-      expect(body.data.map((i: any) => i.id)).toEqual(newest[slug].data.map((i: any) => i.id));
-      expect(body.data.flatMap(itemsOf).length).toBeGreaterThan(0);
-      expect(body.data).toEqual(filterEntities(dataset, newest[slug].data, values(filter.example)));
+    it('is taken by each endpoint exactly where its `only` says, ignored where declared, and refused elsewhere, of every dataset', async () => {
+      const seen = { takes: 0, ignores: 0, refuses: 0 };
+      for (const other of DATASETS)
+        for (const kind of KINDS) {
+          const what = `${other.slug} ${kind}`;
+          const expected = declared(other, kind, filter.name);
+          seen[expected]++;
+          const { response, body } = await getJson(api, requestOf(other, kind, values(filter.example)));
+          if (expected === 'refuses') {
+            expect(response.status, what).toBe(400);
+            expect(ErrorBody.parse(body), what).toEqual(body);
+            expect(body.error, what).toBe('invalid_request');
+            expect(body.message, what).toBe('Invalid request parameters');
+            expect(body.hint, what).toContain(`This endpoint does not use "${filter.name}".`);
+            expect(body.documentationUrl, what).toMatch(/\/docs\/errors#invalid_request$/);
+            continue;
+          }
+          expect(response.status, what).toBe(200);
+          const unfiltered = (await getJson(api, requestOf(other, kind, {}))).body;
+          if (expected === 'ignores') {
+            expect(body, what).toEqual(unfiltered);
+            continue;
+          }
+          const own = newest[other.slug].data.filter((e) => kind !== 'detail' || e.id === other.exampleEntityId);
+          const kept = filterEntities(other, own, values(filter.example));
+          if (kind === 'list' || kind === 'detail') expect(body.data, what).toEqual(kept);
+          if (kind === 'timeSeries') expect(body.timeSeries[newestDates()[other.slug]].data, what).toEqual(kept);
+          if (kind === 'lowest') {
+            expect(lowestSchemaOf(other).parse(body), what).toEqual(body);
+            expect(body.data, what).not.toEqual(unfiltered.data);
+          }
+        }
+      // Its own dataset takes it somewhere.
+      expect(KINDS.filter((kind) => declared(dataset, kind, filter.name) === 'takes').length).toBeGreaterThan(0);
+      expect(seen.takes + seen.ignores + seen.refuses).toBe(DATASETS.length * KINDS.length);
     });
 
-    it('filters the detail endpoint too', async () => {
+    it.runIf(filtersOf(dataset, 'list').includes(filter))(
+      'keeps only the items the filter keeps on the list, drops items left empty and keeps every entity',
+      async () => {
+        const { response, body } = await getJson(api, `/api/v1/${slug}?${filter.name}=${filter.example}`);
+        expect(response.status).toBe(200);
+        expect(body.data.map((i: any) => i.id)).toEqual(newest[slug].data.map((i: any) => i.id));
+        expect(body.data.flatMap(itemsOf).length).toBeGreaterThan(0);
+        expect(body.data).toEqual(filterEntities(dataset, newest[slug].data, values(filter.example)));
+      },
+    );
+
+    it.runIf(filtersOf(dataset, 'detail').includes(filter))('filters the detail endpoint the same way', async () => {
       const id = dataset.exampleEntityId;
       const { body } = await getJson(api, `/api/v1/${slug}/${id}?${filter.name}=${filter.example}`);
       expect(body.data).toHaveLength(1);
+      expect(body.data.flatMap(itemsOf).length).toBeGreaterThan(0);
       const entity = newest[slug].data.filter((e) => e.id === id);
       expect(body.data).toEqual(filterEntities(dataset, entity, values(filter.example)));
     });
 
-    it('is not a parameter of the datasets that do not declare it', async () => {
-      for (const other of DATASETS.filter((d) => !filtersOf(d, 'list').some((f) => f.name === filter.name))) {
-        const { response, body } = await getJson(api, `/api/v1/${other.slug}?${filter.name}=${filter.example}`);
-        expect(response.status, other.slug).toBe(400);
-        expect(body.error).toBe('invalid_request');
-      }
-    });
-
-    if (!filter.wholeNumber) return;
+    // The value rules, on the list, of a filter taking whole numbers.
+    if (!filter.wholeNumber || !filtersOf(dataset, 'list').includes(filter)) return;
 
     it('gives empty item arrays for a whole number no item has', async () => {
       const none = Array.from({ length: 999 }, (_, i) => String(i + 1)).find(

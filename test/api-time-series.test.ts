@@ -6,7 +6,7 @@ import { DATASETS, filterEntities, filtersOf, itemsOf } from '../src/datasets.ts
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { SITE } from './support/constants.ts';
-import { EACH, FILTERED, IGNORING } from './support/datasets.ts';
+import { EACH, filtersAt, IGNORING } from './support/datasets.ts';
 import { historyDir } from './support/history.ts';
 
 let api: Handler;
@@ -195,7 +195,7 @@ describe('dataset differences', () => {
       );
   });
 
-  it.each(FILTERED.map(({ dataset, filter }) => [dataset.slug, filter.name, dataset, filter] as const))(
+  it.each(filtersAt('timeSeries').map(({ dataset, filter }) => [dataset.slug, filter.name, dataset, filter] as const))(
     'the %s series filters by %s in every snapshot',
     async (slug, name, dataset, filter) => {
       const range = dates[slug]!.slice(-3);

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
-import { DATASETS, filterEntities, type Dataset, type Entity } from '../src/datasets.ts';
+import { DATASETS, filterEntities, filtersOf, type Dataset, type Entity } from '../src/datasets.ts';
+import type { EndpointKind } from '../src/endpoints.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { apiOver, get } from './support/core.ts';
@@ -63,13 +64,13 @@ const text = async (path: string) => {
   return response.text();
 };
 /**
- * The filter values each dataset is checked with: none, then each filter with its example and with
- * each probe value its schema takes (one the data may well lack).
+ * The filter values each endpoint of a dataset is checked with: none, then each filter it takes with
+ * its example and with each probe value its schema takes (one the data may well lack).
  */
 const PROBES = ['18', '7'];
-const filtersFor = (dataset: Dataset): Record<string, string>[] => [
+const filtersFor = (dataset: Dataset, kind: EndpointKind): Record<string, string>[] => [
   {},
-  ...dataset.filters.flatMap((f) =>
+  ...filtersOf(dataset, kind).flatMap((f) =>
     [f.example, ...PROBES.filter((v) => v !== f.example && f.schema.safeParse(v).success)].map((v) => ({
       [f.name]: v,
     })),
@@ -80,15 +81,18 @@ const qs = (values: Record<string, string>) => new URLSearchParams(values).toStr
 describe.each(DATASETS.map((d) => [d.slug, d] as const))(
   '%s: compiled responses equal the uncompiled path',
   (slug, dataset) => {
-    const filters = filtersFor(dataset);
+    const seriesFilters = filtersFor(dataset, 'timeSeries');
 
     it('list and every detail of the newest snapshot, with every filter', async () => {
       const newest = files[slug]!.snapshots.at(-1)!;
-      for (const values of filters) {
+      for (const values of filtersFor(dataset, 'list')) {
         const q = qs(values);
         expect(await text(`/api/v1/${slug}${q ? `?${q}` : ''}`)).toBe(
           envelope(dataset, newest, filterEntities(dataset, newest.data, values)),
         );
+      }
+      for (const values of filtersFor(dataset, 'detail')) {
+        const q = qs(values);
         for (const entity of newest.data) {
           expect(await text(`/api/v1/${slug}/${entity.id}${q ? `?${q}` : ''}`), entity.id).toBe(
             envelope(dataset, newest, filterEntities(dataset, [entity], values)),
@@ -101,7 +105,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))(
       const { dates, snapshots } = files[slug]!;
       for (const [i, date] of dates.entries()) {
         const s = snapshots[i]!;
-        for (const values of filters) {
+        for (const values of seriesFilters) {
           const q = qs(values);
           expect(await text(`/api/v1/${slug}/time-series?date=${date}${q ? `&${q}` : ''}`), date).toBe(
             series(dataset, [[date, s, filterEntities(dataset, s.data, values)]]),
@@ -116,7 +120,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))(
 
     it('the full range, streamed, equals the whole body built at once', async () => {
       const { dates, snapshots } = files[slug]!;
-      for (const values of filters) {
+      for (const values of seriesFilters) {
         const q = qs(values);
         const response = await get(
           api,
@@ -143,7 +147,7 @@ it.each(EACH)('%s: an entity over a range: present dates hold it, absent dates a
   // An entity of the newest snapshot that some earlier one lacks, if any; else the newest's first.
   const ids = snapshots.at(-1)!.data.map((e) => e.id);
   const entity = ids.find((id) => snapshots.some((s) => !s.data.some((e) => e.id === id))) ?? ids[0]!;
-  const values = filtersFor(dataset).at(-1)!;
+  const values = filtersFor(dataset, 'timeSeries').at(-1)!;
   const q = qs(values);
   const body = await text(
     `/api/v1/${slug}/time-series?startDate=${dates[0]}&endDate=${dates.at(-1)}&${dataset.entity.param}=${entity.toUpperCase()}${q ? `&${q}` : ''}`,
@@ -206,7 +210,7 @@ describe('HTTP caching', () => {
     const etag = async (path: string) => (await get(api, path)).headers.get('etag');
     const [one, other] = files[slug]!.snapshots.at(-1)!.data.map((e) => e.id);
     expect(await etag(`/api/v1/${slug}/${one!.toUpperCase()}`)).toBe(await etag(`/api/v1/${slug}/${one}`));
-    for (const f of d.filters)
+    for (const f of filtersOf(d, 'list'))
       expect(await etag(`/api/v1/${slug}?${f.name}=${f.example}`)).not.toBe(await etag(`/api/v1/${slug}`));
     expect(await etag(`/api/v1/${slug}/${one}`)).not.toBe(await etag(`/api/v1/${slug}/${other}`));
   });

@@ -10,7 +10,7 @@ import { CLIENTS, installedVersion, KNOWN_CLIENT_BUGS, type Outcome, type Sessio
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
-import { FILTERED, toolCallCases, toolNamesOf } from './support/datasets.ts';
+import { filtersAt, toolCallCases, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { nodeRequest } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH } from './support/mcp.ts';
@@ -46,7 +46,7 @@ type Case =
 const [A, B] = [DATASETS[0], DATASETS.at(-1)!];
 const [TA, TB] = [toolNamesOf(A), toolNamesOf(B)];
 /** A filter whose values have a format, to get wrong. */
-const formatted = FILTERED[0];
+const formatted = filtersAt('list')[0];
 
 /** The table every client runs: a valid call of every tool, REST errors, bad arguments, an unknown tool. */
 const CASES: Case[] = [

@@ -9,7 +9,7 @@ import { createMcpCore } from '../src/mcp/endpoint.ts';
 import { restToolsOf } from '../src/mcp/rest-tools.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
 import { rawServiceOver } from './support/core.ts';
-import { FILTERED, IGNORING, toolNamesOf } from './support/datasets.ts';
+import { filtersAt, IGNORING, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates } from './support/history.ts';
 import { type Listening, nodeRequest, serveMcpCore, serveService } from './support/http.ts';
 import { JSON_HEADERS, MCP_PATH, META, metaFor, modern as request, postMcp, sendMcp } from './support/mcp.ts';
@@ -22,7 +22,7 @@ const B = DATASETS.at(-1)!;
 const TA = toolNamesOf(A);
 const TB = toolNamesOf(B);
 /** The filters that take whole numbers: an MCP argument of theirs may be a JSON number. */
-const WHOLE = FILTERED.filter(({ filter }) => filter.wholeNumber);
+const WHOLE = filtersAt('list').filter(({ filter }) => filter.wholeNumber);
 
 beforeAll(async () => {
   server = await serveService(await rawServiceOver(historyDir()));

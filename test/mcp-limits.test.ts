@@ -11,7 +11,7 @@ import { LIMITS, mib } from '../src/mcp/protocol.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
 import { rawServiceOver } from './support/core.ts';
-import { EACH, largestDataset, toolNamesOf } from './support/datasets.ts';
+import { EACH, examplesAt, largestDataset, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates } from './support/history.ts';
 import { type Listening, serveService } from './support/http.ts';
 import { MODERN, modern, postMcp, sendMcp, toolCall } from './support/mcp.ts';
@@ -183,7 +183,7 @@ describe('outputSchema', () => {
 
   /**
    * Calls of every tool: its example from the tool table, and for the datasets' tools their list
-   * (filtered where it can be), an entity, and its time series in four ways.
+   * (with every filter it takes), an entity, and its time series in four ways.
    */
   const CALLS: [string, Record<string, string>][] = [
     ...TOOLS.map((tool) => [tool.name, tool.example] as [string, Record<string, string>]),
@@ -191,10 +191,9 @@ describe('outputSchema', () => {
       const names = toolNamesOf(d);
       const { param } = d.entity;
       const newest = newestDates()[d.slug];
-      const filter = d.filters[0];
       const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
       return [
-        [names.list, filter ? { [filter.name]: filter.example } : {}],
+        [names.list, examplesAt(d, 'list')],
         // The first dataset's entity by its bare slug, the others' by their whole id.
         [names.detail, { [param]: n === 0 ? bare : d.exampleEntityId }],
         [names.series, { startDate: minusDays(newest, 30), endDate: newest, [param]: d.exampleEntityId }],

@@ -12,7 +12,7 @@ import { dereference, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
+import { DATASETS, type Dataset, filtersOf, itemsOf } from '../src/datasets.ts';
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { parseChangelog } from '../src/docs/changelog.ts';
 import type { DocPage } from '../src/docs/pages.ts';
@@ -24,7 +24,7 @@ import { chromiumForTests, SCREENSHOTS, visit as open } from './support/chromium
 import { freePort } from './support/free-port.ts';
 import { MCP_PATH, modern } from './support/mcp.ts';
 import { ROOT } from './support/constants.ts';
-import { FILTERED, toolNamesOf } from './support/datasets.ts';
+import { filtersAt, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates, newestSnapshots, tempDir } from './support/history.ts';
 import { buildAndServe, type ProductionSite } from './support/production.ts';
 import { answers, startServer } from './support/server-process.ts';
@@ -235,7 +235,8 @@ describe('the OpenAPI document', () => {
       expect(op.tags).toEqual([d.title]);
       const param = (name: string) => op.parameters.find((p: any) => p.name === name);
       expect(param('date').schema.pattern).toBe('^\\d{4}-\\d{2}-\\d{2}$');
-      for (const f of d.filters.filter((f) => f.wholeNumber)) expect(param(f.name).schema.pattern).toBe('^\\d+$');
+      for (const f of filtersOf(d, 'timeSeries').filter((f) => f.wholeNumber))
+        expect(param(f.name).schema.pattern).toBe('^\\d+$');
       for (const status of ['200', '400', '404', '500']) {
         const content = op.responses[status].content['application/json'];
         expect(Object.keys(content.examples ?? {}).length, `${d.slug} ${status}`).toBeGreaterThan(0);
@@ -311,7 +312,7 @@ describe('the OpenAPI document', () => {
 });
 
 describe('docs search', () => {
-  it.each(FILTERED.map(({ dataset, filter }) => [filter.name, dataset, filter.name] as const))(
+  it.each(filtersAt('timeSeries').map(({ dataset, filter }) => [filter.name, dataset, filter.name] as const))(
     'finds the time-series section of the dataset that takes %s',
     async (_, dataset, name) => {
       const response = await get(`/api/search?query=${name}`);

@@ -30,9 +30,18 @@ function specifiers(source: string): string[] {
 
 describe('middleware.js, the request-id stamp Vercel runs before its CDN', () => {
   it('is the bundle of src/server/vercel-middleware.ts as it is now (else: npm run build:middleware)', async () => {
-    expect(await committed(), 'middleware.js is stale: run `npm run build:middleware` and commit it').toBe(
-      await middlewareSource(ROOT),
-    );
+    expect(
+      await committed(),
+      'middleware.js is stale: run `npm run build:middleware` (`npm run build` runs it too) and commit it',
+    ).toBe(await middlewareSource(ROOT));
+  });
+
+  it('is rebuilt by `npm run build` before anything else, so a local build never leaves it stale', async () => {
+    const pkg = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts['build:middleware']).toBe('tsx scripts/build-middleware.ts');
+    expect(pkg.scripts.build!.split(' && ')[0]).toBe('npm run build:middleware');
   });
 
   it("imports only the project's runtime packages, never a source file", async () => {

@@ -2,7 +2,8 @@
  * The root `middleware.js` that Vercel runs in front of its CDN: src/server/vercel-middleware.ts
  * with the project's own modules bundled in, so it imports nothing but packages (zod, negotiator), which
  * Vercel's middleware build ships from node_modules. It must be committed: Vercel detects the
- * middleware and reads its `config` before the build command runs. `config` is written as a
+ * middleware and reads its `config` before the build command runs (`npm run build` rewrites it
+ * first all the same, so a local build leaves it current). `config` is written as a
  * literal object, the only form Vercel's detection reads; `runtime: 'nodejs'` because Vercel
  * calls the edge runtime for middleware deprecated (its build warns).
  */

@@ -4,7 +4,7 @@
  * schemas), its result is the REST answer, and its outputSchema is the schema the OpenAPI document
  * gives that answer.
  */
-import { filtersOf, type Dataset } from '../datasets.ts';
+import { filtersOf, type Dataset, type ItemFilter } from '../datasets.ts';
 import {
   endpointsOf,
   entityIdParam,
@@ -35,10 +35,22 @@ export const REST_TOOL_KINDS: readonly EndpointKind[] = REST_TOOL_GROUPS.flat();
 
 export const listToolName = (dataset: Dataset) => operationName(endpointsOf(dataset).list);
 
+/** The names of the dataset's tools whose endpoint takes the filter (all of them unless it declares `only`). */
+export function toolsTaking(dataset: Dataset, filter: ItemFilter): string[] {
+  return REST_TOOL_KINDS.filter((kind) => filtersOf(dataset, kind).includes(filter)).map((kind) =>
+    operationName(endpointsOf(dataset)[kind]),
+  );
+}
+
 function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; description: string } {
   const { entity, title } = dataset;
   const filters = filtersOf(dataset, kind)
-    .map((f) => ` Optional ${f.name}: ${(kind === 'lowest' && f.asMeasure?.lowest) || f.description}`)
+    .map((f) => {
+      // A filter some of the dataset's tools do not take says which take it, so an agent does not try it elsewhere.
+      const tools = toolsTaking(dataset, f);
+      const only = tools.length < REST_TOOL_KINDS.length ? ` (${listInWords(tools)} only)` : '';
+      return ` Optional ${f.name}${only}: ${(kind === 'lowest' && f.asMeasure?.lowest) || f.description}`;
+    })
     .join('');
   const list = listToolName(dataset);
   switch (kind) {

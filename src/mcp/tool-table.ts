@@ -3,17 +3,22 @@
  * tests read this table; to add a tool, write it (a `defineTool` of its own file, src/mcp/tool.ts
  * says what a tool is) and add its line here.
  */
-import { DATASETS } from '../datasets.ts';
+import { DATASETS, type Dataset } from '../datasets.ts';
 import { REST_TOOL_GROUPS, restToolsOf } from './rest-tools.ts';
 import type { Tool } from './tool.ts';
 
 /** Tools that are not a REST endpoint's twin, in the order `tools/list` gives them after the twins. */
 export const OWN_TOOLS: readonly Tool[] = [];
 
-/** The twins, group by group (each group for every dataset, src/mcp/rest-tools.ts), then the tools of their own. */
-export const TOOLS: readonly Tool[] = [
-  ...REST_TOOL_GROUPS.flatMap((kinds) => DATASETS.flatMap((dataset) => restToolsOf(dataset, kinds))),
+/**
+ * The twins, group by group (each group for every dataset, src/mcp/rest-tools.ts), then the tools of
+ * their own: of the real dataset table by default, of a changed copy in a test.
+ */
+export const toolTableOf = (datasets: readonly Dataset[] = DATASETS): readonly Tool[] => [
+  ...REST_TOOL_GROUPS.flatMap((kinds) => datasets.flatMap((dataset) => restToolsOf(dataset, kinds))),
   ...OWN_TOOLS,
 ];
+
+export const TOOLS: readonly Tool[] = toolTableOf();
 
 export const TOOL_BY_NAME: ReadonlyMap<string, Tool> = new Map(TOOLS.map((tool) => [tool.name, tool]));

@@ -5,8 +5,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { DATASETS, type Dataset, filtersOf } from '../../src/datasets.ts';
-import { endpointsOf } from '../../src/endpoints.ts';
+import { DATASETS, type Dataset, filtersOf, type ItemFilter } from '../../src/datasets.ts';
+import { type EndpointKind, endpointsOf } from '../../src/endpoints.ts';
 import { restToolsOf } from '../../src/mcp/rest-tools.ts';
 
 /** The first dataset whose entities have `schema`: for a test that writes data of that shape. */
@@ -19,11 +19,18 @@ export function datasetOfSchema(schema: z.ZodType): Dataset {
 /** Every dataset whose entities have `schema`. */
 export const datasetsOfSchema = (schema: z.ZodType): Dataset[] => DATASETS.filter((d) => d.entitySchema === schema);
 
-/** The datasets whose list endpoint takes a filter, each with its first such filter. */
-export const FILTERED = DATASETS.flatMap((dataset) => {
-  const filter = filtersOf(dataset, 'list')[0];
-  return filter ? [{ dataset, filter }] : [];
-});
+/** Every filter of every dataset, each with its dataset, whichever endpoints take it. */
+export const FILTERS: readonly { dataset: Dataset; filter: ItemFilter }[] = DATASETS.flatMap((dataset) =>
+  (dataset.filters as readonly ItemFilter[]).map((filter) => ({ dataset, filter })),
+);
+
+/** Every filter the `kind` endpoint of its dataset takes (all of them but those whose `only` leaves it out). */
+export const filtersAt = (kind: EndpointKind) =>
+  FILTERS.filter(({ dataset, filter }) => filtersOf(dataset, kind).includes(filter));
+
+/** The filters' example values, every filter the `kind` endpoint of the dataset takes: a request filtered all it can be. */
+export const examplesAt = (dataset: Dataset, kind: EndpointKind): Record<string, string> =>
+  Object.fromEntries(filtersOf(dataset, kind).map((f) => [f.name, f.example]));
 
 /** The datasets whose time series accepts and ignores a parameter. */
 export const IGNORING = DATASETS.filter((d) => d.ignoredTimeSeriesParams.length > 0);
@@ -78,11 +85,8 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
     const { param, prefix } = d.entity;
     const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
     const date = newest[d.slug]!;
-    const [filter] = filtersOf(d, 'list');
-    const [detailFilter] = filtersOf(d, 'detail');
-    const [lowestFilter] = filtersOf(d, 'lowest');
-    const filtered = filter ? { [filter.name]: filter.example } : {};
-    const detailFiltered = detailFilter ? { [detailFilter.name]: detailFilter.example } : {};
+    const filtered = examplesAt(d, 'list');
+    const detailFiltered = examplesAt(d, 'detail');
     const series: Record<string, string> = [
       { startDate: minusDays(date, 4), endDate: date, [param]: bare },
       { date },
@@ -90,6 +94,7 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
     ][n % 3]!;
     const shouted = `${prefix}:${bare.toUpperCase()}`;
     const other = prefix === 'issuer' ? 'institution' : 'issuer';
+    const lowestArgs = { [param]: shouted, ...examplesAt(d, 'lowest') };
     return [
       { tool: names.list, args: filtered, rest: `${list.path}${query(filtered)}` },
       {
@@ -104,8 +109,8 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
       }),
       {
         tool: names.lowest,
-        args: { [param]: shouted, ...(lowestFilter ? { [lowestFilter.name]: lowestFilter.example } : {}) },
-        rest: `${lowest.path}${query({ [param]: shouted, ...(lowestFilter ? { [lowestFilter.name]: lowestFilter.example } : {}) })}`,
+        args: lowestArgs,
+        rest: `${lowest.path}${query(lowestArgs)}`,
       },
     ];
   });
