@@ -127,6 +127,15 @@ describe('the best rate, declared once', () => {
     expect(tool.description).toMatch(/^The highest newest /);
     expect(tool.description).toMatch(/restricted offers above it/);
 
+    // The instructions speak of every dataset: with one rate earned among rates paid, they say what each best is.
+    const { instructionsFor } = await import('../src/mcp/instructions.ts');
+    expect(instructionsFor()).toContain(
+      'get_lowest_<dataset>: the best (the lowest of a rate paid, the highest of a rate earned) newest rates open to anyone',
+    );
+    expect(instructionsFor(DATASETS.filter((d) => d === dataset))).toMatch(
+      /get_lowest_<dataset>: the highest newest rates .*; restricted offers above them/,
+    );
+
     const { referenceMarkdown } = await import('../src/docs/reference.ts');
     const page = referenceMarkdown(dataset, examples, SITE);
     expect(page).toContain('the highest rates open to anyone');

@@ -1,6 +1,7 @@
 /** What an agent is told about this server in `initialize` and `server/discover`, written from the dataset table. */
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
+import { bestRatesOf } from '../explorer/best.ts';
 import { API_PREFIX } from '../endpoints.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { countWord, listInWords } from '../lib/words.ts';
@@ -35,13 +36,20 @@ export function instructionsFor(datasets: readonly Dataset[] = DATASETS): string
     }),
   );
 
+  // The best rate as each dataset declares it (src/explorer/best.ts): one word where they all agree.
+  const rates = [...new Map(datasets.flatMap((d) => bestRatesOf(EXPLORER[d.slug])).map((r) => [r.end, r])).values()];
+  const best =
+    rates.length === 1
+      ? { word: rates[0]!.word, better: rates[0]!.side }
+      : { word: 'best (the lowest of a rate paid, the highest of a rate earned)', better: 'better than' };
+
   return `New Zealand lending rates from interest.co.nz (${COLLECTION_WORDS}) Read-only tools, no authentication.
 
 Datasets (${countWord(REST_TOOL_KINDS.length)} tools each, the twins of the REST endpoints): ${listInWords(datasets.map((d) => `${d.label} (by ${d.entity.kind})`))}.
 - list_<dataset>: the newest rates of every ${kinds.map((d) => d.entity.kind).join(' or ')}, with their ids.
 - ${kinds.map((d) => `get_<dataset>_by_${d.entity.kind}`).join(' / ')}: one ${kinds.map((d) => d.entity.kind).join(' or ')}.
 - get_<dataset>_time_series: earlier snapshots.
-- get_lowest_<dataset>: the lowest newest rates open to anyone, per measure (${measureNames}), as the site's rates explorer shows them; restricted offers below them are set apart with whom they are for.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
+- get_lowest_<dataset>: the ${best.word} newest rates open to anyone, per measure (${measureNames}), as the site's rates explorer shows them; restricted offers ${best.better} them are set apart with whom they are for.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
 
 Ids: ${listInWords(kinds.map((d) => `${d.entity.kind}s are "${d.entity.prefix}:<slug>" (e.g. ${d.exampleEntityId})`))}. They are matched case-insensitively and do not change between collections; call a list tool first to find them.
 
