@@ -56,7 +56,13 @@ function cut(text, max) {
 var TermInMonthsParam = z2.string().regex(/^\d+$/, "must be a whole number of months written in digits");
 var DateParam = SnapshotDate;
 var EntityIdParam = z2.string().min(1, "must not be empty");
-var RateParam = z2.string().regex(/^\d+(?:\.\d+)?$/, "must be a rate in percent written as a decimal number, such as 6 or 5.25");
+var RATE_PATTERN = /^\d+(?:\.\d+)?$/;
+var RATE_FORMAT = "must be a rate in percent written as a decimal number, such as 6 or 5.25";
+var RateParam = z2.string().regex(RATE_PATTERN, RATE_FORMAT);
+var MAX_QUOTED_RATE = 100;
+var QuotedRateParam = z2.string({
+  error: (issue) => issue.input === void 0 ? "is required: the rate in percent a year, such as 6 or 5.25" : void 0
+}).regex(RATE_PATTERN, RATE_FORMAT).refine((value) => Number(value) <= MAX_QUOTED_RATE, `must be at most ${MAX_QUOTED_RATE}, a rate in percent a year`);
 var MeasureParam = z2.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a measure key in lower case, such as 12 or purchase");
 var PARAMETER_FORMATS = {
   date: DateParam,
@@ -69,6 +75,7 @@ var PARAMETER_FORMATS = {
   termInMonths: TermInMonthsParam,
   below: RateParam,
   above: RateParam,
+  rate: RateParam,
   measure: MeasureParam
 };
 var QUOTED_MAX_CHARS = 60;

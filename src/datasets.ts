@@ -57,6 +57,9 @@ export function entityOf(dataset: Dataset, id: string, name: string, items: read
   return withItems(dataset, empty, items);
 }
 
+/** The endpoints a filter may be taken by (src/endpoints.ts EndpointKind). */
+type FilteredEndpoint = 'list' | 'detail' | 'timeSeries' | 'lowest' | 'quote';
+
 /**
  * A query filter over the items (products or plans) of every entity, for list, detail and time
  * series. Entities are always kept; an item the filter leaves nothing of is dropped. `I` is the
@@ -68,14 +71,14 @@ export interface ItemFilter<I = Item> {
   /** What it does to a list, a detail or a time series. */
   description: string;
   /**
-   * What it does where it picks one measure rather than cutting items: the lowest rates and the
-   * alerts feeds (without it, `description` says it for those too).
+   * What it does where it picks one measure rather than cutting items: the lowest rates, the
+   * alerts feeds and the quote check (without it, `description` says it for those too).
    */
-  asMeasure?: { lowest: string; alerts: string };
+  asMeasure?: { lowest: string; alerts: string; quote: string };
   /** A value the examples (the site's, the docs') show the filter with. */
   example: string;
-  /** The endpoints that take it; without it, the list, the detail, the time series and the lowest rates alike. */
-  only?: readonly ('list' | 'detail' | 'timeSeries' | 'lowest')[];
+  /** The endpoints that take it; without it, the list, the detail, the time series, the lowest rates and the quote check alike. */
+  only?: readonly FilteredEndpoint[];
   /** Its values are whole numbers written in digits, so an MCP tool takes a JSON number for it too. */
   wholeNumber?: boolean;
   /** The item as the filter leaves it, or null to drop it. */
@@ -121,6 +124,9 @@ const termInMonths: ItemFilter<MortgageProduct> = {
       'A term no lender offers gives an empty `data`.',
     alerts:
       `The fixed term to follow, in months (${FIXED_TERM_MONTHS_PROSE}): the same as \`measure\` set to it. ` +
+      'A term that is no measure of the dataset is a 400 naming the measures it has.',
+    quote:
+      `The fixed term the rate is for, in months (${FIXED_TERM_MONTHS_PROSE}): the same as \`measure\` set to it. ` +
       'A term that is no measure of the dataset is a 400 naming the measures it has.',
   },
   item(product, value) {
@@ -266,7 +272,7 @@ export function datasetBySlug(slug: string): Dataset | undefined {
 }
 
 /** The filters an endpoint of the dataset takes (a filter declares `only` when not all of them). */
-export function filtersOf(dataset: Dataset, kind: 'list' | 'detail' | 'timeSeries' | 'lowest'): readonly ItemFilter[] {
+export function filtersOf(dataset: Dataset, kind: FilteredEndpoint): readonly ItemFilter[] {
   const filters: readonly ItemFilter[] = dataset.filters;
   return filters.filter((filter) => filter.only?.includes(kind) ?? true);
 }

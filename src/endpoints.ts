@@ -1,14 +1,14 @@
 /**
- * The REST endpoints, derived from the dataset table: four per dataset (the list, one entity, the
- * time series and the lowest open rates) plus health. The API router, the OpenAPI document and
+ * The REST endpoints, derived from the dataset table: five per dataset (the list, one entity, the
+ * time series, the lowest open rates and the quote check) plus health. The API router, the OpenAPI document and
  * the MCP tools read these declarations.
  */
 import { z } from 'zod';
-import { filtersOf, type Dataset } from './datasets.ts';
-import { API_PREFIX, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from './paths.ts';
-import { DateParam, EntityIdParam } from './schemas/params.ts';
+import { filtersOf, type Dataset, type ItemFilter } from './datasets.ts';
+import { API_PREFIX, LOWEST_SEGMENT, QUOTE_SEGMENT, TIME_SERIES_SEGMENT } from './paths.ts';
+import { DateParam, EntityIdParam, MAX_QUOTED_RATE, MeasureParam, QuotedRateParam } from './schemas/params.ts';
 
-export type EndpointKind = 'list' | 'detail' | 'timeSeries' | 'lowest';
+export type EndpointKind = 'list' | 'detail' | 'timeSeries' | 'lowest' | 'quote';
 
 export interface DataEndpoint {
   kind: EndpointKind;
@@ -28,11 +28,17 @@ export interface DataEndpoint {
 
 export { API_PREFIX, HEALTH_PATH, HEALTH_SEGMENT, isMcpPath, MCP_PATH, TIME_SERIES_SEGMENT } from './paths.ts';
 
+/** What a filter does at an endpoint: where it picks a measure (the lowest rates, the quote check), its words for that. */
+export const filterDescription = (filter: ItemFilter, kind: EndpointKind): string =>
+  (kind === 'lowest' && filter.asMeasure?.lowest) ||
+  (kind === 'quote' && filter.asMeasure?.quote) ||
+  filter.description;
+
 function filterParams(dataset: Dataset, kind: EndpointKind) {
   return Object.fromEntries(
     filtersOf(dataset, kind).map((filter) => [
       filter.name,
-      filter.schema.describe((kind === 'lowest' && filter.asMeasure?.lowest) || filter.description).optional(),
+      filter.schema.describe(filterDescription(filter, kind)).optional(),
     ]),
   );
 }
@@ -110,12 +116,35 @@ function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
       }),
       ignoredQuery: [],
     },
+    // One measure (named as /lowest names it: src/api/alerts.ts reads it) and the rate to place
+    // among its open offers; a lender adds its own offers of the measure.
+    quote: {
+      kind: 'quote',
+      dataset,
+      path: `${base}/${QUOTE_SEGMENT}`,
+      query: z.strictObject({
+        rate: QuotedRateParam.describe(
+          `The rate to check, in percent a year (such as 6 or 5.25; from 0 to ${MAX_QUOTED_RATE}): a rate you were offered or quoted.`,
+        ),
+        measure: MeasureParam.describe(
+          `The measure the rate is for, as GET ${base}/${LOWEST_SEGMENT} names it in \`measure\`; an unknown one is a 400 naming every measure.`,
+        ).optional(),
+        ...filterParams(dataset, 'quote'),
+        [dataset.entity.param]: entityIdParam(dataset)
+          .describe(
+            `A ${dataset.entity.kind} whose own advertised offers of the measure the answer adds, open and restricted; ` +
+              `the rate is still placed among every ${dataset.entity.kind}'s open offers. ${entityIdParam(dataset).description}`,
+          )
+          .optional(),
+      }),
+      ignoredQuery: [],
+    },
   };
 }
 
 /**
- * `list_<slug>`, `get_<slug>_by_institution`, `get_<slug>_time_series`, `get_lowest_<slug>` (the
- * slug's `-` as `_`): MCP tool names.
+ * `list_<slug>`, `get_<slug>_by_institution`, `get_<slug>_time_series`, `get_lowest_<slug>`,
+ * `check_<slug>_quote` (the slug's `-` as `_`): MCP tool names.
  */
 export function operationName(endpoint: DataEndpoint): string {
   const base = endpoint.dataset.slug.replaceAll('-', '_');
@@ -128,6 +157,8 @@ export function operationName(endpoint: DataEndpoint): string {
       return `get_${base}_time_series`;
     case 'lowest':
       return `get_lowest_${base}`;
+    case 'quote':
+      return `check_${base}_quote`;
   }
 }
 

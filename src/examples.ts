@@ -15,6 +15,7 @@ import { DATASETS, type DatasetSlug, type Entity } from './datasets.ts';
 import { endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endpoints.ts';
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
 import { alertsExampleRequests, alertsOperationId } from './api/alerts.ts';
+import { quoteExampleRequests } from './api/quote.ts';
 import { rateValues } from './collect/guards.ts';
 import { INSTITUTIONS_PATH, STATUS_PATH } from './paths.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from './status/run-log.ts';
@@ -110,8 +111,19 @@ function trim(answer: unknown): { body: unknown; cut: ExampleCut } {
   return { body, cut };
 }
 
-/** The requests each endpoint is shown with: a success (when there is data) and its typical errors. */
-function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newestDate: string | undefined): string[] {
+/** /lowest's answer as the quote check's examples read it: the best of each measure, and who makes it. */
+type LowestData = Parameters<typeof quoteExampleRequests>[1];
+
+/**
+ * The requests each endpoint is shown with: a success (when there is data) and its typical errors.
+ * `lowest` is the dataset's /lowest data, asked before the quote check's (its example rate is near it).
+ */
+function requestsFor(
+  endpoint: DataEndpoint,
+  firstId: string | undefined,
+  newestDate: string | undefined,
+  lowest: () => LowestData,
+): string[] {
   const { dataset } = endpoint;
   const base = endpointsOf(dataset).list.path;
   const param = dataset.entity.param;
@@ -145,6 +157,8 @@ function requestsFor(endpoint: DataEndpoint, firstId: string | undefined, newest
         `${lowest}?${param}=${dataset.entity.prefix}:no-such-lender`,
       ];
     }
+    case 'quote':
+      return quoteExampleRequests(dataset, lowest());
   }
 }
 
@@ -267,10 +281,14 @@ export async function collectExamples(
     const first = (list.body as { data?: Entity[] }).data?.[0]?.id;
     const series = await ask(timeSeries.path);
     const newestDate = (series.body as { availableDates?: string[] }).availableDates?.at(-1);
+    const lowestData = () =>
+      (examples[operationId(endpointsOf(dataset).lowest)]![0]!.body as { data?: LowestData }).data ?? [];
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       operations.push(operationId(endpoint));
+      // The lowest rates and a quote check are a few measures or one object, never cut.
+      const untrimmed = endpoint.kind === 'lowest' || endpoint.kind === 'quote';
       examples[operationId(endpoint)] = await Promise.all(
-        requestsFor(endpoint, first, newestDate).map((request) => ask(request, endpoint.kind === 'lowest')),
+        requestsFor(endpoint, first, newestDate, lowestData).map((request) => ask(request, untrimmed)),
       );
     }
     operations.push(alertsOperationId(dataset));

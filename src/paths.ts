@@ -11,6 +11,8 @@ export const CHANGES_SEGMENT = 'changes';
 export const LOWEST_SEGMENT = 'lowest';
 /** The path segment after a dataset's slug that names its threshold alerts feed. */
 export const ALERTS_SEGMENT = 'alerts';
+/** The path segment after a dataset's slug that names the quote check: where a rate stands among the open offers. */
+export const QUOTE_SEGMENT = 'quote';
 /** Feeds the REST core answers outside API_PREFIX: `/feeds/<dataset>/alerts.atom`. */
 export const FEEDS_PREFIX = '/feeds';
 export const ALERTS_FEED_FILE = 'alerts.atom';
@@ -44,8 +46,8 @@ export const isAllowedMethod = (method: string): boolean => (ALLOWED_METHODS as 
 
 /**
  * The segments of a path shaped like an endpoint — health, the status figures, the institutions, or a dataset's slug
- * and at most one segment after it (a list, a time series, a change log, the lowest rates, one
- * institution or issuer) — or
+ * and at most one segment after it (a list, a time series, a change log, the lowest rates, a quote
+ * check, one institution or issuer) — or
  * undefined. Whether the slug names a dataset is the router's question (src/api/routes.ts).
  */
 export function endpointSegments(

@@ -222,6 +222,7 @@ describe('the AI page', () => {
       detail: 'detail',
       timeSeries: 'time-series',
       lowest: 'lowest-rates',
+      quote: 'quote-check',
     };
     const kinds = (sized: boolean) =>
       listInWords(
@@ -295,6 +296,7 @@ describe('the AI page', () => {
       [
         ...DATASETS.flatMap((d) => restToolsOf(d, ['list', 'detail', 'timeSeries'])),
         ...DATASETS.flatMap((d) => restToolsOf(d, ['lowest'])),
+        ...DATASETS.flatMap((d) => restToolsOf(d, ['quote'])),
         ...OWN_TOOLS,
       ].map((t) => t.name),
     );

@@ -150,7 +150,12 @@ function thresholdOf(dataset: Dataset, query: Record<string, string | undefined>
   return { side: given, value: Number(value) };
 }
 
-function measureOf(dataset: Dataset, query: Record<string, string | undefined>): string {
+/**
+ * The measure a query names, as /lowest names it (`measure=12`, `measure=secured`), or a fixed term
+ * by `termInMonths`; a 400 naming every measure when it names none or an unknown one. The alerts
+ * feeds and the quote check (src/api/quote.ts) read it.
+ */
+export function measureOf(dataset: Dataset, query: Record<string, string | undefined>): string {
   const keys = measureKeys(dataset);
   const term = query.termInMonths === undefined ? undefined : String(Number(query.termInMonths));
   if (term !== undefined && query.measure !== undefined && term !== query.measure)

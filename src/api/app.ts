@@ -24,6 +24,7 @@ import { getChanges } from './changes.ts';
 import { getLowest } from './lowest.ts';
 import { getInstitutions } from './institutions.ts';
 import { getAlerts } from './alerts.ts';
+import { getQuote } from './quote.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -95,6 +96,8 @@ export function createRestCore(deps: ApiDeps): RestCore {
         return getChanges(endpoint, query, ctx);
       case 'lowest':
         return getLowest(endpoint, query, ctx);
+      case 'quote':
+        return getQuote(endpoint, query, ctx);
       case 'alerts':
         return getAlerts(endpoint, query, ctx, site, route.atom ?? false);
     }

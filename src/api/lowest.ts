@@ -11,14 +11,22 @@ import { snapshotsOf } from '../explorer/history.ts';
 import { cachedHead, envelopeHead, readyAnswer } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
 import { ApiError } from './responses.ts';
+import type { DatasetHistory } from '../store/dataset-history.ts';
 
-export function getLowest(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
+/**
+ * The lender a query names (`institutionId`, `issuerId`), as its index in the newest snapshot's
+ * entities, or undefined when it names none; a 404 when it names one that snapshot does not list.
+ * /lowest and the quote check (src/api/quote.ts) read it.
+ */
+export function namedEntity(
+  endpoint: DataEndpoint,
+  query: Record<string, string | undefined>,
+  history: DatasetHistory,
+): number | undefined {
   const { dataset } = endpoint;
-  const history = withData(dataset, ctx.store.newest(dataset.slug));
-  const latest = history.latest;
   const rawId = query[dataset.entity.param];
   const id = rawId === undefined ? undefined : canonicalEntityId(rawId, dataset.entity);
-  const entity = id === undefined ? undefined : history.entityIn(latest, id);
+  const entity = id === undefined ? undefined : history.entityIn(history.latest, id);
   if (id !== undefined && entity === undefined) {
     throw new ApiError(
       dataset.entity.notFound,
@@ -27,6 +35,14 @@ export function getLowest(endpoint: DataEndpoint, query: Record<string, string |
         `and are matched case-insensitively; GET ${endpoint.path.replace(/\/[^/]+$/, '')} lists every ${dataset.entity.kind} with its id.`,
     );
   }
+  return entity;
+}
+
+export function getLowest(endpoint: DataEndpoint, query: Record<string, string | undefined>, ctx: RequestContext) {
+  const { dataset } = endpoint;
+  const history = withData(dataset, ctx.store.newest(dataset.slug));
+  const latest = history.latest;
+  const entity = namedEntity(endpoint, query, history);
   const key = `lowest/${entity ?? ''}?${filterKey(dataset, query)}`;
   const ready = cachedHead(history, key, () => {
     const snapshot = snapshotsOf(dataset, history.compiled).at(-1)!;

@@ -63,7 +63,9 @@ export function parseQuery(
   if (result.success) return result.data as Record<string, string | undefined>;
   const problems = result.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? '');
-    return `${key} ${issue.message} (got ${quote(values.get(key) ?? '')})`;
+    // A required parameter left out (the quote check's `rate`) has nothing to quote.
+    const value = values.get(key);
+    return value === undefined ? `${key} ${issue.message}` : `${key} ${issue.message} (got ${quote(value)})`;
   });
   throw new ApiError('invalid_request', INVALID_REQUEST, `${problems.join('; ')}.`);
 }

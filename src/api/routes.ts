@@ -13,6 +13,7 @@ import {
   CHANGES_SEGMENT,
   endpointSegments,
   LOWEST_SEGMENT,
+  QUOTE_SEGMENT,
   TIME_SERIES_SEGMENT,
 } from '../paths.ts';
 import { alertsEndpointOf, type AlertsEndpoint } from './alerts.ts';
@@ -49,10 +50,11 @@ export function matchRoute(pathname: string): Route | undefined {
   const endpoints = endpointsOf(dataset);
   if (segment === undefined) return { kind: 'data', endpoint: endpoints.list };
   if (segment === TIME_SERIES_SEGMENT) return { kind: 'data', endpoint: endpoints.timeSeries };
-  // Before the detail route: a bare slug `changes` or `lowest` would name it, so the build refuses one (src/changes/endpoint.ts).
+  // Before the detail route: a bare slug `changes`, `lowest` or `quote` would name it, so the build refuses one (src/changes/endpoint.ts).
   if (segment === CHANGES_SEGMENT) return { kind: 'data', endpoint: changesEndpointOf(dataset) };
   if (segment === LOWEST_SEGMENT) return { kind: 'data', endpoint: endpoints.lowest };
   if (segment === ALERTS_SEGMENT) return { kind: 'data', endpoint: alertsEndpointOf(dataset) };
+  if (segment === QUOTE_SEGMENT) return { kind: 'data', endpoint: endpoints.quote };
   return { kind: 'data', endpoint: endpoints.detail, pathValue: decodeSegment(segment) };
 }
 

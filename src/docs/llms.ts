@@ -1,7 +1,7 @@
 /** /llms.txt (llmstxt.org: title, summary, sections of links) and /llms-full.txt (every page in full). */
 import { type Dataset, DATASETS, datasetsInWords } from '../datasets.ts';
 import { TOOLS } from '../mcp/tool-table.ts';
-import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH } from '../endpoints.ts';
+import { API_PREFIX, endpointsOf, HEALTH_PATH, MCP_PATH, operationId } from '../endpoints.ts';
 import type { DocPage } from './pages.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { changesLlmsLines } from './changes.ts';
@@ -15,12 +15,17 @@ import { alertSidesOf, bestRateOf, bestWordOf } from '../explorer/best.ts';
 
 /**
  * `examples` are the build's real answers (src/examples.ts): each dataset's alerts link is the one
- * its OpenAPI example asks, whose threshold sits above today's lowest rate, so the feed has items.
+ * its OpenAPI example asks, whose threshold sits above today's lowest rate, so the feed has items;
+ * its quote-check link, likewise, asks of a rate half a point above that rate.
  */
 export function llmsTxt(pages: DocPage[], site: string, examples: ExampleSet): string {
   const alertsQuery = (d: Dataset) =>
     examples[alertsOperationId(d)]?.find((e) => e.status === 200)?.request ??
     `${alertsEndpointOf(d).path}?${exampleMeasureQuery(d)}&below=6`;
+  // A quote check of the build's real examples: a rate near the measure's best open rate today.
+  const quoteQuery = (d: Dataset) =>
+    examples[operationId(endpointsOf(d).quote)]?.find((e) => e.status === 200)?.request ??
+    `${endpointsOf(d).quote.path}?${exampleMeasureQuery(d)}&rate=6`;
   const link = (title: string, url: string, description: string) =>
     `- [${title}](${site}${url})${description ? `: ${description}` : ''}`;
   const group = (name: DocPage['group']) =>
@@ -64,6 +69,11 @@ export function llmsTxt(pages: DocPage[], site: string, examples: ExampleSet): s
         `${d.title}: ${bestWordOf(EXPLORER[d.slug])} open rates`,
         endpointsOf(d).lowest.path,
         `the ${bestWordOf(EXPLORER[d.slug])} rate open to anyone per measure (a term, a plan, a card's rate), restricted offers set apart`,
+      ),
+      link(
+        `${d.title} quote check`,
+        quoteQuery(d),
+        `where a rate you were offered stands among the rates open to anyone of one measure: how many are lower, equal and higher, its percentile, the ${bestWordOf(EXPLORER[d.slug])} and the median; ${d.entity.param} adds that ${d.entity.kind}'s own offers`,
       ),
     ]),
     link('Health', HEALTH_PATH, 'data freshness per dataset'),

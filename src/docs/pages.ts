@@ -118,6 +118,7 @@ const TWIN_WORDS: Record<EndpointKind, string> = {
   detail: 'one institution or issuer',
   timeSeries: 'its time series',
   lowest: 'its best open rates',
+  quote: 'its quote check',
 };
 
 /** Values the hand-written pages can include, so lists that the code defines are written once. */

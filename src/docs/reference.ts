@@ -48,7 +48,9 @@ function parameterTable(endpoint: DataEndpoint): string {
   for (const [name, field] of Object.entries(endpoint.query.shape)) {
     const s = jsonSchema(field as z.ZodType);
     const format = s.pattern ? `string, \`${s.pattern}\`` : 'string';
-    rows.push(`| \`${name}\` | query | no | ${cell(format)} | ${cell(s.description ?? '')} |`);
+    // Every parameter is optional but the quote check's rate.
+    const required = (field as z.ZodType).safeParse(undefined).success ? 'no' : 'yes';
+    rows.push(`| \`${name}\` | query | ${required} | ${cell(format)} | ${cell(s.description ?? '')} |`);
   }
   for (const name of endpoint.ignoredQuery)
     rows.push(
@@ -124,6 +126,14 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
     .join(', ');
   const definition = EXPLORER[dataset.slug];
   const lowestFilters = filtersOf(dataset, 'lowest');
+  const quoteFilters = filtersOf(dataset, 'quote');
+  // The quote check's percentile counts the offers better than the rate: below it for a rate paid, above it for a rate earned.
+  const betterWords = bestRatesOf(definition)
+    .map(
+      (r) =>
+        `an offer is better ${r.paid ? 'below the rate, as for a rate paid' : 'above the rate, as for a rate earned'}`,
+    )
+    .join('; ');
   const alerts = alertsEndpointOf(dataset);
   const alertsAtom = `${FEEDS_PREFIX}/${dataset.slug}/${ALERTS_FEED_FILE}`;
   const alertsExample = firstWith(examples[alertsOperationId(dataset)], 200)?.request ?? alerts.path;
@@ -138,7 +148,7 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
     .join(' or ');
   return `# ${dataset.title}
 
-${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail, time-series and lowest-rates answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
+${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail, time-series, lowest-rates and quote-check answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
 
 | method | path | what |
 | --- | --- | --- |
@@ -146,6 +156,7 @@ ${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'b
 | GET | \`${endpoints.detail.path}\` | one ${entity.kind} |
 | GET | \`${endpoints.timeSeries.path}\` | earlier snapshots |
 | GET | \`${endpoints.lowest.path}\` | the ${best} rates open to anyone, per ${measureName} |
+| GET | \`${endpoints.quote.path}\` | where a rate stands among the rates open to anyone of one ${measureName} |
 | GET | \`${alerts.path}\` | an item each time one ${measureName}'s ${best} open rate crosses a threshold (JSON Feed; Atom at \`${alertsAtom}\`) |
 
 ${section(endpoints.list, 'List', `The newest ${dataset.label} of every ${entity.kind}.${filters ? ` Filter with ${filters} (see the parameters).` : ''}`)}
@@ -166,6 +177,12 @@ ${section(
   endpoints.lowest,
   `${best[0]!.toUpperCase()}${best.slice(1)} rates`,
   `The ${best} ${dataset.label} of the newest snapshot open to anyone, one item of \`data\` per ${measureName} (${definition.measures.map((m) => `\`${m.key}\` ${m.label.toLowerCase()}`).join(', ')}), as the [rates explorer](/rates/${definition.path}) shows them: \`rate\`, every offer that makes it in \`offers\`, and in \`restricted\` the offers ${better} it that are not open to anyone, each with whom it is for (\`for\`; [best rates and restricted offers](/docs/concepts#best-rates-and-restricted-offers)). A ${measureName} no offer open to anyone has is left out.${lowestFilters.map((f) => ` \`${f.name}\` filters the offers as on the list.`).join('')} \`${entity.param}\` keeps one ${entity.kind}'s offers; one not in the newest snapshot is a \`404 ${entity.notFound}\`.`,
+)}
+
+${section(
+  endpoints.quote,
+  'Quote check',
+  `Where a rate someone was offered stands: \`rate\` (required) placed among the ${dataset.label} open to anyone of one ${measureName} in the newest snapshot, the ${measureName} named as \`/lowest\` names it (\`measure\`${quoteFilters.map((f) => `, or \`${f.name}\``).join('')}), counted as the [rates explorer](/rates/${definition.path}) counts offers: \`count\` open offers, how many are \`lower\`, \`equal\` and \`higher\`, \`percentile\` — the share of them no better than the rate, in percent (${betterWords}), so 100 when no open offer beats it — \`lowest\` (the ${best} open rate, what \`/lowest\` answers; the name stays whichever end is best) and \`median\`, and in \`lowestOffers\` the offers that make \`lowest\`, named as \`/lowest\` names them. With \`${entity.param}\`, \`lenderOffers\` adds that ${entity.kind}'s own offers of the ${measureName}, open and restricted (\`open\`, and \`for\` whom a restricted one is); the rate is still placed among every ${entity.kind}'s offers. A ${entity.kind} not in the newest snapshot is a \`404 ${entity.notFound}\`. Each comparison page of the explorer asks for a rate and answers the same.`,
 )}
 
 ## Threshold alerts

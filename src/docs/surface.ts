@@ -18,6 +18,7 @@ export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
   detail: 'one institution or issuer',
   timeSeries: 'a time series',
   lowest: 'the best open rates (the lowest of a rate paid, the highest of a rate earned)',
+  quote: 'a quote check (where a rate stands among the open offers)',
   changes: 'a change log',
   alerts: 'a threshold alerts feed, in JSON Feed and in Atom',
 };
@@ -28,6 +29,7 @@ const TOOL_KIND_WORDS: Record<EndpointKind, string> = {
   detail: 'detail',
   timeSeries: 'time-series',
   lowest: 'lowest-rates',
+  quote: 'quote-check',
 };
 
 const orList = (items: readonly string[]) =>

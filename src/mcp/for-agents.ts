@@ -5,13 +5,13 @@ import { endpointsOf, operationName } from '../endpoints.ts';
 const TOOL_FOR_PATH = new Map(
   DATASETS.flatMap((dataset) => {
     const endpoints = endpointsOf(dataset);
-    return [endpoints.list, endpoints.timeSeries].map((e) => [e.path, operationName(e)] as const);
+    return [endpoints.list, endpoints.timeSeries, endpoints.lowest].map((e) => [e.path, operationName(e)] as const);
   }),
 );
 
 /**
  * A REST error text as an agent should read it: where REST points to a request
- * (`GET /api/v1/<slug>`, `Request …/time-series without date parameters`), the tool to call.
+ * (`GET /api/v1/<slug>`, `GET /api/v1/<slug>/lowest`, `Request …/time-series without date parameters`), the tool to call.
  */
 export function forAgents(text: string): string {
   return text
@@ -19,5 +19,8 @@ export function forAgents(text: string): string {
       const tool = TOOL_FOR_PATH.get(path);
       return tool ? `Call ${tool} without date arguments` : whole;
     })
-    .replace(/GET (\/api\/v1\/[a-z-]+)(?![a-z/-])/g, (whole, path: string) => TOOL_FOR_PATH.get(path) ?? whole);
+    .replace(
+      /GET (\/api\/v1\/[a-z-]+(?:\/[a-z-]+)?)(?![a-z/-])/g,
+      (whole, path: string) => TOOL_FOR_PATH.get(path) ?? whole,
+    );
 }

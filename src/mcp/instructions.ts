@@ -49,7 +49,8 @@ Datasets (${countWord(REST_TOOL_KINDS.length)} tools each, the twins of the REST
 - list_<dataset>: the newest rates of every ${kinds.map((d) => d.entity.kind).join(' or ')}, with their ids.
 - ${kinds.map((d) => `get_<dataset>_by_${d.entity.kind}`).join(' / ')}: one ${kinds.map((d) => d.entity.kind).join(' or ')}.
 - get_<dataset>_time_series: earlier snapshots.
-- get_lowest_<dataset>: the ${best.word} newest rates open to anyone, per measure (${measureNames}), as the site's rates explorer shows them; restricted offers ${best.better} them are set apart with whom they are for.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
+- get_lowest_<dataset>: the ${best.word} newest rates open to anyone, per measure (${measureNames}), as the site's rates explorer shows them; restricted offers ${best.better} them are set apart with whom they are for.
+- check_<dataset>_quote: where a rate someone was offered (rate, in percent) stands among the newest rates open to anyone of one measure (measure, as get_lowest_<dataset> names it): how many are lower, equal and higher, its percentile (the share of open offers no better than it), the ${best.word} and the median; ${kinds.map((d) => d.entity.param).join(' or ')} adds that lender's own offers.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
 
 Ids: ${listInWords(kinds.map((d) => `${d.entity.kind}s are "${d.entity.prefix}:<slug>" (e.g. ${d.exampleEntityId})`))}. They are matched case-insensitively and do not change between collections; call a list tool first to find them.
 

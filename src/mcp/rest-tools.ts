@@ -1,5 +1,5 @@
 /**
- * The tools that are REST endpoints' twins, four per dataset, from the dataset table and the
+ * The tools that are REST endpoints' twins, five per dataset, from the dataset table and the
  * endpoints: a tool's arguments are its endpoint's parameters (strings, validated by the same zod
  * schemas), its result is the REST answer, and its outputSchema is the schema the OpenAPI document
  * gives that answer.
@@ -9,6 +9,7 @@ import {
   endpointsOf,
   entityIdParam,
   exampleEntityId,
+  filterDescription,
   operationName,
   type DataEndpoint,
   type EndpointKind,
@@ -16,9 +17,11 @@ import {
 import { z } from 'zod';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
+import { quoteSchemaOf } from '../explorer/quote.ts';
 import { bestRatesOf, bestWordOf } from '../explorer/best.ts';
 import { defineTool, jsonSchemaOf, type Arguments, type Tool } from './tool.ts';
 import { listInWords } from '../lib/words.ts';
+import { MAX_QUOTED_RATE } from '../schemas/params.ts';
 
 /**
  * The endpoints each dataset has a twin tool of, in groups as they came: the tool list gives each
@@ -28,6 +31,7 @@ import { listInWords } from '../lib/words.ts';
 export const REST_TOOL_GROUPS = [
   ['list', 'detail', 'timeSeries'],
   ['lowest'],
+  ['quote'],
 ] as const satisfies readonly (readonly EndpointKind[])[];
 
 /** The endpoints each dataset has a twin tool of. */
@@ -49,7 +53,7 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
       // A filter some of the dataset's tools do not take says which take it, so an agent does not try it elsewhere.
       const tools = toolsTaking(dataset, f);
       const only = tools.length < REST_TOOL_KINDS.length ? ` (${listInWords(tools)} only)` : '';
-      return ` Optional ${f.name}${only}: ${(kind === 'lowest' && f.asMeasure?.lowest) || f.description}`;
+      return ` Optional ${f.name}${only}: ${filterDescription(f, kind)}`;
     })
     .join('');
   const list = listToolName(dataset);
@@ -80,6 +84,21 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
           `The ${best} newest ${dataset.label} open to anyone, per ${measureName.toLowerCase()}, as the site's rates explorer shows them: ` +
           `the rate, the offers that make it (each with ${always.join(', ')}; and, where it has them, ${listInWords(sometimes)}), ` +
           `and the restricted offers ${better} it set apart, each with whom it is for. Optional ${entity.param} keeps one ${entity.kind} (${list} lists every id).${filters}`,
+      };
+    }
+    case 'quote': {
+      const definition = EXPLORER[dataset.slug];
+      const best = bestWordOf(definition);
+      const lowest = operationName(endpointsOf(dataset).lowest);
+      return {
+        title: `Check a rate against the ${dataset.label}`,
+        description:
+          `Where a rate someone was offered stands among the newest ${dataset.label} open to anyone, for one ${definition.measureName.toLowerCase()}: ` +
+          `how many open offers are lower, equal and higher (count, lower, equal, higher), its percentile (the share of open offers no better than it), ` +
+          `the ${best} and the median open rate, and the offers that make the ${best}, named as ${lowest} names them. ` +
+          `Give rate (percent a year, 0 to ${MAX_QUOTED_RATE}) and measure, one of ${definition.measures.map((m) => `"${m.key}" (${m.label.toLowerCase()})`).join(', ')}. ` +
+          `Optional ${entity.param} adds that ${entity.kind}'s own offers of the measure, open and restricted (${list} lists every id); ` +
+          `the rate is still placed among every ${entity.kind}'s open offers.${filters}`,
       };
     }
     case 'timeSeries':
@@ -143,7 +162,15 @@ const OUTPUT = {
   detail: (dataset: Dataset) => dataset.schemas.envelope,
   timeSeries: (dataset: Dataset) => dataset.schemas.timeSeries,
   lowest: lowestSchemaOf,
+  quote: quoteSchemaOf,
 } satisfies Record<EndpointKind, (dataset: Dataset) => z.ZodType>;
+
+/** Arguments that work: the example entity of a detail tool; a rate and the measure an institution's chart shows first for a quote check. */
+function exampleArguments(endpoint: DataEndpoint): Arguments {
+  const { dataset } = endpoint;
+  if (endpoint.pathParam) return { [endpoint.pathParam]: exampleEntityId(dataset) };
+  return endpoint.kind === 'quote' ? { rate: '6', measure: EXPLORER[dataset.slug].chartFirst } : {};
+}
 
 /** A dataset's twin tools, one per endpoint (of the groups given: all of them by default). */
 export const restToolsOf = (dataset: Dataset, kinds: readonly EndpointKind[] = REST_TOOL_KINDS): Tool[] =>
@@ -156,7 +183,7 @@ export const restToolsOf = (dataset: Dataset, kinds: readonly EndpointKind[] = R
       input,
       inputSchema: inputSchemaOf(endpoint, input),
       output: OUTPUT[kind](dataset),
-      example: endpoint.pathParam ? { [endpoint.pathParam]: exampleEntityId(dataset) } : {},
+      example: exampleArguments(endpoint),
       ignored: endpoint.ignoredQuery,
       digits: new Set(
         filtersOf(dataset, kind)
@@ -164,7 +191,7 @@ export const restToolsOf = (dataset: Dataset, kinds: readonly EndpointKind[] = R
           .map((filter) => filter.name),
       ),
       dataset,
-      ...(kind === 'lowest' ? {} : { sizes: kind }),
+      ...(kind === 'lowest' || kind === 'quote' ? {} : { sizes: kind }),
       forward: (args) => restTarget(endpoint, args),
     });
   });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { DATASETS, datasetsInWords, filtersOf } from '../datasets.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
+import { quoteSchemaOf, quoteTypeOf } from '../explorer/quote.ts';
 import { bestWordOf } from '../explorer/best.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
@@ -17,6 +18,7 @@ import { ErrorBody } from '../schemas/errors.ts';
 import { Health } from '../schemas/health.ts';
 import { StatusFigures } from '../schemas/status.ts';
 import { INSTITUTIONS_PATH, STATUS_PATH } from '../paths.ts';
+import { MAX_QUOTED_RATE } from '../schemas/params.ts';
 import { InstitutionsResponse } from '../schemas/institutions.ts';
 import { WINDOW_DAYS } from '../status/figures.ts';
 import { SearchQuery, SearchResponse } from '../schemas/search.ts';
@@ -52,6 +54,7 @@ const SUMMARY: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => stri
   detail: (d) => `Get ${d.label} by ${d.entity.kind}`,
   timeSeries: (d) => `Get ${d.label} time series`,
   lowest: (d) => `Get the ${bestWordOf(EXPLORER[d.slug])} ${d.label}`,
+  quote: (d) => `Check a rate against the ${d.label}`,
 };
 
 const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => string> = {
@@ -74,6 +77,21 @@ const DESCRIPTION: Record<DataEndpoint['kind'], (d: DataEndpoint['dataset']) => 
       'that are not open to anyone, each with whom it is for (/docs/concepts#best-rates-and-restricted-offers). ' +
       `A measure no offer open to anyone has is left out. ${filters.join('')}` +
       `\`${d.entity.param}\` keeps one ${d.entity.kind}'s offers; one not in the newest snapshot is a 404 \`${d.entity.notFound}\`.`
+    );
+  },
+  quote: (d) => {
+    const { path, measures } = EXPLORER[d.slug];
+    const best = bestWordOf(EXPLORER[d.slug]);
+    const term = filtersOf(d, 'quote').some((f) => f.name === 'termInMonths')
+      ? ' (a fixed term also by `termInMonths`)'
+      : '';
+    return (
+      `Where \`rate\` (required, percent a year, 0 to ${MAX_QUOTED_RATE}) stands among the ${d.label} open to anyone of one measure, \`measure\`${term}: ` +
+      `${measures.map((m) => `\`${m.key}\``).join(', ')}, in the newest snapshot, as the rates explorer at /rates/${path} counts them: ` +
+      'how many open offers are below, equal to and above it, its `percentile` (the share of open offers no better than it, as the schema says), ' +
+      `the ${best} and the median open rate, and the offers that make the ${best}, named as the lowest rates name them. ` +
+      `\`${d.entity.param}\` adds that ${d.entity.kind}'s own offers of the measure, open and restricted, in \`lenderOffers\`; the rate is still placed among every ${d.entity.kind}'s. ` +
+      `A missing or malformed rate, one above ${MAX_QUOTED_RATE}, or an unknown measure is a 400 \`invalid_request\`; a ${d.entity.kind} not in the newest snapshot is a 404 \`${d.entity.notFound}\`.`
     );
   },
 };
@@ -148,6 +166,7 @@ const COMPONENTS = {
         envelope: d.schemas.envelope.meta({ id: d.type }),
         timeSeries: d.schemas.timeSeries.meta({ id: d.timeSeriesType }),
         lowest: lowestSchemaOf(d).meta({ id: `${d.type}Lowest` }),
+        quote: quoteSchemaOf(d).meta({ id: quoteTypeOf(d) }),
       },
     ]),
   ),
@@ -166,6 +185,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       detail: schemas.envelope,
       timeSeries: schemas.timeSeries,
       lowest: schemas.lowest,
+      quote: schemas.quote,
     };
     for (const endpoint of Object.values(endpointsOf(dataset))) {
       const id = operationId(endpoint);
@@ -193,7 +213,9 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
           400: errorResponse(
             endpoint.kind === 'timeSeries'
               ? '`invalid_request`: a malformed parameter, a parameter this endpoint does not use, or a date rule broken.'
-              : '`invalid_request`: a malformed parameter, or a parameter this endpoint does not use.',
+              : endpoint.kind === 'quote'
+                ? `\`invalid_request\`: a missing or malformed parameter, a rate above ${MAX_QUOTED_RATE}, an unknown measure, or a parameter this endpoint does not use.`
+                : '`invalid_request`: a malformed parameter, or a parameter this endpoint does not use.',
             found,
             400,
           ),
@@ -369,7 +391,7 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     tags: [
       ...DATASETS.map((d) => ({
         name: d.title,
-        description: `${d.title}: list, one ${d.entity.kind}, the time series, the lowest rates and the change log.`,
+        description: `${d.title}: list, one ${d.entity.kind}, the time series, the lowest rates, the quote check and the change log.`,
       })),
       { name: 'Lenders', description: 'The registry: every institution and issuer of every dataset, in one list.' },
       { name: 'Service', description: 'Health, freshness and the reliability of collection.' },

@@ -34,7 +34,8 @@ export interface LowestNames {
   better: string;
 }
 
-function offerSchema(names: LowestNames) {
+/** One offer as /lowest names it; the quote check's answer names its offers the same way (src/schemas/quote.ts). */
+export function offerSchema(names: LowestNames) {
   const { value } = names;
   return z.strictObject({
     [names.entityId]: idWithPrefix(names.entityPrefix).describe(`The ${names.entityKind}’s id.`),

@@ -6,10 +6,23 @@ import { SnapshotDate } from './common.ts';
 export const TermInMonthsParam = z.string().regex(/^\d+$/, 'must be a whole number of months written in digits');
 export const DateParam = SnapshotDate;
 export const EntityIdParam = z.string().min(1, 'must not be empty');
+const RATE_PATTERN = /^\d+(?:\.\d+)?$/;
+const RATE_FORMAT = 'must be a rate in percent written as a decimal number, such as 6 or 5.25';
 /** A rate threshold in percent a year: `6`, `5.25` (never negative, never an exponent). */
-export const RateParam = z
-  .string()
-  .regex(/^\d+(?:\.\d+)?$/, 'must be a rate in percent written as a decimal number, such as 6 or 5.25');
+export const RateParam = z.string().regex(RATE_PATTERN, RATE_FORMAT);
+/** The most a rate in percent a year can be that the quote check takes (`rate=100`). */
+export const MAX_QUOTED_RATE = 100;
+/**
+ * A rate someone was offered, in percent a year, from 0 to MAX_QUOTED_RATE: its format is
+ * RateParam's (PARAMETER_FORMATS), its bounds and its absence said here.
+ */
+export const QuotedRateParam = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? 'is required: the rate in percent a year, such as 6 or 5.25' : undefined,
+  })
+  .regex(RATE_PATTERN, RATE_FORMAT)
+  .refine((value) => Number(value) <= MAX_QUOTED_RATE, `must be at most ${MAX_QUOTED_RATE}, a rate in percent a year`);
 /** A measure as /lowest names it in `measure`: `12`, `floating`, `secured`, `purchase`. */
 export const MeasureParam = z
   .string()
@@ -32,6 +45,7 @@ export const PARAMETER_FORMATS: Readonly<Record<string, z.ZodType<string>>> = {
   termInMonths: TermInMonthsParam,
   below: RateParam,
   above: RateParam,
+  rate: RateParam,
   measure: MeasureParam,
 };
 

@@ -41,7 +41,7 @@ export const ONE_OF_EACH_KIND: Dataset[] = [...new Map(DATASETS.map((d) => [d.en
 /** `[slug, dataset]` rows for `it.each` and `describe.each`. */
 export const EACH = DATASETS.map((d) => [d.slug, d] as const);
 
-/** A dataset's four MCP tools' names: its list, its detail, its time series and its lowest rates. */
+/** A dataset's first four MCP tools' names: its list, its detail, its time series and its lowest rates. */
 export function toolNamesOf(dataset: Dataset): { list: string; detail: string; series: string; lowest: string } {
   const [list, detail, series, lowest] = restToolsOf(dataset).map((t) => t.name) as [string, string, string, string];
   return { list, detail, series, lowest };
@@ -81,7 +81,7 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
     new Date(Date.parse(date) - days * 86_400_000).toISOString().slice(0, 10);
   return DATASETS.flatMap((d, n) => {
     const names = toolNamesOf(d);
-    const { list, detail, timeSeries, lowest } = endpointsOf(d);
+    const { list, detail, timeSeries, lowest, quote } = endpointsOf(d);
     const { param, prefix } = d.entity;
     const bare = d.exampleEntityId.slice(d.exampleEntityId.indexOf(':') + 1);
     const date = newest[d.slug]!;
@@ -95,6 +95,14 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
     const shouted = `${prefix}:${bare.toUpperCase()}`;
     const other = prefix === 'issuer' ? 'institution' : 'issuer';
     const lowestArgs = { [param]: shouted, ...examplesAt(d, 'lowest') };
+    // A term the filters name (mortgages), else the measure an institution's chart shows first.
+    const quoteArgs: Record<string, string> = {
+      rate: '7.5',
+      ...(Object.keys(examplesAt(d, 'quote')).length
+        ? examplesAt(d, 'quote')
+        : { measure: restToolsOf(d, ['quote'])[0]!.example.measure! }),
+      [param]: shouted,
+    };
     return [
       { tool: names.list, args: filtered, rest: `${list.path}${query(filtered)}` },
       {
@@ -112,6 +120,7 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
         args: lowestArgs,
         rest: `${lowest.path}${query(lowestArgs)}`,
       },
+      { tool: restToolsOf(d, ['quote'])[0]!.name, args: quoteArgs, rest: `${quote.path}${query(quoteArgs)}` },
     ];
   });
 }
