@@ -154,12 +154,13 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expectSame(pair, path);
   });
 
-  /** Beyond the contract: each dataset's lowest open rates and its alerts (JSON Feed, and Atom under /feeds), and the registry. */
+  /** Beyond the contract: each dataset's lowest open rates, its quote check and its alerts (JSON Feed, and Atom under /feeds), and the registry. */
   it.each([
     ...DATASETS.flatMap((d) => {
       const query = `${exampleMeasureQuery(d)}&below=50`;
       return [
         endpointsOf(d).lowest.path,
+        `${endpointsOf(d).quote.path}?${exampleMeasureQuery(d)}&rate=6`,
         `${alertsEndpointOf(d).path}?${query}`,
         `${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}?${query}`,
       ];

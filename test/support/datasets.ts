@@ -95,9 +95,11 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
     const shouted = `${prefix}:${bare.toUpperCase()}`;
     const other = prefix === 'issuer' ? 'institution' : 'issuer';
     const lowestArgs = { [param]: shouted, ...examplesAt(d, 'lowest') };
-    // A term the filters name (mortgages), else the measure an institution's chart shows first.
+    // A term the filters name (mortgages), else the measure an institution's chart shows first. The
+    // rate has a leading zero so that every client sends it as the string it is: the Inspector CLI
+    // sends whatever reads as JSON (7.5) as a number, which a tool, taking strings, refuses.
     const quoteArgs: Record<string, string> = {
-      rate: '7.5',
+      rate: '07.5',
       ...(Object.keys(examplesAt(d, 'quote')).length
         ? examplesAt(d, 'quote')
         : { measure: restToolsOf(d, ['quote'])[0]!.example.measure! }),
