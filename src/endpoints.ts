@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { filtersOf, type Dataset, type ItemFilter } from './datasets.ts';
 import { API_PREFIX, LOWEST_SEGMENT, QUOTE_SEGMENT, TIME_SERIES_SEGMENT } from './paths.ts';
+import { withArticle } from './lib/words.ts';
 import { DateParam, EntityIdParam, MAX_QUOTED_RATE, MeasureParam, QuotedRateParam } from './schemas/params.ts';
 
 export type EndpointKind = 'list' | 'detail' | 'timeSeries' | 'lowest' | 'quote';
@@ -132,7 +133,7 @@ function buildEndpoints(dataset: Dataset): Record<EndpointKind, DataEndpoint> {
         ...filterParams(dataset, 'quote'),
         [dataset.entity.param]: entityIdParam(dataset)
           .describe(
-            `A ${dataset.entity.kind} whose own advertised offers of the measure the answer adds, open and restricted; ` +
+            `${withArticle(dataset.entity.kind).replace(/^a/, 'A')} whose own advertised offers of the measure the answer adds, open and restricted; ` +
               `the rate is still placed among every ${dataset.entity.kind}'s open offers. ${entityIdParam(dataset).description}`,
           )
           .optional(),

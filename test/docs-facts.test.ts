@@ -614,19 +614,20 @@ describe('the terms page', () => {
   it('names the answers that carry the terms of use and those that do not, as they are', async () => {
     const text = flat(page('terms'));
     const dataset = DATASETS[0];
-    const { list, detail, timeSeries, lowest } = endpointsOf(dataset);
+    const { list, detail, timeSeries, lowest, quote } = endpointsOf(dataset);
     const newest = (await lastDates(dataset)).at(-1);
     const carrying = [
       list.path,
       detail.path.replace(`{${dataset.entity.param}}`, dataset.exampleEntityId),
       `${timeSeries.path}?date=${newest}`,
       lowest.path,
+      `${quote.path}?rate=6&measure=${EXPLORER[dataset.slug].measures[0]!.key}`,
       changesEndpointOf(dataset).path,
       INSTITUTIONS_PATH,
     ];
     for (const target of carrying) expect((await (await core(target)).json()).termsOfUse, target).toBe(TERMS_OF_USE);
     expect(text).toContain(
-      '| every list, detail, time-series, lowest-rates and change-log answer of the API (`/api/v1/<dataset>…`), and the lenders registry (`/api/v1/institutions`) | in its `termsOfUse` field |',
+      '| every list, detail, time-series, lowest-rates, quote-check and change-log answer of the API (`/api/v1/<dataset>…`), and the lenders registry (`/api/v1/institutions`) | in its `termsOfUse` field |',
     );
 
     const callTool = async (args: Record<string, unknown>) => {

@@ -8,6 +8,7 @@ import { endpointsOf, entityIdParam, operationId, type DataEndpoint } from '../e
 import { cutWords, type Example, type ExampleSet } from '../examples.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
+import { withArticle } from '../lib/words.ts';
 import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
@@ -182,7 +183,7 @@ ${section(
 ${section(
   endpoints.quote,
   'Quote check',
-  `Where a rate someone was offered stands: \`rate\` (required) placed among the ${dataset.label} open to anyone of one ${measureName} in the newest snapshot, the ${measureName} named as \`/lowest\` names it (\`measure\`${quoteFilters.map((f) => `, or \`${f.name}\``).join('')}), counted as the [rates explorer](/rates/${definition.path}) counts offers: \`count\` open offers, how many are \`lower\`, \`equal\` and \`higher\`, \`percentile\` — the share of them no better than the rate, in percent (${betterWords}), so 100 when no open offer beats it — \`lowest\` (the ${best} open rate, what \`/lowest\` answers; the name stays whichever end is best) and \`median\`, and in \`lowestOffers\` the offers that make \`lowest\`, named as \`/lowest\` names them. With \`${entity.param}\`, \`lenderOffers\` adds that ${entity.kind}'s own offers of the ${measureName}, open and restricted (\`open\`, and \`for\` whom a restricted one is); the rate is still placed among every ${entity.kind}'s offers. A ${entity.kind} not in the newest snapshot is a \`404 ${entity.notFound}\`. Each comparison page of the explorer asks for a rate and answers the same.`,
+  `Where a rate someone was offered stands: \`rate\` (required) placed among the ${dataset.label} open to anyone of one ${measureName} in the newest snapshot, the ${measureName} named as \`/lowest\` names it (\`measure\`${quoteFilters.map((f) => `, or \`${f.name}\``).join('')}), counted as the [rates explorer](/rates/${definition.path}) counts offers: \`count\` open offers, how many are \`lower\`, \`equal\` and \`higher\`, \`percentile\` — the share of them no better than the rate, in percent (${betterWords}), so 100 when no open offer beats it — \`lowest\` (the ${best} open rate, what \`/lowest\` answers; the name stays whichever end is best) and \`median\`, and in \`lowestOffers\` the offers that make \`lowest\`, named as \`/lowest\` names them. With \`${entity.param}\`, \`lenderOffers\` adds that ${entity.kind}'s own offers of the ${measureName}, open and restricted (\`open\`, and \`for\` whom a restricted one is); the rate is still placed among every ${entity.kind}'s offers. ${withArticle(entity.kind).replace(/^a/, 'A')} not in the newest snapshot is a \`404 ${entity.notFound}\`. Each comparison page of the explorer asks for a rate and answers the same.`,
 )}
 
 ## Threshold alerts
