@@ -49,6 +49,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('a filter for one endpo
     expect(Object.keys(endpoints.detail.query.shape)).not.toContain('minimumRate');
     expect(Object.keys(endpoints.timeSeries.query.shape)).not.toContain('minimumRate');
     expect(Object.keys(endpoints.lowest.query.shape)).not.toContain('minimumRate');
+    expect(Object.keys(endpoints.quote.query.shape)).not.toContain('minimumRate');
     expect(endpoints.detail.query.safeParse({ minimumRate: '5' }).success).toBe(false);
     expect(endpoints.list.query.safeParse({ minimumRate: '5' }).success).toBe(true);
   });
@@ -56,7 +57,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('a filter for one endpo
   it('is refused by the REST core everywhere else, with the 400 /docs/errors#invalid_request documents', () => {
     const query = new URLSearchParams({ minimumRate: '5' });
     expect(routeQuery({ kind: 'data', endpoint: endpoints.list }, query)).toEqual({ minimumRate: '5' });
-    for (const endpoint of [endpoints.detail, endpoints.timeSeries, endpoints.lowest]) {
+    for (const endpoint of [endpoints.detail, endpoints.timeSeries, endpoints.lowest, endpoints.quote]) {
       let refused: unknown;
       try {
         routeQuery({ kind: 'data', endpoint }, query);

@@ -208,8 +208,8 @@ describe('the OpenAPI document', () => {
     const operations = Object.entries(openapi.paths).flatMap(([path, item]: [string, any]) =>
       Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
     );
-    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, changes,
-    // alerts and their Atom twin; each GET and the MCP POST with its path's CORS preflight; MCP's GET and DELETE (405).
+    // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, quote check,
+    // changes, alerts and their Atom twin; each GET and the MCP POST with its path's CORS preflight; MCP's GET and DELETE (405).
     const camel = (words: string) => words.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
     const answered = [
       ...DATASETS.flatMap((d) => [
@@ -217,6 +217,7 @@ describe('the OpenAPI document', () => {
         camel(`get-${d.slug}-by-${d.entity.kind}`),
         camel(`get-${d.slug}-time-series`),
         camel(`get-lowest-${d.slug}`),
+        camel(`check-${d.slug}-quote`),
         camel(`get-${d.slug}-changes`),
         camel(`get-${d.slug}-alerts`),
         camel(`get-${d.slug}-alerts-atom`),
