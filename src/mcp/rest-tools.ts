@@ -93,10 +93,10 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
       return {
         title: `Check a rate against the ${dataset.label}`,
         description:
-          `Where a rate someone was offered stands among the newest ${dataset.label} open to anyone, for one ${definition.measureName.toLowerCase()}: ` +
+          `Where a rate someone was offered stands among the newest ${dataset.label} open to anyone of one measure: ` +
           `how many open offers are lower, equal and higher (count, lower, equal, higher), its percentile (the share of open offers no better than it), ` +
           `the ${best} and the median open rate, and the offers that make the ${best}, named as ${lowest} names them. ` +
-          `Give rate (percent a year, 0 to ${MAX_QUOTED_RATE}) and measure, one of ${definition.measures.map((m) => `"${m.key}" (${m.label.toLowerCase()})`).join(', ')}. ` +
+          `Give rate (percent a year, 0 to ${MAX_QUOTED_RATE}) and measure, one of ${definition.measures.map((m) => `"${m.key}"${m.key === m.label.toLowerCase() ? '' : ` (${m.label.toLowerCase()})`}`).join(', ')}. ` +
           `Optional ${entity.param} adds that ${entity.kind}'s own offers of the measure, open and restricted (${list} lists every id); ` +
           `the rate is still placed among every ${entity.kind}'s open offers.${filters}`,
       };
