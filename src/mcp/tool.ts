@@ -19,7 +19,10 @@ export type JsonSchema = {
   required?: string[];
 } & Record<string, unknown>;
 
-/** A REST answer as the tools read it: bytes or a stream, and the kept answer's room for results. */
+/**
+ * A REST answer as the tools read it: its status and body (bytes or a stream), no headers — what a
+ * tool reads is never put through the way out (src/service.ts) — and the kept answer's room for results.
+ */
 export interface RestAnswer {
   status: number;
   body: Uint8Array | AsyncIterable<Uint8Array> | null;

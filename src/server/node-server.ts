@@ -1,8 +1,9 @@
 /**
  * The HTTP server of `npm start` (scripts/serve.mjs): Node's http server with the limits of
  * limits.ts, every answer of its own in the documented JSON error body, and the routing — /api/*
- * to the API listener (api-listener.ts, whose answers leave through src/http/way-out.ts, as these
- * refusals do), pages to Astro behind compression and the security headers.
+ * to the API listener (api-listener.ts, which writes what the service's `serve` makes, through
+ * src/http/way-out.ts, as these refusals are made), pages to Astro behind compression and the
+ * security headers.
  *
  * Limits, and what a client sees when it passes one:
  * - head not sent within headersTimeoutMs, or the whole request within requestTimeoutMs: 408;
