@@ -6,7 +6,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
-import { loadDocPages } from '../src/docs/pages.ts';
+import { durationWords, loadDocPages } from '../src/docs/pages.ts';
+import { STALE_AFTER } from '../src/lib/stale-after.ts';
+import { DEPLOY_GRACE_MS } from '../src/status/health.ts';
 import type { DatasetHealth, Health } from '../src/schemas/health.ts';
 import { datasetState, headline, pageState } from '../src/status/report.ts';
 import { ROOT, SITE } from './support/constants.ts';
@@ -42,7 +44,7 @@ describe('a newer collection being deployed', () => {
     const pages = await loadDocPages({ contentDir: join(ROOT, 'content/docs'), site: SITE, examples: {}, figures: [] });
     const text = pages.find((p) => p.slug === 'deploying')!.markdown.replace(/\s+/g, ' ');
     expect(text).toContain(
-      '**Fresh** (green: checked within 3 hours, its newest run fine, the newest data served — or a newer collection being deployed, for at most 30 minutes, which its row and the banner say)',
+      `**Fresh** (green: checked within ${STALE_AFTER.words}, its newest run fine, the newest data served — or a newer collection being deployed, for at most ${durationWords(DEPLOY_GRACE_MS / 1000)}, which its row and the banner say)`,
     );
   });
 });
