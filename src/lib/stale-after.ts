@@ -19,12 +19,15 @@ export interface StaleThreshold {
   words: string;
 }
 
-/** A threshold of `ms`, with its words; refused unless it is a whole number of minutes. */
-export function staleThreshold(ms: number): StaleThreshold {
+/** A span of time in the largest unit it is a whole number of ("3 hours", "30 minutes"); refused unless whole minutes. */
+export function spanWords(ms: number): string {
   const [unit, size] = UNITS.find(([, size]) => ms >= size && ms % size === 0) ?? [];
-  if (!unit || !size) throw new Error(`the stale threshold (${ms} ms) is no whole number of minutes`);
+  if (!unit || !size) throw new Error(`${ms} ms is no whole number of minutes`);
   const n = ms / size;
-  return { ms, words: `${n} ${unit}${n === 1 ? '' : 's'}` };
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
+
+/** A threshold of `ms`, with its words. */
+export const staleThreshold = (ms: number): StaleThreshold => ({ ms, words: spanWords(ms) });
 
 export const STALE_AFTER = staleThreshold(3 * 60 * 60 * 1000);
