@@ -374,7 +374,8 @@ export async function getAlerts(
       authors: [{ name: 'NZ Rates API', url: `${site}/` }],
       items,
     });
-    return JSON.stringify(feed);
+    // JSON Feed 1.1 requires `items`, an empty array for a feed with none; feedsmith leaves an empty one out.
+    return JSON.stringify({ ...feed, items: feed.items ?? [] });
   });
   const type = atom ? ATOM_TYPE : JSON_FEED_TYPE;
   return { status: 200, headers: { 'content-type': type, etag: ready.etag }, body: ready.head, cache: 'data' };
