@@ -373,7 +373,7 @@ export async function getAlerts(
       description: `${about.description} ${TERMS_OF_USE}`,
       authors: [{ name: 'NZ Rates API', url: `${site}/` }],
       items,
-    });
+    }) as { items?: unknown[] };
     // JSON Feed 1.1 requires `items`, an empty array for a feed with none; feedsmith leaves an empty one out.
     return JSON.stringify({ ...feed, items: feed.items ?? [] });
   });
