@@ -175,11 +175,11 @@ if (!productionUrl) {
     'PRODUCTION_URL is not set: a run with nothing to push cannot check that production serves the newest snapshots (self-healing is off)';
   console.log(env.GITHUB_ACTIONS === 'true' ? `::warning::${note}` : `hourly: ${note}`);
 }
-if (hub && !productionUrl)
-  console.log(
-    '::warning::WEBSUB_HUB_URL is set but PRODUCTION_URL is not: the hub is told of a changed feed only once production serves it, so it is never told',
-  );
-else
+if (hub && !productionUrl) {
+  const note =
+    'WEBSUB_HUB_URL is set but PRODUCTION_URL is not: the hub is told of a changed feed only once production serves it, so it is never told';
+  console.log(env.GITHUB_ACTIONS === 'true' ? `::warning::${note}` : `hourly: ${note}`);
+} else
   log(
     `websub: ${hub ? `after a deploy of a push, the changed feeds are published to WEBSUB_HUB_URL once production serves them (waiting at most ${websubWait.liveTimeoutMs} ms)` : 'off, WEBSUB_HUB_URL is not set'}`,
   );
