@@ -44,6 +44,10 @@ describe('WEBSUB_HUB_URL', () => {
     expect(hubFrom({ WEBSUB_HUB_URL: '  ' })).toBeUndefined();
     expect(hubFrom({ WEBSUB_HUB_URL: 'https://websubhub.com/hub' })).toBe('https://websubhub.com/hub');
     expect(hubFrom({ WEBSUB_HUB_URL: 'http://127.0.0.1:9000/hub' })).toBe('http://127.0.0.1:9000/hub');
+    // As the URL parser writes it: nothing a header or an attribute could not carry.
+    expect(hubFrom({ WEBSUB_HUB_URL: ' https://Hub.example/a b\n?x=<1> ' })).toBe(
+      'https://hub.example/a%20b?x=%3C1%3E',
+    );
     for (const bad of ['ftp://hub.example/', 'hub.example/hub', 'javascript:alert(1)', 'https//x'])
       expect(() => hubFrom({ WEBSUB_HUB_URL: bad })).toThrow(
         /^WEBSUB_HUB_URL is not an http\(s\) URL; it names the WebSub hub every feed announces$/,

@@ -9,13 +9,16 @@
 
 const HUB_VARIABLE = 'WEBSUB_HUB_URL';
 
-/** The hub's URL in `env`, or undefined when unset (or empty); anything but an http(s) URL is refused. */
+/**
+ * The hub's URL in `env`, or undefined when unset (or empty); anything but an http(s) URL is
+ * refused. As the URL parser writes it, so that it goes into a header and an XML attribute as it is.
+ */
 export function hubFrom(env: Record<string, string | undefined>): string | undefined {
   const raw = env[HUB_VARIABLE]?.trim();
   if (!raw) return undefined;
   try {
     const url = new URL(raw);
-    if (url.protocol === 'https:' || url.protocol === 'http:') return raw;
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.href;
   } catch {}
   // The value is not repeated: a private hub's URL may carry its key.
   throw new Error(`${HUB_VARIABLE} is not an http(s) URL; it names the WebSub hub every feed announces`);
