@@ -24,6 +24,7 @@ import { getChanges } from './changes.ts';
 import { getLowest } from './lowest.ts';
 import { getInstitutions } from './institutions.ts';
 import { getAlerts } from './alerts.ts';
+import { getBreakEven } from './break-even.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -97,6 +98,8 @@ export function createRestCore(deps: ApiDeps): RestCore {
         return getLowest(endpoint, query, ctx);
       case 'alerts':
         return getAlerts(endpoint, query, ctx, site, route.atom ?? false);
+      case 'breakEven':
+        return getBreakEven(endpoint, query, ctx);
     }
   }
 
