@@ -11,6 +11,8 @@ export const CHANGES_SEGMENT = 'changes';
 export const LOWEST_SEGMENT = 'lowest';
 /** The path segment after a dataset's slug that names its threshold alerts feed. */
 export const ALERTS_SEGMENT = 'alerts';
+/** The path segment after a dataset's slug that names its break-even rates of fixed terms (datasets with fixed terms only). */
+export const BREAK_EVEN_SEGMENT = 'break-even';
 /** Feeds the REST core answers outside API_PREFIX: `/feeds/<dataset>/alerts.atom`. */
 export const FEEDS_PREFIX = '/feeds';
 export const ALERTS_FEED_FILE = 'alerts.atom';

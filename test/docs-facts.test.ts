@@ -42,6 +42,7 @@ import { OWN_TOOLS, TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
 import { alertsEndpointOf, alertsExampleRequests, lowestChangesAtom } from '../src/api/alerts.ts';
+import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, SERVICE_PATH, STATUS_PATH } from '../src/paths.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
@@ -794,11 +795,13 @@ describe('the reference pages', () => {
           /curl '([^']+)'\n```\n\nResponse `200` \(real data(?:; ([^)]*))?\):\n\n```json\n([\s\S]*?)\n```/g,
         ),
       ];
-      // One example per endpoint of the dataset.
-      expect(blocks.length, dataset.slug).toBe(Object.keys(endpointsOf(dataset)).length);
+      // One example per endpoint of the dataset, and of its break-even rates where it has fixed terms.
+      const breakEven = breakEvenEndpointOf(dataset);
+      expect(blocks.length, dataset.slug).toBe(Object.keys(endpointsOf(dataset)).length + (breakEven ? 1 : 0));
       for (const [, url, note = '', shownJson] of blocks) {
         const real = await (await core(url!.slice(SITE.length))).json();
-        const expected = cutOf(real, JSON.parse(shownJson!), `${dataset.entity.kind}s`);
+        const noun = breakEven && url!.startsWith(`${SITE}${breakEven.path}`) ? 'pairs' : `${dataset.entity.kind}s`;
+        const expected = cutOf(real, JSON.parse(shownJson!), noun);
         expect(note, url).toBe(expected.join('; '));
         cuts += expected.length;
       }
@@ -809,6 +812,8 @@ describe('the reference pages', () => {
   it('as the OpenAPI document says of each example it cut, and of no other', async () => {
     const nouns = new Map<string, string>([[INSTITUTIONS_PATH, 'institutions and issuers']]);
     for (const d of DATASETS) for (const e of Object.values(endpointsOf(d))) nouns.set(e.path, `${d.entity.kind}s`);
+    // The break-even rates list pairs of terms.
+    for (const d of DATASETS) if (breakEvenEndpointOf(d)) nouns.set(breakEvenEndpointOf(d)!.path, 'pairs');
     let cut = 0;
     for (const [path, item] of Object.entries<any>(openapi.paths))
       for (const [status, response] of Object.entries<any>(item.get?.responses ?? {})) {

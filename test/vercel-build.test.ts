@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { alertsEndpointOf, exampleMeasureQuery } from '../src/api/alerts.ts';
+import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { endpointsOf, exampleEntityId, HEALTH_PATH } from '../src/endpoints.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, STATUS_PATH } from '../src/paths.ts';
 import { Health } from '../src/schemas/health.ts';
@@ -154,14 +155,16 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expectSame(pair, path);
   });
 
-  /** Beyond the contract: each dataset's lowest open rates and its alerts (JSON Feed, and Atom under /feeds), and the registry. */
+  /** Beyond the contract: each dataset's lowest open rates and its alerts (JSON Feed, and Atom under /feeds), its break-even rates where it has fixed terms, and the registry. */
   it.each([
     ...DATASETS.flatMap((d) => {
       const query = `${exampleMeasureQuery(d)}&below=50`;
+      const breakEven = breakEvenEndpointOf(d);
       return [
         endpointsOf(d).lowest.path,
         `${alertsEndpointOf(d).path}?${query}`,
         `${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}?${query}`,
+        ...(breakEven ? [breakEven.path] : []),
       ];
     }),
     INSTITUTIONS_PATH,

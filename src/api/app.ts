@@ -25,6 +25,7 @@ import { getChanges } from './changes.ts';
 import { getLowest } from './lowest.ts';
 import { getInstitutions } from './institutions.ts';
 import { getAlerts } from './alerts.ts';
+import { getBreakEven } from './break-even.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -101,6 +102,8 @@ export function createRestCore(deps: ApiDeps): RestCore {
         return getLowest(endpoint, query, ctx);
       case 'alerts':
         return getAlerts(endpoint, query, ctx, site, route.atom ?? false, hub);
+      case 'breakEven':
+        return getBreakEven(endpoint, query, ctx);
     }
   }
 

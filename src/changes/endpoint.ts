@@ -9,7 +9,14 @@
  */
 import { z } from 'zod';
 import { datasetOperationId, entityIdParam } from '../endpoints.ts';
-import { ALERTS_SEGMENT, API_PREFIX, CHANGES_SEGMENT, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../paths.ts';
+import {
+  ALERTS_SEGMENT,
+  API_PREFIX,
+  BREAK_EVEN_SEGMENT,
+  CHANGES_SEGMENT,
+  LOWEST_SEGMENT,
+  TIME_SERIES_SEGMENT,
+} from '../paths.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { DateParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
@@ -20,6 +27,8 @@ const RESERVED_SEGMENTS: Readonly<Record<string, string>> = {
   [CHANGES_SEGMENT]: 'the change log',
   [LOWEST_SEGMENT]: 'the best open rates',
   [ALERTS_SEGMENT]: 'the threshold alerts feed',
+  // Reserved for every dataset, though only those with fixed terms answer it: one list, whatever the data.
+  [BREAK_EVEN_SEGMENT]: 'the break-even rates of fixed terms',
 };
 /** Those segments: the slugs no institution or issuer may take (the collection and changes docs list them). */
 export const RESERVED_SLUGS: readonly string[] = Object.keys(RESERVED_SEGMENTS);

@@ -14,6 +14,8 @@ import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
 import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
 import { OWN_TOOLS, TOOLS } from '../mcp/tool-table.ts';
+import { BREAK_EVEN_DATASETS, breakEvenExample } from '../explorer/break-even.ts';
+import { BREAK_EVEN_FORMULA } from '../schemas/break-even.ts';
 import { figuresSubstitutions, type DatasetFigures } from './figures.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
@@ -121,6 +123,26 @@ const TWIN_WORDS: Record<EndpointKind, string> = {
   lowest: 'its best open rates',
 };
 
+/**
+ * The tools that are no twin of every dataset's, named: the twins of an endpoint only some datasets
+ * have (a `forward` tool, with the request it forwards), then those with a result of their own.
+ */
+function ownToolsWords(): string {
+  type Tool = (typeof TOOLS)[number];
+  const twins = OWN_TOOLS.filter((t): t is Extract<Tool, { forward: unknown }> => 'forward' in t);
+  const own = OWN_TOOLS.filter((t) => 'call' in t);
+  const named = (t: Tool) => `\`${t.name}\` (${t.title.toLowerCase()})`;
+  const parts = [
+    ...twins.map((t) => `${named(t)}, the twin of \`GET ${t.forward(t.example)}\`, which not every dataset has`),
+    ...(own.length
+      ? [
+          `${namesInWords(own.map(named))}, which answer${own.length === 1 ? 's' : ''} from several REST answers with a result of ${own.length === 1 ? 'its' : 'their'} own, described by ${own.length === 1 ? 'its' : 'their'} \`outputSchema\``,
+        ]
+      : []),
+  ];
+  return parts.length ? `, and ${listInWords(parts)}` : '';
+}
+
 /** Values the hand-written pages can include, so lists that the code defines are written once. */
 function substitutions(site: string): Record<string, string> {
   return {
@@ -143,6 +165,9 @@ function substitutions(site: string): Record<string, string> {
     deployGrace: durationWords(DEPLOY_GRACE_MS / 1000),
     /** How long without a successful collection before health calls a dataset `stale`. */
     staleAfter: STALE_AFTER.words,
+    /** The break-even formula and its worked example, as src/explorer/break-even.ts computes them. */
+    breakEvenFormula: BREAK_EVEN_FORMULA,
+    breakEvenExample: BREAK_EVEN_DATASETS[0] ? breakEvenExample(BREAK_EVEN_DATASETS[0]) : '',
     /** How long a whole answer, health's included, is reused (src/http/kept-answers.ts). */
     keptFor: durationWords(KEPT_FOR_MS / 1000),
     /** The smallest answer `npm start` codes (src/http/coding.ts). */
@@ -182,10 +207,8 @@ function substitutions(site: string): Record<string, string> {
     toolsPerDataset: countWord(REST_TOOL_KINDS.length),
     /** What each dataset's twins answer, in the order of the tool list. */
     twinKinds: listInWords(REST_TOOL_KINDS.map((kind) => TWIN_WORDS[kind])),
-    /** The tools that are no endpoint's twin, named, or nothing when there are none. */
-    ownTools: OWN_TOOLS.length
-      ? `, and ${namesInWords(OWN_TOOLS.map((t) => `\`${t.name}\` (${t.title.toLowerCase()})`))}, which answer${OWN_TOOLS.length === 1 ? 's' : ''} from several REST answers with a result of ${OWN_TOOLS.length === 1 ? 'its' : 'their'} own, described by ${OWN_TOOLS.length === 1 ? 'its' : 'their'} \`outputSchema\``
-      : '',
+    /** The tools that are no twin of every dataset's, named, or nothing when there are none. */
+    ownTools: ownToolsWords(),
     /** How many MCP protocol versions the server speaks, in words. */
     protocolVersionCount: countWord(SUPPORTED_VERSIONS.length),
     /** The Inspector the docs' commands run: the version the suite tests. */

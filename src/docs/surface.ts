@@ -4,13 +4,14 @@
  * sizes. Filled into content/docs as `{{name}}` (src/docs/pages.ts).
  */
 import type { AlertsEndpoint } from '../api/alerts.ts';
+import type { BreakEvenEndpoint } from '../api/break-even.ts';
 import { type ChangesEndpoint, RESERVED_SLUGS } from '../changes/endpoint.ts';
 import { DATASETS } from '../datasets.ts';
 import type { EndpointKind } from '../endpoints.ts';
 import { listInWords } from '../lib/words.ts';
 import { REST_TOOL_KINDS, restToolsOf } from '../mcp/rest-tools.ts';
 
-type DatasetEndpointKind = EndpointKind | ChangesEndpoint['kind'] | AlertsEndpoint['kind'];
+type DatasetEndpointKind = EndpointKind | ChangesEndpoint['kind'] | AlertsEndpoint['kind'] | BreakEvenEndpoint['kind'];
 
 /** What each endpoint of a dataset answers, in the overview's words: a new kind of endpoint needs its words here. */
 export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
@@ -20,6 +21,7 @@ export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
   lowest: 'the best open rates (the lowest of a rate paid, the highest of a rate earned)',
   changes: 'a change log',
   alerts: 'a threshold alerts feed, in JSON Feed and in Atom',
+  breakEven: 'the break-even rates of its fixed terms, where it has them',
 };
 
 /** A twin tool's kind as the AI page names the tools: "the list, detail and time-series tools". */

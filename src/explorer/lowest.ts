@@ -18,7 +18,8 @@ const definitionOf = (dataset: Dataset): ExplorerDefinition => EXPLORER[dataset.
 /** The answer's `type`: `<the dataset's type>Lowest`. */
 export const lowestTypeOf = (dataset: Dataset) => `${dataset.type}Lowest`;
 
-function namesOf(dataset: Dataset): LowestNames {
+/** How the dataset names an offer's parts, and its measures, for the answer and its descriptions. */
+export function namesOf(dataset: Dataset): LowestNames {
   const keys = changeKeys(dataset);
   const definition = definitionOf(dataset);
   const fields = Object.keys(recordSchemas(dataset).item.shape).filter((key) => key.endsWith('Rate'));
@@ -50,8 +51,8 @@ export function lowestSchemaOf(dataset: Dataset): z.ZodObject {
   return schema;
 }
 
-/** One offer as the answer names it. */
-function offerOf(names: LowestNames, { entity, item, offer }: Who) {
+/** One offer as the answer names it (the break-even rates name theirs so too: src/explorer/break-even.ts). */
+export function offerOf(names: LowestNames, { entity, item, offer }: Who) {
   const [, field] = offer.id.split('#');
   return {
     [names.entityId]: entity.id,

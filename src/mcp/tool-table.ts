@@ -6,9 +6,13 @@
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { REST_TOOL_GROUPS, restToolsOf } from './rest-tools.ts';
 import type { Tool } from './tool.ts';
+import { BREAK_EVEN_TOOLS } from './tools/break-even.ts';
 
-/** Tools that are not a REST endpoint's twin, in the order `tools/list` gives them after the twins. */
-export const OWN_TOOLS: readonly Tool[] = [];
+/**
+ * Tools that are not a twin of every dataset's, in the order `tools/list` gives them after the twins:
+ * a tool of its own kind, or the twin of an endpoint only some datasets have (the break-even rates).
+ */
+export const OWN_TOOLS: readonly Tool[] = [...BREAK_EVEN_TOOLS];
 
 /**
  * The twins, group by group (each group for every dataset, src/mcp/rest-tools.ts), then the tools of

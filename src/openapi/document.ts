@@ -25,6 +25,8 @@ import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { openToNewFields } from '../schemas/open.ts';
 import { registerChangesPath } from './changes.ts';
 import { registerAlertsPath } from './alerts.ts';
+import { registerBreakEvenPath } from './break-even.ts';
+import { breakEvenOperationId } from '../api/break-even.ts';
 import { alertsOperationId } from '../api/alerts.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
@@ -231,6 +233,13 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       registry,
       dataset,
       { ...examples, serverError: examples[serverErrorKey(alertsOperationId(dataset))] ?? [] },
+      { examplesFor, errorResponse },
+    );
+    // Only a dataset whose measures are fixed terms has it.
+    registerBreakEvenPath(
+      registry,
+      dataset,
+      { ...examples, serverError: examples[serverErrorKey(breakEvenOperationId(dataset))] ?? [] },
       { examplesFor, errorResponse },
     );
   }

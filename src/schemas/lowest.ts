@@ -34,7 +34,8 @@ export interface LowestNames {
   better: string;
 }
 
-function offerSchema(names: LowestNames) {
+/** One offer as /lowest names it (the break-even rates name theirs the same way: src/schemas/break-even.ts). */
+export function offerSchema(names: LowestNames) {
   const { value } = names;
   return z.strictObject({
     [names.entityId]: idWithPrefix(names.entityPrefix).describe(`The ${names.entityKind}’s id.`),

@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import { DATASETS, type Dataset, filtersOf, type ItemFilter } from '../../src/datasets.ts';
 import { type EndpointKind, endpointsOf } from '../../src/endpoints.ts';
 import { restToolsOf } from '../../src/mcp/rest-tools.ts';
+import { breakEvenEndpointOf } from '../../src/api/break-even.ts';
+import { breakEvenToolName } from '../../src/mcp/tools/break-even.ts';
 
 /** The first dataset whose entities have `schema`: for a test that writes data of that shape. */
 export function datasetOfSchema(schema: z.ZodType): Dataset {
@@ -69,8 +71,9 @@ export interface ToolCallCase {
  * A call of every tool, each with its REST request: each dataset's list (filtered where it can be),
  * its example entity (the prefix kept, the slug in capitals: ids match case-insensitively), its time
  * series three ways in turn (a range for the entity by its bare slug, one date, no date), each
- * parameter its time series ignores, and its lowest rates of the example entity, filtered where
- * they can be. `newest` gives each dataset's newest snapshot date.
+ * parameter its time series ignores, its lowest rates of the example entity, filtered where
+ * they can be, and, where it has fixed terms, its break-even rates of the example entity.
+ * `newest` gives each dataset's newest snapshot date.
  */
 export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
   const query = (values: Record<string, string>) => {
@@ -112,6 +115,15 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
         args: lowestArgs,
         rest: `${lowest.path}${query(lowestArgs)}`,
       },
+      ...(breakEvenEndpointOf(d)
+        ? [
+            {
+              tool: breakEvenToolName(d),
+              args: { [param]: shouted },
+              rest: `${breakEvenEndpointOf(d)!.path}${query({ [param]: shouted })}`,
+            },
+          ]
+        : []),
     ];
   });
 }
