@@ -13,6 +13,7 @@ import { countWord, listInWords, namesInWords } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
 import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
+import { PROMPTS } from '../mcp/prompts.ts';
 import { OWN_TOOLS, TOOLS } from '../mcp/tool-table.ts';
 import { figuresSubstitutions, type DatasetFigures } from './figures.ts';
 import { parseFrontmatter } from './frontmatter.ts';
@@ -120,6 +121,25 @@ const TWIN_WORDS: Record<EndpointKind, string> = {
   lowest: 'its best open rates',
 };
 
+/**
+ * The tools of the table's own (OWN_TOOLS) for the AI page's sentence about the twins: the twins of
+ * an endpoint of no dataset (health, the status figures), then those that answer from several
+ * REST answers; nothing when there are none.
+ */
+function ownToolsWords(): string {
+  const named = (tools: readonly (typeof TOOLS)[number][]) =>
+    namesInWords(tools.map((t) => `\`${t.name}\` (${t.title.toLowerCase()})`));
+  const twins = OWN_TOOLS.filter((t) => 'forward' in t);
+  const own = OWN_TOOLS.filter((t) => !('forward' in t));
+  const one = own.length === 1;
+  return [
+    twins.length ? `, and ${named(twins)}, the twin${twins.length === 1 ? '' : 's'} of an endpoint of no dataset` : '',
+    own.length
+      ? `, and ${named(own)}, which answer${one ? 's' : ''} from several REST answers with a result of ${one ? 'its' : 'their'} own, described by ${one ? 'its' : 'their'} \`outputSchema\``
+      : '',
+  ].join('');
+}
+
 /** Values the hand-written pages can include, so lists that the code defines are written once. */
 function substitutions(site: string): Record<string, string> {
   return {
@@ -180,9 +200,7 @@ function substitutions(site: string): Record<string, string> {
     /** What each dataset's twins answer, in the order of the tool list. */
     twinKinds: listInWords(REST_TOOL_KINDS.map((kind) => TWIN_WORDS[kind])),
     /** The tools that are no endpoint's twin, named, or nothing when there are none. */
-    ownTools: OWN_TOOLS.length
-      ? `, and ${namesInWords(OWN_TOOLS.map((t) => `\`${t.name}\` (${t.title.toLowerCase()})`))}, which answer${OWN_TOOLS.length === 1 ? 's' : ''} from several REST answers with a result of ${OWN_TOOLS.length === 1 ? 'its' : 'their'} own, described by ${OWN_TOOLS.length === 1 ? 'its' : 'their'} \`outputSchema\``
-      : '',
+    ownTools: ownToolsWords(),
     /** How many MCP protocol versions the server speaks, in words. */
     protocolVersionCount: countWord(SUPPORTED_VERSIONS.length),
     /** The Inspector the docs' commands run: the version the suite tests. */
@@ -191,6 +209,14 @@ function substitutions(site: string): Record<string, string> {
       '| tool | what it returns | arguments |',
       '| --- | --- | --- |',
       ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${toolArguments(t)} |`),
+    ].join('\n'),
+    prompts: [
+      '| prompt | what it does | arguments |',
+      '| --- | --- | --- |',
+      ...PROMPTS.map(
+        (p) =>
+          `| \`${p.name}\` | ${p.description} | ${p.arguments.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') || '—'} |`,
+      ),
     ].join('\n'),
     datasets: [
       '| dataset | list | one institution or issuer | time series | best open rates | reference |',

@@ -6,9 +6,11 @@
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { REST_TOOL_GROUPS, restToolsOf } from './rest-tools.ts';
 import type { Tool } from './tool.ts';
+import { GET_COLLECTION_STATUS } from './tools/get-collection-status.ts';
+import { GET_HEALTH } from './tools/get-health.ts';
 
 /** Tools that are not a REST endpoint's twin, in the order `tools/list` gives them after the twins. */
-export const OWN_TOOLS: readonly Tool[] = [];
+export const OWN_TOOLS: readonly Tool[] = [GET_HEALTH, GET_COLLECTION_STATUS];
 
 /**
  * The twins, group by group (each group for every dataset, src/mcp/rest-tools.ts), then the tools of

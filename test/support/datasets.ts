@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { DATASETS, type Dataset, filtersOf, type ItemFilter } from '../../src/datasets.ts';
 import { type EndpointKind, endpointsOf } from '../../src/endpoints.ts';
 import { restToolsOf } from '../../src/mcp/rest-tools.ts';
+import { OWN_TOOLS } from '../../src/mcp/tool-table.ts';
 
 /** The first dataset whose entities have `schema`: for a test that writes data of that shape. */
 export function datasetOfSchema(schema: z.ZodType): Dataset {
@@ -70,7 +71,8 @@ export interface ToolCallCase {
  * its example entity (the prefix kept, the slug in capitals: ids match case-insensitively), its time
  * series three ways in turn (a range for the entity by its bare slug, one date, no date), each
  * parameter its time series ignores, and its lowest rates of the example entity, filtered where
- * they can be. `newest` gives each dataset's newest snapshot date.
+ * they can be; then each tool of the table's own that is an endpoint's twin, with its example.
+ * `newest` gives each dataset's newest snapshot date.
  */
 export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
   const query = (values: Record<string, string>) => {
@@ -113,5 +115,10 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
         rest: `${lowest.path}${query(lowestArgs)}`,
       },
     ];
-  });
+  }).concat(
+    // The tools of the table's own that are an endpoint's twin (health, the status figures), called with their example.
+    OWN_TOOLS.flatMap((tool) =>
+      'forward' in tool ? [{ tool: tool.name, args: tool.example, rest: tool.forward(tool.example) }] : [],
+    ),
+  );
 }
