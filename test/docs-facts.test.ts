@@ -234,8 +234,14 @@ describe('the AI page', () => {
         ).map((kind) => words[kind]!),
       );
     expect(kinds(true)).not.toBe('');
+    // The tools of no dataset whose descriptions state a size (health, the status figures), named after the kinds.
+    const twins = new Set(DATASETS.flatMap((d) => restToolsOf(d).map((t) => t.name)));
+    const others = listed
+      .filter((t) => !twins.has(t.name) && /\bSizes?: /.test(t.description))
+      .map((t) => `\`${t.name}\``);
+    const also = others.length ? `, as ${others.length === 1 ? 'does' : 'do'} ${listInWords(others)}` : '';
     expect(flat(page('ai'))).toContain(
-      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve; those of the ${kinds(false)} tools state none.`,
+      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve${also}; those of the ${kinds(false)} tools state none.`,
     );
   });
 

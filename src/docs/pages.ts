@@ -13,6 +13,7 @@ import { countWord, listInWords, namesInWords } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
 import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
+import { PROMPTS } from '../mcp/prompts.ts';
 import { OWN_TOOLS, TOOLS } from '../mcp/tool-table.ts';
 import { BREAK_EVEN_DATASETS, breakEvenExample } from '../explorer/break-even.ts';
 import { BREAK_EVEN_FORMULA } from '../schemas/break-even.ts';
@@ -124,19 +125,24 @@ const TWIN_WORDS: Record<EndpointKind, string> = {
 };
 
 /**
- * The tools that are no twin of every dataset's, named: the twins of an endpoint only some datasets
- * have (a `forward` tool, with the request it forwards), then those with a result of their own.
+ * The tools that are no twin of every dataset's, named: the twins of one endpoint (a `forward`
+ * tool, with the request it forwards: health, the status figures, or an endpoint only some datasets
+ * have), then those with a result of their own.
  */
 function ownToolsWords(): string {
   type Tool = (typeof TOOLS)[number];
   const twins = OWN_TOOLS.filter((t): t is Extract<Tool, { forward: unknown }> => 'forward' in t);
-  const own = OWN_TOOLS.filter((t) => 'call' in t);
+  const own = OWN_TOOLS.filter((t) => !('forward' in t));
   const named = (t: Tool) => `\`${t.name}\` (${t.title.toLowerCase()})`;
+  const one = own.length === 1;
   const parts = [
-    ...twins.map((t) => `${named(t)}, the twin of \`GET ${t.forward(t.example)}\`, which not every dataset has`),
+    ...twins.map(
+      (t) =>
+        `${named(t)}, the twin of \`GET ${t.forward(t.example)}\`${'dataset' in t && t.dataset ? ', which not every dataset has' : ''}`,
+    ),
     ...(own.length
       ? [
-          `${namesInWords(own.map(named))}, which answer${own.length === 1 ? 's' : ''} from several REST answers with a result of ${own.length === 1 ? 'its' : 'their'} own, described by ${own.length === 1 ? 'its' : 'their'} \`outputSchema\``,
+          `${namesInWords(own.map(named))}, which answer${one ? 's' : ''} from several REST answers with a result of ${one ? 'its' : 'their'} own, described by ${one ? 'its' : 'their'} \`outputSchema\``,
         ]
       : []),
   ];
@@ -217,6 +223,14 @@ function substitutions(site: string): Record<string, string> {
       '| tool | what it returns | arguments |',
       '| --- | --- | --- |',
       ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${toolArguments(t)} |`),
+    ].join('\n'),
+    prompts: [
+      '| prompt | what it does | arguments |',
+      '| --- | --- | --- |',
+      ...PROMPTS.map(
+        (p) =>
+          `| \`${p.name}\` | ${p.description} | ${p.arguments.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') || '—'} |`,
+      ),
     ].join('\n'),
     datasets: [
       '| dataset | list | one institution or issuer | time series | best open rates | reference |',

@@ -10,6 +10,7 @@ import { DATASETS } from '../datasets.ts';
 import type { EndpointKind } from '../endpoints.ts';
 import { listInWords } from '../lib/words.ts';
 import { REST_TOOL_KINDS, restToolsOf } from '../mcp/rest-tools.ts';
+import { TOOLS } from '../mcp/tool-table.ts';
 
 type DatasetEndpointKind = EndpointKind | ChangesEndpoint['kind'] | AlertsEndpoint['kind'] | BreakEvenEndpoint['kind'];
 
@@ -43,6 +44,11 @@ const toolKinds = (sized: boolean) =>
     ),
   );
 
+function measuredTools(): string {
+  const names = TOOLS.filter((t) => t.measured !== undefined).map((t) => `\`${t.name}\``);
+  return names.length ? `, as ${names.length === 1 ? 'does' : 'do'} ${listInWords(names)}` : '';
+}
+
 export function surfaceSubstitutions(): Record<string, string> {
   return {
     /** "a list, one institution or issuer, … and a threshold alerts feed": every endpoint of a dataset. */
@@ -52,5 +58,7 @@ export function surfaceSubstitutions(): Record<string, string> {
     /** The twin tools whose descriptions state their sizes, and those whose do not. */
     sizedTools: toolKinds(true),
     unsizedTools: toolKinds(false),
+    /** ", as do `get_health` and …": the tools of no dataset whose descriptions state their answer's size. */
+    measuredTools: measuredTools(),
   };
 }

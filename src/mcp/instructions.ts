@@ -5,6 +5,7 @@ import { bestRatesOf } from '../explorer/best.ts';
 import { API_PREFIX } from '../endpoints.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { countWord, listInWords } from '../lib/words.ts';
+import { PROMPTS } from './prompts.ts';
 import { LIMITS, mib } from './protocol.ts';
 import { REST_TOOL_KINDS, toolsTaking } from './rest-tools.ts';
 import { OWN_TOOLS } from './tool-table.ts';
@@ -56,6 +57,8 @@ Ids: ${listInWords(kinds.map((d) => `${d.entity.kind}s are "${d.entity.prefix}:<
 Every argument is a string.${filters.length ? ` ${filters.join(' ')}` : ''}
 
 Time series: give date (YYYY-MM-DD, one snapshot) or startDate and endDate (inclusive range), never both; with no date the result lists availableDates. A snapshot exists only on dates when rates changed; rates on other dates equal the nearest earlier snapshot. A date without a snapshot is an error (no_data). One result may hold at most ${mib(LIMITS.resultBytes)}: a dataset's whole history can be several MB, so for long periods pass the ${kinds.map((d) => d.entity.param).join(' or ')} or a range of a few weeks (each time-series tool's description states the sizes).
+
+Resources (resources/list): every docs page as Markdown, the OpenAPI document and each dataset's newest data, each at its address on the site. Prompts (prompts/list): ${listInWords(PROMPTS.map((p) => p.name))}.
 
 Rates are percentages per year (4.29 means 4.29 %). Results are the same JSON as the REST API at ${API_PREFIX}. The data may be incorrect: the institution is the authority for its rates; each data result carries the terms of use (termsOfUse); an error result does not.`;
 }

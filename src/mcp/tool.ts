@@ -69,6 +69,13 @@ interface ToolBase {
   dataset?: Dataset;
   /** Which of the dataset's answers it gives, for the sizes its description states. */
   sizes?: 'list' | 'detail' | 'timeSeries';
+  /** A tool of no dataset: the REST request whose answer's size its description states, measured as the datasets' are. */
+  measured?: string;
+  /**
+   * REST statuses besides 2xx whose body is the result, not an error: health's 503 is a health
+   * body like its 200, and the answer is the information.
+   */
+  resultStatuses?: readonly number[];
 }
 
 export type ToolSpec = ToolBase &

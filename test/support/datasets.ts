@@ -10,6 +10,7 @@ import { type EndpointKind, endpointsOf } from '../../src/endpoints.ts';
 import { restToolsOf } from '../../src/mcp/rest-tools.ts';
 import { breakEvenEndpointOf } from '../../src/api/break-even.ts';
 import { breakEvenToolName } from '../../src/mcp/tools/break-even.ts';
+import { OWN_TOOLS } from '../../src/mcp/tool-table.ts';
 
 /** The first dataset whose entities have `schema`: for a test that writes data of that shape. */
 export function datasetOfSchema(schema: z.ZodType): Dataset {
@@ -72,7 +73,8 @@ export interface ToolCallCase {
  * its example entity (the prefix kept, the slug in capitals: ids match case-insensitively), its time
  * series three ways in turn (a range for the entity by its bare slug, one date, no date), each
  * parameter its time series ignores, its lowest rates of the example entity, filtered where
- * they can be, and, where it has fixed terms, its break-even rates of the example entity.
+ * they can be, and, where it has fixed terms, its break-even rates of the example entity; then each
+ * tool of the table's own that is an endpoint's twin, with its example.
  * `newest` gives each dataset's newest snapshot date.
  */
 export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
@@ -125,5 +127,10 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
           ]
         : []),
     ];
-  });
+  }).concat(
+    // The tools of the table's own that are an endpoint's twin (health, the status figures), called with their example.
+    OWN_TOOLS.flatMap((tool) =>
+      'forward' in tool ? [{ tool: tool.name, args: tool.example, rest: tool.forward(tool.example) }] : [],
+    ),
+  );
 }
