@@ -11,7 +11,7 @@ import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
 import type { ErrorCode } from '../schemas/errors.ts';
 import { MODERN_RESULT_FIELDS, type Catalog } from './catalog.ts';
-import { narrowing } from './sizes.ts';
+import { changesNarrowing, narrowing } from './sizes.ts';
 import {
   atLeast,
   errorText,
@@ -243,9 +243,10 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
 
   async function tooLarge(tool: Tool): Promise<string> {
     const { dataset } = tool;
-    const narrower = dataset && narrowing(dataset, (await options.catalog()).sizes.get(dataset.slug));
+    const sizes = dataset && (await options.catalog()).sizes.get(dataset.slug);
+    const narrower = dataset && (tool.sizes === 'changes' ? changesNarrowing(dataset) : narrowing(dataset, sizes));
     const how =
-      tool.sizes === 'timeSeries' && narrower
+      (tool.sizes === 'timeSeries' || tool.sizes === 'changes') && narrower
         ? `${narrower[0]!.toUpperCase()}${narrower.slice(1)}.`
         : 'Call a narrower tool.';
     const error = new ApiError(
