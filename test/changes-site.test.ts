@@ -4,7 +4,8 @@
  * (@rowanmanning/feed-parser) and its entries are the differences between the API's snapshots;
  * entry ids are stable across two builds; every CSV parses with a real CSV parser (csv-parse) and
  * each row equals the API's value for its date and id; every new link on the pages, in the feeds,
- * the docs and llms.txt resolves; vercel.json gives the files their types and download names.
+ * the docs and llms.txt resolves; vercel.json gives the files their types and download names;
+ * the feeds the hourly job tells the WebSub hub of are the files the build writes.
  */
 import { execFile } from 'node:child_process';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeDays, type SnapshotData } from '../src/changes/model.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
+import { feedTexts } from '../scripts/hourly/feeds.ts';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { lowestChangesAtom } from '../src/api/alerts.ts';
 import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
@@ -378,6 +380,16 @@ describe('Atom feeds', () => {
       entries += parsed.entries?.length ?? 0;
     }
     expect(entries).toBeGreaterThan(20);
+  });
+
+  it('the hourly job makes the feeds it tells the WebSub hub of as the build writes them: every .atom file under /rates, the same text', async () => {
+    const built = (await readdir(join(site.buildDir, 'client', 'rates'), { recursive: true }))
+      .filter((f) => f.endsWith('.atom'))
+      .map((f) => `/rates/${f}`);
+    const listed = await feedTexts(historyDir(), site.url);
+    expect([...listed.keys()].sort()).toEqual(built.sort());
+    for (const [path, text] of listed)
+      expect(text, path).toBe(await readFile(join(site.buildDir, 'client', path), 'utf8'));
   });
 
   it('entry ids are stable across builds: a build of the history one snapshot shorter has the same entries, less the new date', async () => {

@@ -150,8 +150,11 @@ function describeScope(scope: FeedScope): { title: string; subtitle: string; pag
   }
 }
 
-/** The Atom document of one feed. `sources` are the datasets in scope (every one for the all-datasets feed). */
-export function atomFeed(scope: FeedScope, sources: readonly DatasetChanges[], site: string): string {
+/**
+ * The Atom document of one feed. `sources` are the datasets in scope (every one for the all-datasets feed);
+ * `hub`, the WebSub hub the feed names beside its own address (src/lib/websub.ts), none when unset.
+ */
+export function atomFeed(scope: FeedScope, sources: readonly DatasetChanges[], site: string, hub?: string): string {
   const about = describeScope(scope);
   const entries = sources
     .flatMap((source) => datasetEntries(site, source, scope.kind === 'entity' ? scope : undefined))
@@ -171,6 +174,7 @@ export function atomFeed(scope: FeedScope, sources: readonly DatasetChanges[], s
     links: [
       { href: `${site}${about.page}`, rel: 'alternate', type: 'text/html' },
       { href: `${site}${about.self}`, rel: 'self', type: 'application/atom+xml' },
+      ...(hub ? [{ href: hub, rel: 'hub' }] : []),
     ],
     rights: { value: TERMS_OF_USE, type: 'text' },
     entries: entries.map((entry) => ({

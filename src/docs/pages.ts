@@ -32,6 +32,7 @@ import { CODING_THRESHOLD } from '../http/coding.ts';
 import { PARTS_KEPT } from '../store/history-archive.ts';
 import { RUN_LOG_LENGTH, RUN_LOG_MAX_BYTES } from '../status/run-log.ts';
 import { REASON_MAX_CHARS } from '../lib/clean-text.ts';
+import { STALE_AFTER } from '../lib/stale-after.ts';
 import { STATUS_RECORD_MAX_BYTES } from '../status/status-store.ts';
 import { CHANGELOG_FEED, CHANGELOG_FEED_TITLE, CHANGELOG_FILE, changelogMarkdown } from './changelog.ts';
 
@@ -141,6 +142,8 @@ function substitutions(site: string): Record<string, string> {
     statusCacheTime: durationWords(STATUS_CACHE_MS / 1000),
     /** How long a collected change may wait for its deployment before health calls it `behind`. */
     deployGrace: durationWords(DEPLOY_GRACE_MS / 1000),
+    /** How long without a successful collection before health calls a dataset `stale`. */
+    staleAfter: STALE_AFTER.words,
     /** How long a whole answer, health's included, is reused (src/http/kept-answers.ts). */
     keptFor: durationWords(KEPT_FOR_MS / 1000),
     /** The smallest answer `npm start` codes (src/http/coding.ts). */

@@ -11,6 +11,8 @@ import { EXPLORER } from '../explorer/definitions.ts';
 import { lowestSchemaOf } from '../explorer/lowest.ts';
 import { bestWordOf } from '../explorer/best.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
+import { spanWords, STALE_AFTER } from '../lib/stale-after.ts';
+import { DEPLOY_GRACE_MS } from '../status/health.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import { cutWords, serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
@@ -242,8 +244,9 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     summary: 'Service health and data freshness',
     description:
       'Whether the snapshot store can be read, and per dataset `lastUpdated` (last change of the data), `lastChecked` (last successful collection) ' +
-      'and `stale` (no successful collection in 3 hours). An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing. ' +
-      'It also compares what the collector last found (`lastChanged`) with what this deployment serves (`deployment`: `behind` when a change collected over 30 minutes ago is not served), ' +
+      `and \`stale\` (no successful collection in ${STALE_AFTER.words}). ` +
+      'An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing. ' +
+      `It also compares what the collector last found (\`lastChanged\`) with what this deployment serves (\`deployment\`: \`behind\` when a change collected over ${spanWords(DEPLOY_GRACE_MS)} ago is not served), ` +
       'reports the collection status store (`collection`), and lists in `problems` every reason the status is not `ok`.',
     responses: {
       200: {
