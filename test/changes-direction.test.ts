@@ -497,7 +497,7 @@ describe('a change log past one tool result', () => {
       expect(body).toMatchObject({ error: 'invalid_request', message: 'Result too large' });
       expect(body.hint).toContain(`over ${mib(LIMITS.resultBytes)}`);
       expect(body.hint).toContain(
-        `Pass a later since (or an until), ${dataset.entity.param} for one ${dataset.entity.kind}, or direction or minBps`,
+        `Pass a later since or an earlier until, ${dataset.entity.param} for one ${dataset.entity.kind}, or direction or minBps`,
       );
       // The description says the whole history does not fit, and how to narrow it.
       const tools = (await sendMcp(large.url, modern('tools/list'))).json.result.tools;

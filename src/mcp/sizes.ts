@@ -103,7 +103,7 @@ export async function measureSizes(
 /** What narrows a change log too large for one result. */
 export function changesNarrowing(dataset: Dataset): string {
   const { param, kind } = dataset.entity;
-  return `pass a later since (or an until), ${param} for one ${kind}, or direction or minBps for fewer changes`;
+  return `pass a later since or an earlier until, ${param} for one ${kind}, or direction or minBps for fewer changes`;
 }
 
 /** The sentence a too-large time series is answered with, and the one its description ends with. */
@@ -116,8 +116,9 @@ export function narrowing(dataset: Dataset, sizes: DatasetSizes | undefined): st
 }
 
 /**
- * What a dataset tool's description adds about its result's size. The whole history's size is
- * not stated: it is measured only at build time, and stated on the docs' AI page.
+ * What a dataset tool's description adds about its result's size. A time series' whole history
+ * is not stated: it is measured only at build time, and stated on the docs' AI page; a change log's,
+ * far smaller, is.
  */
 export function sizeNote(dataset: Dataset, answer: SizedAnswer, sizes: DatasetSizes | undefined, site: string): string {
   if (!sizes) return '';
