@@ -58,6 +58,13 @@ var DateParam = SnapshotDate;
 var EntityIdParam = z2.string().min(1, "must not be empty");
 var RateParam = z2.string().regex(/^\d+(?:\.\d+)?$/, "must be a rate in percent written as a decimal number, such as 6 or 5.25");
 var MeasureParam = z2.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a measure key in lower case, such as 12 or purchase");
+var CHANGE_DIRECTIONS = ["up", "down", "new", "gone"];
+var direction = `(?:${CHANGE_DIRECTIONS.join("|")})`;
+var DirectionParam = z2.string().regex(
+  new RegExp(`^${direction}(?:,${direction})*$`),
+  `must be ${CHANGE_DIRECTIONS.slice(0, -1).join(", ")} or ${CHANGE_DIRECTIONS.at(-1)}, or several of them separated by commas such as down,new`
+);
+var MinBpsParam = z2.string().regex(/^\d+$/, "must be a whole number of basis points written in digits, such as 25");
 var PARAMETER_FORMATS = {
   date: DateParam,
   startDate: DateParam,
@@ -69,7 +76,9 @@ var PARAMETER_FORMATS = {
   termInMonths: TermInMonthsParam,
   below: RateParam,
   above: RateParam,
-  measure: MeasureParam
+  measure: MeasureParam,
+  direction: DirectionParam,
+  minBps: MinBpsParam
 };
 var QUOTED_MAX_CHARS = 60;
 function quote(value) {

@@ -27,7 +27,7 @@ import { datasetViews } from '../src/explorer/pages.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
-import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
+import { expectedDays, expectedMovement, type ExpectedChange } from './support/changes-diff.ts';
 import { ROOT } from './support/constants.ts';
 import { datasetOfSchema } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
@@ -165,10 +165,19 @@ function expectedEntries(scope: Scope) {
     .slice(0, 100);
 }
 
-const line = (c: { kind: string; entity: string; item: string; id: string; from?: unknown; to?: unknown }) =>
-  `${c.kind}|${c.entity}|${c.item}|${c.id}|${JSON.stringify(c.from)}|${JSON.stringify(c.to)}`;
+const line = (c: {
+  kind: string;
+  entity: string;
+  item: string;
+  id: string;
+  from?: unknown;
+  to?: unknown;
+  direction: unknown;
+  bps: unknown;
+}) =>
+  `${c.kind}|${c.entity}|${c.item}|${c.id}|${JSON.stringify(c.from)}|${JSON.stringify(c.to)}|${c.direction}|${c.bps}`;
 const expectedLine = (c: ExpectedChange) =>
-  line({ kind: c.kind, entity: c.entityId, item: c.itemId, id: c.id, from: c.from, to: c.to });
+  line({ kind: c.kind, entity: c.entityId, item: c.itemId, id: c.id, from: c.from, to: c.to, ...expectedMovement(c) });
 
 /**
  * The HTML content of each entry, read with an XML parser (cheerio's): @rowanmanning/feed-parser
@@ -196,6 +205,8 @@ function listed(html: string) {
         id: attr('id')!,
         from: value('from'),
         to: value('to'),
+        direction: value('direction') ?? null,
+        bps: value('bps') ?? null,
         text: $(li).text(),
       };
     })
@@ -278,9 +289,13 @@ describe('Atom feeds', () => {
       expect(entry.title).toBe(`${shown[0]!.text}${shown.length > 1 ? ` and ${shown.length - 1} more` : ''}`);
       for (const c of shown) {
         expect(c.text.startsWith(`${name} · `), c.text).toBe(true);
-        // A move reads "…: <from> → <to>", each value as the field is written (5.29 %, $65).
+        // A move reads "…: <which way>, <from> → <to>" ("down 25 bps", "up" for a fee), each value as the field is written (5.29 %, $65).
         if (typeof c.from === 'number' && typeof c.to === 'number') {
-          const said = c.text.slice(c.text.lastIndexOf(': ') + 2);
+          const way =
+            c.bps === null ? c.direction : `${c.direction} ${Math.abs(c.bps)} bp${Math.abs(c.bps) === 1 ? '' : 's'}`;
+          const moved = c.text.slice(c.text.lastIndexOf(': ') + 2);
+          expect(moved.startsWith(`${way}, `), c.text).toBe(true);
+          const said = moved.slice(`${way}, `.length);
           expect(said, c.text).toContain(' → ');
           const numbers = (said.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => Number(n.replaceAll(',', '')));
           expect(numbers, c.text).toEqual([c.from, c.to]);
@@ -303,6 +318,8 @@ describe('Atom feeds', () => {
             id: c.rateId ?? `${c[`${item}Id`]}#${c.field}`,
             from: c.from,
             to: c.to,
+            direction: c.direction,
+            bps: c.bps,
           }),
         ),
       );
@@ -336,11 +353,11 @@ describe('Atom feeds', () => {
     );
     const feed = parseFeed(xml);
     expect(feed.items).toHaveLength(1);
-    expect(feed.items[0]!.title).toBe(`${dataset.title} — ${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+    expect(feed.items[0]!.title).toBe(`${dataset.title} — ${name} · Special <b> · 1 year: down 25 bps, 5.50 → 5.25 %`);
     const $ = cheerio.load(contents(xml)[0]!);
     expect($('script')).toHaveLength(0);
     expect($('b')).toHaveLength(0);
-    expect($('li').text()).toBe(`${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+    expect($('li').text()).toBe(`${name} · Special <b> · 1 year: down 25 bps, 5.50 → 5.25 %`);
     // The snapshot dated as the pages date it: when it was collected, in New Zealand time, never by its UTC date.
     expect($('p').first().text()).toBe(
       `1 change to ${dataset.label} in the snapshot collected 2 Jan 2025, 2:00 pm (New Zealand time), compared with the snapshot before it.`,

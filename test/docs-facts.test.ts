@@ -200,6 +200,8 @@ describe('the AI page', () => {
         `| ${size(historyBytes)} (${dates.length} snapshots, ${dates[0]} to ${dates.at(-1)}): ${verdict(historyBytes)} |`,
       );
       expect(row).toContain(`| ${top.name} (\`${top.id}\`), ${size(top.bytes)}: ${verdict(top.bytes)} |`);
+      const changes = (await read(await core(`${changesEndpointOf(dataset).path}?since=${dates[0]}`))).bytes;
+      expect(row).toContain(`| ${size(changes)}: ${verdict(changes)} |`);
       if (top.bytes > largest.bytes)
         largest = {
           bytes: top.bytes,
@@ -223,6 +225,7 @@ describe('the AI page', () => {
       detail: 'detail',
       timeSeries: 'time-series',
       lowest: 'lowest-rates',
+      changes: 'change-log',
     };
     const kinds = (sized: boolean) =>
       listInWords(
@@ -302,6 +305,7 @@ describe('the AI page', () => {
       [
         ...DATASETS.flatMap((d) => restToolsOf(d, ['list', 'detail', 'timeSeries'])),
         ...DATASETS.flatMap((d) => restToolsOf(d, ['lowest'])),
+        ...DATASETS.flatMap((d) => restToolsOf(d, ['changes'])),
         ...OWN_TOOLS,
       ].map((t) => t.name),
     );
@@ -588,7 +592,8 @@ describe('the notifications page', () => {
     const snapshots = await snapshotsOf(dataset);
     const sources = [{ dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots.at(-1)!.lastUpdated }];
     const entity = entitiesEver(snapshots).find((e) => e.id === dataset.exampleEntityId)!;
-    const moved = /^[^·]+ · [^·]+ · [^·:]+: \d+\.\d\d → \d+\.\d\d %$/;
+    // A rate that moved, in the change log's words: "…: down 60 bps, 5.29 → 4.69 %".
+    const moved = /^[^·]+ · [^·]+ · [^·:]+: (?:up|down) \d+ bps?, \d+\.\d\d → \d+\.\d\d %$/;
     let movedTitles = 0;
     const scopes = [
       [{ kind: 'dataset', dataset }, `${dataset.title} — `],

@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/<dataset>/changes`: the change log endpoint of each dataset, declared from the
- * dataset table beside the four endpoints of src/endpoints.ts. It is a REST endpoint only: the
- * MCP server has no tool of it (src/mcp/tool-table.ts).
+ * dataset table beside the four endpoints of src/endpoints.ts; each has its MCP twin, like them
+ * (src/mcp/rest-tools.ts).
  *
  * `changes` (like `time-series` and `lowest`) is a path segment the router reserves before the
  * detail route: ids are `institution:<slug>`, so an id never reads `changes`, but a bare slug
@@ -18,7 +18,7 @@ import {
   TIME_SERIES_SEGMENT,
 } from '../paths.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
-import { DateParam } from '../schemas/params.ts';
+import { CHANGE_DIRECTIONS, DateParam, DirectionParam, MinBpsParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
 
 /** Path segments after a dataset that are not an institution or issuer, with what each names. */
@@ -61,6 +61,14 @@ export function changesEndpointOf(dataset: Dataset): ChangesEndpoint {
           'Last date to include, YYYY-MM-DD, inclusive; not before since. Default: the newest snapshot’s date.',
         ).optional(),
         [dataset.entity.param]: entityIdParam(dataset).optional(),
+        direction: DirectionParam.describe(
+          `Keep the changes going one way: ${CHANGE_DIRECTIONS.join(', ')}, or several separated by commas (down,new). ` +
+            'up and down are numbers that moved; new a value listed now and not before (or null before); gone one listed before and not now (or null now).',
+        ).optional(),
+        minBps: MinBpsParam.describe(
+          'Keep the rate moves of at least this many basis points either way, a whole number (25 is 0.25 percentage points; 0 keeps every rate move). ' +
+            'Only a rate has basis points: with minBps, new and gone values and moves of a fee, of days or of text are left out.',
+        ).optional(),
       }),
       ignoredQuery: [],
     };
@@ -83,7 +91,11 @@ export function changesExampleRequests(
   return [
     ...(newestDate ? [`${base}?since=${newestDate}`] : []),
     ...(newestDate && firstId ? [`${base}?since=${newestDate}&${param}=${firstId}`] : []),
+    // The newest date's rate moves of at least 10 basis points either way.
+    ...(newestDate ? [`${base}?since=${newestDate}&direction=up,down&minBps=10`] : []),
     `${base}?since=last-week`,
+    `${base}?direction=sideways`,
+    `${base}?minBps=-5`,
     `${base}?since=2025-03-05&until=2025-03-01`,
     // An issuer dataset takes issuerId, not institutionId; no dataset's change log takes a filter such as termInMonths.
     dataset.entity.param === 'issuerId'

@@ -1,7 +1,8 @@
 /**
  * Atom feeds of rate changes, written at build time from the change log (src/changes/model.ts):
  * every dataset, one dataset, or one institution or issuer. One entry per snapshot date that
- * changed a value in the feed's scope, newest first, at most FEED_ENTRIES.
+ * changed a value in the feed's scope, newest first, at most FEED_ENTRIES. Each change reads as
+ * the change log says it: `…: down 25 bps, 5.50 → 5.25 %`, `…: new, 4.99 %`, `…: gone, was 5.10 %`.
  *
  * Written with feedsmith's Atom generator, which takes every element Atom has (typed links, so an
  * entry links both its page and its JSON; rights; content of type html) and escapes what it writes.
@@ -60,7 +61,8 @@ function changeItem(kind: string, change: ValueChange): string {
     value === undefined ? '' : ` data-${name}="${escapeHtml(JSON.stringify(value))}"`;
   return (
     `<li data-kind="${kind}" data-entity="${escapeHtml(change.entityId)}" data-item="${escapeHtml(change.itemId)}" data-id="${escapeHtml(change.valueId)}"` +
-    `${attr('from', change.from)}${attr('to', change.to)}>${escapeHtml(describeChange(change))}</li>`
+    `${attr('from', change.from)}${attr('to', change.to)}${attr('direction', change.direction ?? undefined)}${attr('bps', change.bps ?? undefined)}>` +
+    `${escapeHtml(describeChange(change))}</li>`
   );
 }
 

@@ -7,12 +7,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DATASETS, datasetsInWords, type DatasetSlug } from '../datasets.ts';
-import { endpointsOf, type EndpointKind } from '../endpoints.ts';
+import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
 import { countWord, listInWords, namesInWords } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
-import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
+import { REST_TOOL_KINDS, type TwinKind } from '../mcp/rest-tools.ts';
 import { PROMPTS } from '../mcp/prompts.ts';
 import { OWN_TOOLS, TOOLS } from '../mcp/tool-table.ts';
 import { BREAK_EVEN_DATASETS, breakEvenExample } from '../explorer/break-even.ts';
@@ -117,11 +117,12 @@ const toolArguments = (t: (typeof TOOLS)[number]) =>
   ].join(', ') || '—';
 
 /** What a dataset's twin of each endpoint answers, as the AI page lists them. */
-const TWIN_WORDS: Record<EndpointKind, string> = {
+const TWIN_WORDS: Record<TwinKind, string> = {
   list: 'its list',
   detail: 'one institution or issuer',
   timeSeries: 'its time series',
   lowest: 'its best open rates',
+  changes: 'its change log',
 };
 
 /**

@@ -9,6 +9,8 @@ import { cutWords, type Example, type ExampleSet } from '../examples.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
+import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from '../changes/endpoint.ts';
+import { restToolsOf } from '../mcp/rest-tools.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { bestRatesOf, bestWordOf } from '../explorer/best.ts';
@@ -151,6 +153,7 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
   const definition = EXPLORER[dataset.slug];
   const lowestFilters = filtersOf(dataset, 'lowest');
   const alerts = alertsEndpointOf(dataset);
+  const changes = changesEndpointOf(dataset);
   const alertsAtom = `${FEEDS_PREFIX}/${dataset.slug}/${ALERTS_FEED_FILE}`;
   const alertsExample = firstWith(examples[alertsOperationId(dataset)], 200)?.request ?? alerts.path;
   const breakEven = breakEvenEndpointOf(dataset);
@@ -173,6 +176,7 @@ ${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'b
 | GET | \`${endpoints.detail.path}\` | one ${entity.kind} |
 | GET | \`${endpoints.timeSeries.path}\` | earlier snapshots |
 | GET | \`${endpoints.lowest.path}\` | the ${best} rates open to anyone, per ${measureName} |
+| GET | \`${changes.path}\` | per snapshot date, each value that changed, with which way and by how many basis points |
 | GET | \`${alerts.path}\` | an item each time one ${measureName}'s ${best} open rate crosses a threshold (JSON Feed; Atom at \`${alertsAtom}\`) |
 ${breakEven ? `| GET | \`${breakEven.path}\` | the break-even rate of each pair of fixed terms |\n` : ''}
 ${section(endpoints.list, 'List', `The newest ${dataset.label} of every ${entity.kind}.${filters ? ` Filter with ${filters} (see the parameters).` : ''}`)}
@@ -201,6 +205,13 @@ ${section(
 
 A feed, not a list: an item each time the ${best} rate open to anyone of one ${measureName} (chosen as \`/lowest\` names it${lowestFilters.length > 0 ? `, \`${lowestFilters[0]!.name}\` for a term` : ', with `measure`'}) crosses a threshold (${sides}) or moves while past it, optionally for one ${entity.kind} (\`${entity.param}\`), newest first. It answers \`application/feed+json\` (JSON Feed 1.1), and the same feed in Atom at \`${alertsAtom}\` with the same parameters. Today's working query: [\`${alertsExample}\`](${alertsExample}). How to follow it in a feed reader or by email: [Getting notified](/docs/notifications#when-a-rate-crosses-a-threshold); its parameters and errors are in the [OpenAPI reference](/openapi).
 ${breakEven ? `\n${breakEvenSection(dataset, examples, site)}\n` : ''}
+
+## Change log
+
+\`GET ${changes.path}\` · operation \`${changesOperationId(dataset)}\`
+
+Per snapshot date from \`since\` to \`until\` (default: the ${DEFAULT_DAYS} days up to the newest snapshot), each value that changed, was added or was removed compared with the snapshot before, with its \`direction\` (\`up\`, \`down\`, \`new\`, \`gone\`) and, for a rate, \`bps\`, the move in signed whole basis points. \`direction\` keeps some directions (\`down,new\`), \`minBps\` the rate moves of at least that many basis points either way, \`${entity.param}\` one ${entity.kind}. The same JSON from the MCP tool \`${restToolsOf(dataset, ['changes'])[0]!.name}\`. What counts as a change, the feeds of the same changes and the errors: [Changes, feeds and downloads](/docs/changes#the-change-log).
+
 ## Fields
 
 ${fieldTables(dataset)}

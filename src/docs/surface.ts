@@ -9,7 +9,7 @@ import { type ChangesEndpoint, RESERVED_SLUGS } from '../changes/endpoint.ts';
 import { DATASETS } from '../datasets.ts';
 import type { EndpointKind } from '../endpoints.ts';
 import { listInWords } from '../lib/words.ts';
-import { REST_TOOL_KINDS, restToolsOf } from '../mcp/rest-tools.ts';
+import { REST_TOOL_KINDS, restToolsOf, type TwinKind } from '../mcp/rest-tools.ts';
 import { TOOLS } from '../mcp/tool-table.ts';
 
 type DatasetEndpointKind = EndpointKind | ChangesEndpoint['kind'] | AlertsEndpoint['kind'] | BreakEvenEndpoint['kind'];
@@ -26,11 +26,12 @@ export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
 };
 
 /** A twin tool's kind as the AI page names the tools: "the list, detail and time-series tools". */
-const TOOL_KIND_WORDS: Record<EndpointKind, string> = {
+const TOOL_KIND_WORDS: Record<TwinKind, string> = {
   list: 'list',
   detail: 'detail',
   timeSeries: 'time-series',
   lowest: 'lowest-rates',
+  changes: 'change-log',
 };
 
 const orList = (items: readonly string[]) =>

@@ -7,7 +7,7 @@ import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { countWord, listInWords } from '../lib/words.ts';
 import { PROMPTS } from './prompts.ts';
 import { LIMITS, mib } from './protocol.ts';
-import { REST_TOOL_KINDS, toolsTaking } from './rest-tools.ts';
+import { FILTERED_TOOL_KINDS, REST_TOOL_KINDS, toolsTaking } from './rest-tools.ts';
 import { OWN_TOOLS } from './tool-table.ts';
 
 export const SERVER_INFO = { name: 'nz-rates', title: 'New Zealand lending rates', version: '1.0.0' };
@@ -30,7 +30,7 @@ export function instructionsFor(datasets: readonly Dataset[] = DATASETS): string
     d.filters.map((f) => {
       const tools = toolsTaking(d, f);
       const who =
-        tools.length === REST_TOOL_KINDS.length
+        tools.length === FILTERED_TOOL_KINDS.length
           ? `The ${d.label} tools take`
           : `Of the ${d.label} tools, only ${listInWords(tools)} ${tools.length === 1 ? 'takes' : 'take'}`;
       return `${who} ${f.name} ("${f.example}"${f.wholeNumber ? ': digits; a JSON number is accepted too' : ''}): ${f.description}`;
@@ -50,7 +50,8 @@ Datasets (${countWord(REST_TOOL_KINDS.length)} tools each, the twins of the REST
 - list_<dataset>: the newest rates of every ${kinds.map((d) => d.entity.kind).join(' or ')}, with their ids.
 - ${kinds.map((d) => `get_<dataset>_by_${d.entity.kind}`).join(' / ')}: one ${kinds.map((d) => d.entity.kind).join(' or ')}.
 - get_<dataset>_time_series: earlier snapshots.
-- get_lowest_<dataset>: the ${best.word} newest rates open to anyone, per measure (${measureNames}), as the site's rates explorer shows them; restricted offers ${best.better} them are set apart with whom they are for.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
+- get_lowest_<dataset>: the ${best.word} newest rates open to anyone, per measure (${measureNames}), as the site's rates explorer shows them; restricted offers ${best.better} them are set apart with whom they are for.
+- get_<dataset>_changes: the change log, per snapshot date since a date, each value that changed, was added or was removed, with its direction (up, down, new, gone) and, for a rate, bps (the move in basis points); it takes since, until, the ${kinds.map((d) => d.entity.param).join(' or ')}, direction and minBps, and none of the filters below.${OWN_TOOLS.map((t) => `\n- ${t.name}: ${t.title}.`).join('')}
 
 Ids: ${listInWords(kinds.map((d) => `${d.entity.kind}s are "${d.entity.prefix}:<slug>" (e.g. ${d.exampleEntityId})`))}. They are matched case-insensitively and do not change between collections; call a list tool first to find them.
 

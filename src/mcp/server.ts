@@ -15,7 +15,7 @@ import { DATA_CACHE_CONTROL } from '../http/caching.ts';
 import { MODERN_RESULT_FIELDS, ONE_HOUR, type Catalog } from './catalog.ts';
 import { PROMPT_BY_NAME, PROMPTS, readPromptArguments } from './prompts.ts';
 import { unknownResourceMessage, type Resource } from './resources.ts';
-import { narrowing } from './sizes.ts';
+import { changesNarrowing, narrowing } from './sizes.ts';
 import {
   atLeast,
   errorText,
@@ -268,9 +268,10 @@ export function createRpc(options: {
 
   async function tooLarge(tool: Tool): Promise<string> {
     const { dataset } = tool;
-    const narrower = dataset && narrowing(dataset, (await options.catalog()).sizes.get(dataset.slug));
+    const sizes = dataset && (await options.catalog()).sizes.get(dataset.slug);
+    const narrower = dataset && (tool.sizes === 'changes' ? changesNarrowing(dataset) : narrowing(dataset, sizes));
     const how =
-      tool.sizes === 'timeSeries' && narrower
+      (tool.sizes === 'timeSeries' || tool.sizes === 'changes') && narrower
         ? `${narrower[0]!.toUpperCase()}${narrower.slice(1)}.`
         : 'Call a narrower tool.';
     const error = new ApiError(

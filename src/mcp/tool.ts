@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { Dataset } from '../datasets.ts';
 import { forAgents } from './for-agents.ts';
+import type { SizedAnswer } from './sizes.ts';
 
 export type JsonSchema = {
   type: 'object';
@@ -68,7 +69,7 @@ interface ToolBase {
   /** The dataset a tool is about, if one: the catalog adds its measured sizes to the description. */
   dataset?: Dataset;
   /** Which of the dataset's answers it gives, for the sizes its description states. */
-  sizes?: 'list' | 'detail' | 'timeSeries';
+  sizes?: SizedAnswer;
   /** A tool of no dataset: the REST request whose answer's size its description states, measured as the datasets' are. */
   measured?: string;
   /**
