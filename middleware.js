@@ -64,6 +64,13 @@ var QuotedRateParam = z2.string({
   error: (issue) => issue.input === void 0 ? "is required: the rate in percent a year, such as 6 or 5.25" : void 0
 }).regex(RATE_PATTERN, RATE_FORMAT).refine((value) => Number(value) <= MAX_QUOTED_RATE, `must be at most ${MAX_QUOTED_RATE}, a rate in percent a year`);
 var MeasureParam = z2.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a measure key in lower case, such as 12 or purchase");
+var CHANGE_DIRECTIONS = ["up", "down", "new", "gone"];
+var direction = `(?:${CHANGE_DIRECTIONS.join("|")})`;
+var DirectionParam = z2.string().regex(
+  new RegExp(`^${direction}(?:,${direction})*$`),
+  `must be ${CHANGE_DIRECTIONS.slice(0, -1).join(", ")} or ${CHANGE_DIRECTIONS.at(-1)}, or several of them separated by commas such as down,new`
+);
+var MinBpsParam = z2.string().regex(/^\d+$/, "must be a whole number of basis points written in digits, such as 25");
 var PARAMETER_FORMATS = {
   date: DateParam,
   startDate: DateParam,
@@ -76,7 +83,9 @@ var PARAMETER_FORMATS = {
   below: RateParam,
   above: RateParam,
   rate: RateParam,
-  measure: MeasureParam
+  measure: MeasureParam,
+  direction: DirectionParam,
+  minBps: MinBpsParam
 };
 var QUOTED_MAX_CHARS = 60;
 function quote(value) {

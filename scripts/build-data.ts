@@ -9,6 +9,15 @@ import { buildSiteData } from '../src/build/site-data.ts';
 import { siteUrl } from '../src/site.ts';
 import { CompileError } from '../src/store/compile.ts';
 import { GENERATED_DIR, writeSiteData } from '../src/build/generated-files.ts';
+import { websubHub } from '../src/lib/websub.ts';
+
+// The first step of every build: a WEBSUB_HUB_URL that is not a URL stops it here, in one line.
+try {
+  websubHub();
+} catch (error) {
+  console.error(`build:data: ${(error as Error).message}`);
+  process.exit(1);
+}
 
 const dir = resolve(process.env.SNAPSHOTS_DIR ?? 'snapshots');
 const started = performance.now();

@@ -9,14 +9,23 @@
  * build (portable, so it holds in Vercel's /var/task), `.vc-config.json` (Node 24, Vercel's Node
  * launcher, which calls the `(req, res)` export; streamed answers), and the history at the same
  * relative path as in the repository, since the function's working directory is its folder; and
- * one route in `config.json`, first after `handle: filesystem`.
+ * one route in `config.json`, first after `handle: filesystem`. With WEBSUB_HUB_URL set, one more,
+ * first of all: the feed files' WebSub `Link` header (src/build/on-vercel.ts feedHubRoute).
  */
 import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { API_FUNCTION, API_ROUTE_SOURCE, buildsForVercel } from '../src/build/on-vercel.ts';
+import {
+  API_FUNCTION,
+  API_ROUTE_SOURCE,
+  buildsForVercel,
+  FEED_ROUTE_SOURCE,
+  feedHubRoute,
+} from '../src/build/on-vercel.ts';
+import { websubHub } from '../src/lib/websub.ts';
+import { siteUrl } from '../src/site.ts';
 import { bundleApi, generatedDir } from './lib/api-bundle.ts';
 
 interface Route {
@@ -78,9 +87,11 @@ await promisify(execFile)(process.execPath, [
 
 const configPath = join(output, 'config.json');
 const config = JSON.parse(await readFile(configPath, 'utf8')) as { routes: Route[] };
-const routes = config.routes.filter((route) => route.dest !== `/${API_FUNCTION}`);
+const hub = websubHub();
+const routes = config.routes.filter((route) => route.dest !== `/${API_FUNCTION}` && route.src !== FEED_ROUTE_SOURCE);
 const filesystem = routes.findIndex((route) => route.handle === 'filesystem');
 if (filesystem === -1) throw new Error(`${configPath} has no "handle": "filesystem" route to put the API after`);
 routes.splice(filesystem + 1, 0, { src: API_ROUTE_SOURCE, dest: `/${API_FUNCTION}` });
+if (hub !== undefined) routes.unshift(feedHubRoute(hub, siteUrl()));
 await writeFile(configPath, `${JSON.stringify({ ...config, routes }, null, 2)}\n`);
 console.log(`build:vercel-api: ${funcDir} in ${Math.round(performance.now() - started)} ms`);

@@ -13,6 +13,10 @@
  * On GitHub Actions (with GITHUB_TOKEN) a red run also opens or comments on the one
  * `collection-failure` issue, and a good run closes it (scripts/hourly/failure-issue.ts); a
  * missing secret counts as red, the other exit-2 stops do not touch the issue.
+ *
+ * With WEBSUB_HUB_URL (and PRODUCTION_URL) set, a deploy after a push is followed by telling the
+ * WebSub hub of each feed the push changed, once production serves it (scripts/hourly/websub.ts);
+ * a hub that fails is a warning, never a red run.
  */
 import '../src/lib/node-support.ts'; // first: an unsupported Node stops here, saying so
 import { realpath } from 'node:fs/promises';
@@ -25,6 +29,8 @@ import { reportToIssue, type RunFailure } from './hourly/failure-issue.ts';
 import { compareWithProduction } from './hourly/production.ts';
 import { commitSnapshots, pushWithRetry, type Pushed } from './hourly/publish.ts';
 import { missingSecretLines, missingSecrets, secretsRequired } from './hourly/secrets.ts';
+import { feedsChangedBy, publishChangedFeeds } from './hourly/websub.ts';
+import { hubFrom } from '../src/lib/websub.ts';
 
 const USAGE =
   'usage: npm run hourly -- [--no-push] [--no-deploy] [--require-secrets] [--repo <dir>] [--remote <name>] [--branch <name>]';
@@ -114,6 +120,19 @@ const hook = {
   retries: number('DEPLOY_HOOK_RETRIES', 3),
   retryDelayMs: number('DEPLOY_HOOK_RETRY_DELAY_MS', 2000),
 };
+const hub = (() => {
+  try {
+    return hubFrom(env);
+  } catch (error) {
+    stop((error as Error).message);
+  }
+})();
+// Vercel builds in a few minutes; the wait has to fit in the workflow's own timeout (collect.yml).
+const websubWait = {
+  liveTimeoutMs: number('WEBSUB_LIVE_TIMEOUT_MS', 480_000, 1),
+  livePollMs: number('WEBSUB_LIVE_POLL_MS', 15_000, 1),
+  publishTimeoutMs: 15_000,
+};
 
 // 2. The work tree: the chain resets and rebases it, so it must hold nothing of anyone's.
 const git = gitIn(resolve(args.repo ?? '.'), { identity: BOT });
@@ -156,6 +175,14 @@ if (!productionUrl) {
     'PRODUCTION_URL is not set: a run with nothing to push cannot check that production serves the newest snapshots (self-healing is off)';
   console.log(env.GITHUB_ACTIONS === 'true' ? `::warning::${note}` : `hourly: ${note}`);
 }
+if (hub && !productionUrl) {
+  const note =
+    'WEBSUB_HUB_URL is set but PRODUCTION_URL is not: the hub is told of a changed feed only once production serves it, so it is never told';
+  console.log(env.GITHUB_ACTIONS === 'true' ? `::warning::${note}` : `hourly: ${note}`);
+} else
+  log(
+    `websub: ${hub ? `after a deploy of a push, the changed feeds are published to WEBSUB_HUB_URL once production serves them (waiting at most ${websubWait.liveTimeoutMs} ms)` : 'off, WEBSUB_HUB_URL is not set'}`,
+  );
 
 const problems: string[] = [];
 /** What the failure issue names: each failed dataset as the collector printed it, and each failed link of the chain. */
@@ -239,6 +266,7 @@ if (!args.push) {
   }
 }
 let deployed = 'no';
+let deployRequested = false;
 if (reason) {
   if (!args.deploy) {
     log(`would call the deploy hook (${reason}) but --no-deploy is set`);
@@ -249,6 +277,7 @@ if (reason) {
     try {
       const job = await triggerDeploy(hookUrl, { ...hook, log });
       deployed = `job ${job.id ?? '(no id)'} ${job.state ?? ''}`.trim();
+      deployRequested = true;
       log(`deployment requested: ${deployed}`);
     } catch (error) {
       problems.push(
@@ -256,6 +285,17 @@ if (reason) {
       );
       failures.push({ subject: 'deploy', reason: (error as Error).message });
     }
+  }
+}
+
+// 6. WebSub: the feeds this push changed, to the hub once production serves them. Never red: the data is out.
+if (hub && productionUrl && deployRequested && pushed?.outcome === 'pushed') {
+  const warn = (line: string) => console.log(`::warning::${line}`);
+  try {
+    const paths = await feedsChangedBy(repo, pushed.commit, snapshotsDir, snapshotsPath, productionUrl);
+    await publishChangedFeeds(paths, { hub, productionUrl, snapshotsDir, ...websubWait, log, warn });
+  } catch (error) {
+    warn(`websub: could not work out the changed feeds (${(error as Error).message}); the hub was not told`);
   }
 }
 

@@ -16,6 +16,7 @@ import { endpointsOf, HEALTH_PATH, operationId, type DataEndpoint } from './endp
 import { changesExampleRequests, changesOperationId } from './changes/endpoint.ts';
 import { alertsExampleRequests, alertsOperationId } from './api/alerts.ts';
 import { quoteExampleRequests } from './api/quote.ts';
+import { breakEvenEndpointOf, breakEvenExampleRequests, breakEvenOperationId } from './api/break-even.ts';
 import { rateValues } from './collect/guards.ts';
 import { INSTITUTIONS_PATH, STATUS_PATH } from './paths.ts';
 import { type CollectionRun, RUN_LOG_LENGTH } from './status/run-log.ts';
@@ -302,6 +303,13 @@ export async function collectExamples(
     examples[changesOperationId(dataset)] = await Promise.all(
       changesExampleRequests(dataset, first, newestDate).map((request) => ask(request)),
     );
+    // A dataset whose measures are fixed terms answers its break-even rates: each pair of terms, cut like a list.
+    if (breakEvenEndpointOf(dataset)) {
+      operations.push(breakEvenOperationId(dataset));
+      examples[breakEvenOperationId(dataset)] = await Promise.all(
+        breakEvenExampleRequests(dataset).map((request) => ask(request)),
+      );
+    }
   }
   operations.push('listInstitutions');
   examples.listInstitutions = [await ask(INSTITUTIONS_PATH), await ask(`${INSTITUTIONS_PATH}?colour=blue`)];

@@ -13,6 +13,8 @@ export const LOWEST_SEGMENT = 'lowest';
 export const ALERTS_SEGMENT = 'alerts';
 /** The path segment after a dataset's slug that names the quote check: where a rate stands among the open offers. */
 export const QUOTE_SEGMENT = 'quote';
+/** The path segment after a dataset's slug that names its break-even rates of fixed terms (datasets with fixed terms only). */
+export const BREAK_EVEN_SEGMENT = 'break-even';
 /** Feeds the REST core answers outside API_PREFIX: `/feeds/<dataset>/alerts.atom`. */
 export const FEEDS_PREFIX = '/feeds';
 export const ALERTS_FEED_FILE = 'alerts.atom';

@@ -14,6 +14,7 @@ import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.t
 import { DATA_CACHE_CONTROL } from '../src/http/caching.ts';
 import { alertsEndpointOf } from '../src/api/alerts.ts';
 import { AlertsFeed } from '../src/schemas/alerts.ts';
+import { bestRateOf } from '../src/explorer/best.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { createApiListener } from '../src/server/api-listener.ts';
 import { DEFAULT_LIMITS } from '../src/server/limits.ts';
@@ -156,29 +157,47 @@ describe('an alert feed over a history that crosses its threshold', () => {
 describe.each(EACH)('%s alerts', (_, dataset) => {
   const definition = definitionOf(dataset);
   const keys = definition.measures.map((m) => m.key);
+  // The side its best rate is followed from (src/explorer/best.ts): below for a rate paid, above for one earned.
+  const { side, paid } = bestRateOf(definition, keys[0]);
+  const other = side === 'below' ? 'above' : 'below';
+  /** A threshold every rate is past, and one none is. */
+  const [past, never] = paid ? [1000, 0] : [0, 1000];
 
   it('answers a feed for each measure /lowest names, starting with a crossing when the history starts past it', async () => {
     const lowest = (await (await get(`/api/v1/${dataset.slug}/lowest`)).json()) as any;
     for (const { measure } of lowest.data) {
-      const { feed } = await feedOf(`${alertsPath(dataset)}?measure=${measure}&below=1000`);
-      expect(feed.items.at(-1).title, measure).toMatch(/ is below 1000 %: /);
+      const { side: own } = bestRateOf(definition, measure);
+      const { feed } = await feedOf(`${alertsPath(dataset)}?measure=${measure}&${own}=${past}`);
+      expect(feed.items.at(-1).title, measure).toMatch(new RegExp(` is ${own} ${past} %: `));
     }
+  });
+
+  it('a threshold no rate ever passed is a feed with no items, and still the JSON Feed 1.1 `items` array', async () => {
+    const { response, feed } = await feedOf(`${alertsPath(dataset)}?measure=${keys[0]}&${side}=${never}`);
+    expect(response.status).toBe(200);
+    expect(feed.items).toEqual([]);
+    expect(AlertsFeed.parse(feed)).toEqual(feed);
   });
 
   it('bad input is the documented error body: a bad threshold or selection is a 400 that says what is wrong', async () => {
     const measure = keys[0]!;
     const { param, prefix, notFound } = dataset.entity;
     const cases: [string, number, string, RegExp][] = [
-      [`?measure=${measure}&below=six`, 400, 'invalid_request', /below must be a rate in percent/],
-      [`?measure=${measure}&below=-1`, 400, 'invalid_request', /below must be a rate in percent/],
-      [`?measure=${measure}&below=1e3`, 400, 'invalid_request', /below must be a rate in percent/],
-      [`?measure=${measure}`, 400, 'invalid_request', /Give a threshold: below=/],
+      [`?measure=${measure}&${side}=six`, 400, 'invalid_request', new RegExp(`${side} must be a rate in percent`)],
+      [`?measure=${measure}&${side}=-1`, 400, 'invalid_request', new RegExp(`${side} must be a rate in percent`)],
+      [`?measure=${measure}&${side}=1e3`, 400, 'invalid_request', new RegExp(`${side} must be a rate in percent`)],
+      [`?measure=${measure}`, 400, 'invalid_request', new RegExp(`Give a threshold: ${side}=`)],
       [`?measure=${measure}&below=6&above=5`, 400, 'invalid_request', /not both/],
-      [`?measure=${measure}&above=5`, 400, 'invalid_request', /above applies only to a rate earned/],
-      [`?below=6`, 400, 'invalid_request', new RegExp(`measure= one of ${keys.join(', ')}`)],
-      [`?measure=no-such-measure&below=6`, 400, 'invalid_request', /no measure "no-such-measure"/],
-      [`?measure=${measure}&below=6&colour=blue`, 400, 'invalid_request', /does not use "colour"/],
-      [`?measure=${measure}&below=6&${param}=${prefix}:no-such-lender`, 404, notFound, /ever listed/],
+      [
+        `?measure=${measure}&${other}=5`,
+        400,
+        'invalid_request',
+        new RegExp(`${other} applies only to a rate ${paid ? 'earned' : 'paid'}.*use ${side}, such as ${side}=6`),
+      ],
+      [`?${side}=6`, 400, 'invalid_request', new RegExp(`measure= one of ${keys.join(', ')}`)],
+      [`?measure=no-such-measure&${side}=6`, 400, 'invalid_request', /no measure "no-such-measure"/],
+      [`?measure=${measure}&${side}=6&colour=blue`, 400, 'invalid_request', /does not use "colour"/],
+      [`?measure=${measure}&${side}=6&${param}=${prefix}:no-such-lender`, 404, notFound, /ever listed/],
     ];
     for (const [query, status, error, hint] of cases) {
       const response = await get(`${alertsPath(dataset)}${query}`);

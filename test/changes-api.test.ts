@@ -1,7 +1,8 @@
 /**
  * The JSON change log, `GET /api/v1/<dataset>/changes`, over the real history: it equals the
- * difference between the time-series answers for the same dates (worked out by
- * test/support/changes-diff.ts, independently of src/snapshots/diff.ts), filters by institution, follows the error, caching and x-request-id
+ * difference between the time-series answers for the same dates, each change's direction and bps
+ * included (worked out by test/support/changes-diff.ts, independently of src/snapshots/diff.ts and
+ * src/changes/), filters by institution, follows the error, caching and x-request-id
  * rules of every data endpoint, matches its zod schema and its OpenAPI schema, and is reserved in
  * routing (the build refuses an institution whose slug is `changes`).
  */
@@ -17,7 +18,7 @@ import { TOOLS } from '../src/mcp/tool-table.ts';
 import { ErrorBody } from '../src/schemas/errors.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { servedStoreOf } from '../src/store/history-build.ts';
-import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
+import { expectedDays, expectedMovement, type ExpectedChange } from './support/changes-diff.ts';
 import { apiOver, get, getJson } from './support/core.ts';
 import { ROOT, SITE } from './support/constants.ts';
 import { documentOverHistory } from './support/openapi.ts';
@@ -39,8 +40,10 @@ beforeAll(async () => {
 
 /** Expected changes as sorted lines per kind, comparable with linesOf. */
 function expectedLines(changes: ExpectedChange[]) {
-  const line = (c: ExpectedChange, rest: string) =>
-    `${c.entityId}|${c.entityName}|${c.itemId}|${c.itemName}|${c.id}|${rest}`;
+  const line = (c: ExpectedChange, rest: string) => {
+    const { direction, bps } = expectedMovement(c);
+    return `${c.entityId}|${c.entityName}|${c.itemId}|${c.itemName}|${c.id}|${rest}|${direction}|${bps}`;
+  };
   const of = (kind: ExpectedChange['kind']) => changes.filter((c) => c.kind === kind);
   return {
     changed: of('changed')
@@ -61,7 +64,8 @@ function linesOf(dataset: Dataset, day: any) {
   const k = `${dataset.entity.kind}Name`;
   const item = dataset.itemsKey === 'products' ? 'product' : 'plan';
   const id = (c: any) => c.rateId ?? `${c[`${item}Id`]}#${c.field}`;
-  const line = (c: any, rest: string) => `${c[e]}|${c[k]}|${c[`${item}Id`]}|${c[`${item}Name`]}|${id(c)}|${rest}`;
+  const line = (c: any, rest: string) =>
+    `${c[e]}|${c[k]}|${c[`${item}Id`]}|${c[`${item}Name`]}|${id(c)}|${rest}|${c.direction}|${c.bps}`;
   return {
     changed: day.changed.map((c: any) => line(c, `${JSON.stringify(c.from)}>${JSON.stringify(c.to)}`)).sort(),
     added: day.added.map((c: any) => line(c, JSON.stringify(c.to))).sort(),
@@ -175,7 +179,7 @@ describe.each(DATASETS.map((d) => [d.slug, d] as const))('%s change log', (slug,
     const order = await expectError(`${path}?since=2025-03-05&until=2025-03-01`, 400, 'invalid_request', true);
     expect(order.message).toBe('Start date cannot be after end date');
     const unknown = await expectError(`${path}?termInMonths=12`, 400, 'invalid_request', true);
-    expect(unknown.hint).toContain(`It accepts: since, until, ${dataset.entity.param}.`);
+    expect(unknown.hint).toContain(`It accepts: since, until, ${dataset.entity.param}, direction, minBps.`);
     await expectError(
       `${path}?${dataset.entity.param}=${dataset.entity.prefix}:no-such-lender`,
       404,
@@ -280,8 +284,10 @@ describe('the change log as a data endpoint', () => {
     }
   });
 
-  it('adds no MCP tool: the change log is not among the tools', () => {
-    expect(TOOLS.map((t) => t.name).filter((name) => name.includes('change'))).toEqual([]);
+  it('has one MCP tool per dataset, its twin: get_<dataset>_changes', () => {
+    expect(TOOLS.map((t) => t.name).filter((name) => name.includes('change'))).toEqual(
+      DATASETS.map((d) => `get_${d.slug.replaceAll('-', '_')}_changes`),
+    );
   });
 
   it('each 200 answer satisfies its OpenAPI schema (which lets a field added later through), and every example in the document is real', async () => {
@@ -289,7 +295,7 @@ describe('the change log as a data endpoint', () => {
     for (const d of DATASETS) {
       const op = doc.paths[`/api/v1/${d.slug}/changes`].get;
       expect(op.operationId).toBe(`get${d.type}Changes`);
-      expect(op.parameters.map((p: any) => p.name)).toEqual(['since', 'until', d.entity.param]);
+      expect(op.parameters.map((p: any) => p.name)).toEqual(['since', 'until', d.entity.param, 'direction', 'minBps']);
       const check = ajv.compile(op.responses['200'].content['application/json'].schema);
       const { body } = await getJson(api, `/api/v1/${d.slug}/changes?since=2024-01-01`);
       expect(check(body), `${d.slug}: ${ajv.errorsText(check.errors)}`).toBe(true);

@@ -83,14 +83,14 @@ describe('null ↔ 0 is no change', () => {
     expect((counts as Record<string, number>)[FEE]).toBeGreaterThan(0);
     expect((counts as Record<string, number>)[BALANCE]).toBeGreaterThan(0);
 
-    expect(changeDay(before, after)).toBeNull();
+    expect(changeDay(cards, before, after)).toBeNull();
     expect(changeDays(cards, [before, after])).toEqual([]);
     expect(diffSnapshots(before.data, after.data).moves).toEqual([]);
     const summary = describeChanges(cards, before.data, after.data);
     expect(summary.moves).toBe(0);
     expect(summary.lines.join('\n')).not.toMatch(/annual fee|balance transfer rate|→/);
     // And back: 0 → null is no change either.
-    expect(changeDay({ ...after, date: day(1) }, { ...before, date: day(2) })).toBeNull();
+    expect(changeDay(cards, { ...after, date: day(1) }, { ...before, date: day(2) })).toBeNull();
   });
 
   it('a real change next to them is still reported, alone', () => {
@@ -99,7 +99,7 @@ describe('null ↔ 0 is no change', () => {
       zeroesForNulls(data);
       planIn(data, plan.id).purchaseRate = 19.95;
     });
-    const changed = changeDay(before, after)!;
+    const changed = changeDay(cards, before, after)!;
     expect(changed.added).toEqual([]);
     expect(changed.removed).toEqual([]);
     expect(changed.changed).toEqual([
@@ -107,7 +107,7 @@ describe('null ↔ 0 is no change', () => {
     ]);
     const summary = describeChanges(cards, before.data, after.data);
     expect(summary.moves).toBe(1);
-    expect(summary.lines).toEqual([`- ${issuer.name} · ${plan.name} · purchase rate: — → 19.95`]);
+    expect(summary.lines).toEqual([`- ${issuer.name} · ${plan.name} · purchase rate: new, — → 19.95`]);
   });
 
   it('0 → 5, null → 5 and 5 → 0 are changes', () => {
@@ -127,9 +127,9 @@ describe('null ↔ 0 is no change', () => {
       day!.changed.map((c) => [c.valueId, c.from, c.to]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     const ids = [`${feePlan}#${FEE}`, `${ratePlan}#${BALANCE}`].sort();
 
-    expect(moved(changeDay(zeroed, five(zeroed)))).toEqual(ids.map((id) => [id, 0, 5]));
-    expect(moved(changeDay(before, five(before)))).toEqual(ids.map((id) => [id, null, 5]));
-    expect(moved(changeDay(five(zeroed), { ...zeroed, date: day(3) }))).toEqual(ids.map((id) => [id, 5, 0]));
+    expect(moved(changeDay(cards, zeroed, five(zeroed)))).toEqual(ids.map((id) => [id, 0, 5]));
+    expect(moved(changeDay(cards, before, five(before)))).toEqual(ids.map((id) => [id, null, 5]));
+    expect(moved(changeDay(cards, five(zeroed), { ...zeroed, date: day(3) }))).toEqual(ids.map((id) => [id, 5, 0]));
     expect(describeChanges(cards, zeroed.data, five(zeroed).data).moves).toBe(2);
   });
 

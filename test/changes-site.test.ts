@@ -4,7 +4,8 @@
  * (@rowanmanning/feed-parser) and its entries are the differences between the API's snapshots;
  * entry ids are stable across two builds; every CSV parses with a real CSV parser (csv-parse) and
  * each row equals the API's value for its date and id; every new link on the pages, in the feeds,
- * the docs and llms.txt resolves; vercel.json gives the files their types and download names.
+ * the docs and llms.txt resolves; vercel.json gives the files their types and download names;
+ * the feeds the hourly job tells the WebSub hub of are the files the build writes.
  */
 import { execFile } from 'node:child_process';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeDays, type SnapshotData } from '../src/changes/model.ts';
 import { atomFeed } from '../src/changes/feeds.ts';
+import { feedTexts } from '../scripts/hourly/feeds.ts';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { lowestChangesAtom } from '../src/api/alerts.ts';
 import { EXPLORER, type ExplorerDefinition } from '../src/explorer/definitions.ts';
@@ -25,7 +27,7 @@ import { datasetViews } from '../src/explorer/pages.ts';
 import { compileSnapshotTree } from '../src/store/compile.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
-import { expectedDays, type ExpectedChange } from './support/changes-diff.ts';
+import { expectedDays, expectedMovement, type ExpectedChange } from './support/changes-diff.ts';
 import { ROOT } from './support/constants.ts';
 import { datasetOfSchema } from './support/datasets.ts';
 import { historyDir, tempDir } from './support/history.ts';
@@ -163,10 +165,19 @@ function expectedEntries(scope: Scope) {
     .slice(0, 100);
 }
 
-const line = (c: { kind: string; entity: string; item: string; id: string; from?: unknown; to?: unknown }) =>
-  `${c.kind}|${c.entity}|${c.item}|${c.id}|${JSON.stringify(c.from)}|${JSON.stringify(c.to)}`;
+const line = (c: {
+  kind: string;
+  entity: string;
+  item: string;
+  id: string;
+  from?: unknown;
+  to?: unknown;
+  direction: unknown;
+  bps: unknown;
+}) =>
+  `${c.kind}|${c.entity}|${c.item}|${c.id}|${JSON.stringify(c.from)}|${JSON.stringify(c.to)}|${c.direction}|${c.bps}`;
 const expectedLine = (c: ExpectedChange) =>
-  line({ kind: c.kind, entity: c.entityId, item: c.itemId, id: c.id, from: c.from, to: c.to });
+  line({ kind: c.kind, entity: c.entityId, item: c.itemId, id: c.id, from: c.from, to: c.to, ...expectedMovement(c) });
 
 /**
  * The HTML content of each entry, read with an XML parser (cheerio's): @rowanmanning/feed-parser
@@ -194,6 +205,8 @@ function listed(html: string) {
         id: attr('id')!,
         from: value('from'),
         to: value('to'),
+        direction: value('direction') ?? null,
+        bps: value('bps') ?? null,
         text: $(li).text(),
       };
     })
@@ -276,9 +289,13 @@ describe('Atom feeds', () => {
       expect(entry.title).toBe(`${shown[0]!.text}${shown.length > 1 ? ` and ${shown.length - 1} more` : ''}`);
       for (const c of shown) {
         expect(c.text.startsWith(`${name} · `), c.text).toBe(true);
-        // A move reads "…: <from> → <to>", each value as the field is written (5.29 %, $65).
+        // A move reads "…: <which way>, <from> → <to>" ("down 25 bps", "up" for a fee), each value as the field is written (5.29 %, $65).
         if (typeof c.from === 'number' && typeof c.to === 'number') {
-          const said = c.text.slice(c.text.lastIndexOf(': ') + 2);
+          const way =
+            c.bps === null ? c.direction : `${c.direction} ${Math.abs(c.bps)} bp${Math.abs(c.bps) === 1 ? '' : 's'}`;
+          const moved = c.text.slice(c.text.lastIndexOf(': ') + 2);
+          expect(moved.startsWith(`${way}, `), c.text).toBe(true);
+          const said = moved.slice(`${way}, `.length);
           expect(said, c.text).toContain(' → ');
           const numbers = (said.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => Number(n.replaceAll(',', '')));
           expect(numbers, c.text).toEqual([c.from, c.to]);
@@ -301,6 +318,8 @@ describe('Atom feeds', () => {
             id: c.rateId ?? `${c[`${item}Id`]}#${c.field}`,
             from: c.from,
             to: c.to,
+            direction: c.direction,
+            bps: c.bps,
           }),
         ),
       );
@@ -334,11 +353,11 @@ describe('Atom feeds', () => {
     );
     const feed = parseFeed(xml);
     expect(feed.items).toHaveLength(1);
-    expect(feed.items[0]!.title).toBe(`${dataset.title} — ${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+    expect(feed.items[0]!.title).toBe(`${dataset.title} — ${name} · Special <b> · 1 year: down 25 bps, 5.50 → 5.25 %`);
     const $ = cheerio.load(contents(xml)[0]!);
     expect($('script')).toHaveLength(0);
     expect($('b')).toHaveLength(0);
-    expect($('li').text()).toBe(`${name} · Special <b> · 1 year: 5.50 → 5.25 %`);
+    expect($('li').text()).toBe(`${name} · Special <b> · 1 year: down 25 bps, 5.50 → 5.25 %`);
     // The snapshot dated as the pages date it: when it was collected, in New Zealand time, never by its UTC date.
     expect($('p').first().text()).toBe(
       `1 change to ${dataset.label} in the snapshot collected 2 Jan 2025, 2:00 pm (New Zealand time), compared with the snapshot before it.`,
@@ -361,6 +380,16 @@ describe('Atom feeds', () => {
       entries += parsed.entries?.length ?? 0;
     }
     expect(entries).toBeGreaterThan(20);
+  });
+
+  it('the hourly job makes the feeds it tells the WebSub hub of as the build writes them: every .atom file under /rates, the same text', async () => {
+    const built = (await readdir(join(site.buildDir, 'client', 'rates'), { recursive: true }))
+      .filter((f) => f.endsWith('.atom'))
+      .map((f) => `/rates/${f}`);
+    const listed = await feedTexts(historyDir(), site.url);
+    expect([...listed.keys()].sort()).toEqual(built.sort());
+    for (const [path, text] of listed)
+      expect(text, path).toBe(await readFile(join(site.buildDir, 'client', path), 'utf8'));
   });
 
   it('entry ids are stable across builds: a build of the history one snapshot shorter has the same entries, less the new date', async () => {

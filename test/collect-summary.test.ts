@@ -47,10 +47,34 @@ describe('change summary', () => {
       '- Issuers removed: Gem',
       '- Added: Amex · Blue',
       '- Removed: Amex · Gold',
-      '- Amex · Low Rate · purchase rate: 12.69 → 13.95',
-      '- Amex · Low Rate · annual fee: 59 → —',
+      '- Amex · Low Rate · purchase rate: up 126 bps, 12.69 → 13.95',
+      '- Amex · Low Rate · annual fee: gone, 59 → —',
     ]);
     expect(moves).toBe(2);
+  });
+
+  it("says each move in the change log's words: bps for a rate, up or down alone for a fee or days, none for text", () => {
+    const card = (fields: Record<string, unknown>) => [
+      { id: 'issuer:amex', name: 'Amex', plans: [{ ...plan('plan:amex:low-rate', 'Low Rate', 12.69, 59), ...fields }] },
+    ];
+    const { lines } = describeChanges(
+      cards,
+      card({ cashAdvanceRate: 21.95, interestFreeDays: 55, balanceTransferPeriod: 'six months' }),
+      card({
+        purchaseRate: 12.44,
+        cashAdvanceRate: 21.96,
+        annualFeeNZD: 99,
+        interestFreeDays: 44,
+        balanceTransferPeriod: 'Six months',
+      }),
+    );
+    expect(lines).toEqual([
+      '- Amex · Low Rate · purchase rate: down 25 bps, 12.69 → 12.44',
+      '- Amex · Low Rate · cash advance rate: up 1 bp, 21.95 → 21.96',
+      '- Amex · Low Rate · balance transfer period: six months → Six months',
+      '- Amex · Low Rate · interest free days: down, 55 → 44',
+      '- Amex · Low Rate · annual fee: up, 59 → 99',
+    ]);
   });
 
   it('labels loan rates by plan and condition, and reports new and dropped rates', () => {
@@ -74,9 +98,9 @@ describe('change summary', () => {
       ]),
     );
     expect(lines).toEqual([
-      '- ANZ · Personal Loan · Unsecured From: 13.9 → 12.9',
+      '- ANZ · Personal Loan · Unsecured From: down 100 bps, 13.9 → 12.9',
       '- ANZ · Personal Loan · Unsecured $3,000 to $50,000: new, 14.9',
-      '- ANZ · Personal Loan · Unsecured To: 19.9, no longer listed',
+      '- ANZ · Personal Loan · Unsecured To: gone, was 19.9',
     ]);
   });
 

@@ -42,6 +42,7 @@ import { OWN_TOOLS, TOOLS } from '../src/mcp/tool-table.ts';
 import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
 import { alertsEndpointOf, alertsExampleRequests, lowestChangesAtom } from '../src/api/alerts.ts';
+import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, SERVICE_PATH, STATUS_PATH } from '../src/paths.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
@@ -199,6 +200,8 @@ describe('the AI page', () => {
         `| ${size(historyBytes)} (${dates.length} snapshots, ${dates[0]} to ${dates.at(-1)}): ${verdict(historyBytes)} |`,
       );
       expect(row).toContain(`| ${top.name} (\`${top.id}\`), ${size(top.bytes)}: ${verdict(top.bytes)} |`);
+      const changes = (await read(await core(`${changesEndpointOf(dataset).path}?since=${dates[0]}`))).bytes;
+      expect(row).toContain(`| ${size(changes)}: ${verdict(changes)} |`);
       if (top.bytes > largest.bytes)
         largest = {
           bytes: top.bytes,
@@ -222,6 +225,7 @@ describe('the AI page', () => {
       detail: 'detail',
       timeSeries: 'time-series',
       lowest: 'lowest-rates',
+      changes: 'change-log',
       quote: 'quote-check',
     };
     const kinds = (sized: boolean) =>
@@ -234,8 +238,14 @@ describe('the AI page', () => {
         ).map((kind) => words[kind]!),
       );
     expect(kinds(true)).not.toBe('');
+    // The tools of no dataset whose descriptions state a size (health, the status figures), named after the kinds.
+    const twins = new Set(DATASETS.flatMap((d) => restToolsOf(d).map((t) => t.name)));
+    const others = listed
+      .filter((t) => !twins.has(t.name) && /\bSizes?: /.test(t.description))
+      .map((t) => `\`${t.name}\``);
+    const also = others.length ? `, as ${others.length === 1 ? 'does' : 'do'} ${listInWords(others)}` : '';
     expect(flat(page('ai'))).toContain(
-      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve; those of the ${kinds(false)} tools state none.`,
+      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve${also}; those of the ${kinds(false)} tools state none.`,
     );
   });
 
@@ -296,6 +306,7 @@ describe('the AI page', () => {
       [
         ...DATASETS.flatMap((d) => restToolsOf(d, ['list', 'detail', 'timeSeries'])),
         ...DATASETS.flatMap((d) => restToolsOf(d, ['lowest'])),
+        ...DATASETS.flatMap((d) => restToolsOf(d, ['changes'])),
         ...DATASETS.flatMap((d) => restToolsOf(d, ['quote'])),
         ...OWN_TOOLS,
       ].map((t) => t.name),
@@ -583,7 +594,8 @@ describe('the notifications page', () => {
     const snapshots = await snapshotsOf(dataset);
     const sources = [{ dataset, days: changeDays(dataset, snapshots), lastUpdated: snapshots.at(-1)!.lastUpdated }];
     const entity = entitiesEver(snapshots).find((e) => e.id === dataset.exampleEntityId)!;
-    const moved = /^[^·]+ · [^·]+ · [^·:]+: \d+\.\d\d → \d+\.\d\d %$/;
+    // A rate that moved, in the change log's words: "…: down 60 bps, 5.29 → 4.69 %".
+    const moved = /^[^·]+ · [^·]+ · [^·:]+: (?:up|down) \d+ bps?, \d+\.\d\d → \d+\.\d\d %$/;
     let movedTitles = 0;
     const scopes = [
       [{ kind: 'dataset', dataset }, `${dataset.title} — `],
@@ -797,11 +809,13 @@ describe('the reference pages', () => {
           /curl '([^']+)'\n```\n\nResponse `200` \(real data(?:; ([^)]*))?\):\n\n```json\n([\s\S]*?)\n```/g,
         ),
       ];
-      // One example per endpoint of the dataset.
-      expect(blocks.length, dataset.slug).toBe(Object.keys(endpointsOf(dataset)).length);
+      // One example per endpoint of the dataset, and of its break-even rates where it has fixed terms.
+      const breakEven = breakEvenEndpointOf(dataset);
+      expect(blocks.length, dataset.slug).toBe(Object.keys(endpointsOf(dataset)).length + (breakEven ? 1 : 0));
       for (const [, url, note = '', shownJson] of blocks) {
         const real = await (await core(url!.slice(SITE.length))).json();
-        const expected = cutOf(real, JSON.parse(shownJson!), `${dataset.entity.kind}s`);
+        const noun = breakEven && url!.startsWith(`${SITE}${breakEven.path}`) ? 'pairs' : `${dataset.entity.kind}s`;
+        const expected = cutOf(real, JSON.parse(shownJson!), noun);
         expect(note, url).toBe(expected.join('; '));
         cuts += expected.length;
       }
@@ -812,6 +826,8 @@ describe('the reference pages', () => {
   it('as the OpenAPI document says of each example it cut, and of no other', async () => {
     const nouns = new Map<string, string>([[INSTITUTIONS_PATH, 'institutions and issuers']]);
     for (const d of DATASETS) for (const e of Object.values(endpointsOf(d))) nouns.set(e.path, `${d.entity.kind}s`);
+    // The break-even rates list pairs of terms.
+    for (const d of DATASETS) if (breakEvenEndpointOf(d)) nouns.set(breakEvenEndpointOf(d)!.path, 'pairs');
     let cut = 0;
     for (const [path, item] of Object.entries<any>(openapi.paths))
       for (const [status, response] of Object.entries<any>(item.get?.responses ?? {})) {

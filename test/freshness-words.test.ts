@@ -13,6 +13,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
+import { STALE_AFTER } from '../src/lib/stale-after.ts';
 import { age, nzDate, nzTime, parseHealthTime } from '../src/lib/time-words.ts';
 import { chromiumForTests, SCREENSHOTS } from './support/chromium.ts';
 import { historyDir, tempDir } from './support/history.ts';
@@ -359,7 +360,9 @@ describe('/status never shows a state but fresh in the healthy colours', () => {
     expect(text).toContain(`${STALE.slug}: no successful collection since`);
     expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}|\bUTC\b/);
     expect(text).toMatch(
-      /no successful collection since \d{1,2} \w{3} 20\d\d, \d{1,2}:\d{2} [ap]m NZ[DS]T \(more than 3 hours\)/,
+      new RegExp(
+        `no successful collection since \\d{1,2} \\w{3} 20\\d\\d, \\d{1,2}:\\d{2} [ap]m NZ[DS]T \\(more than ${STALE_AFTER.words}\\)`,
+      ),
     );
   }, 30_000);
 });

@@ -2,6 +2,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { healthTime } from '../src/status/health.ts';
+import { STALE_AFTER } from '../src/lib/stale-after.ts';
 import { createApi } from '../src/service.ts';
 import { DATASET_SLUGS, DATASETS, type DatasetSlug } from '../src/datasets.ts';
 import { endpointsOf } from '../src/endpoints.ts';
@@ -21,6 +22,8 @@ afterEach(() => {
 });
 
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3600_000).toISOString();
+/** The stale threshold (src/lib/stale-after.ts), in hours. */
+const STALE_HOURS = STALE_AFTER.ms / 3600_000;
 
 async function statusWith(lastChecked: Record<string, string>, required = false) {
   const status = new FileStatusStore(await tempDir('rates-status-'), required);
@@ -40,7 +43,7 @@ beforeAll(async () => {
 const [A, B] = [DATASETS[0], DATASETS.at(-1)!];
 
 describe('health', () => {
-  it('reports every dataset fresh when each was checked within 3 hours', async () => {
+  it(`reports every dataset fresh when each was checked within ${STALE_AFTER.words}`, async () => {
     const status = await statusWith(Object.fromEntries(DATASET_SLUGS.map((s) => [s, hoursAgo(1)])));
     const { response, body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(response.status).toBe(200);
@@ -60,23 +63,29 @@ describe('health', () => {
       });
   });
 
-  it.each(EACH)('marks %s stale after 3 hours without a successful check, and the service degraded', async (slug) => {
-    const [fresh, ...unchecked] = DATASET_SLUGS.filter((s) => s !== slug);
-    const status = await statusWith({ [slug]: hoursAgo(3.01), ...(fresh ? { [fresh]: hoursAgo(2.99) } : {}) });
-    const { response, body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
-    expect(response.status).toBe(200);
-    expect(body.status).toBe('degraded');
-    expect(body.datasets[slug].stale).toBe(true);
-    if (fresh) expect(body.datasets[fresh].stale).toBe(false);
-    for (const other of unchecked)
-      expect(body.datasets[other]).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
-    expect(body.problems).toEqual([`${slug}: no successful collection since 2025-03-05 08:59:24 (more than 3 hours).`]);
-  });
+  it.each(EACH)(
+    `marks %s stale after ${STALE_AFTER.words} without a successful check, and the service degraded`,
+    async (slug) => {
+      const [fresh, ...unchecked] = DATASET_SLUGS.filter((s) => s !== slug);
+      const late = hoursAgo(STALE_HOURS + 0.01);
+      const status = await statusWith({ [slug]: late, ...(fresh ? { [fresh]: hoursAgo(STALE_HOURS - 0.01) } : {}) });
+      const { response, body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
+      expect(response.status).toBe(200);
+      expect(body.status).toBe('degraded');
+      expect(body.datasets[slug].stale).toBe(true);
+      if (fresh) expect(body.datasets[fresh].stale).toBe(false);
+      for (const other of unchecked)
+        expect(body.datasets[other]).toMatchObject({ lastChecked: null, stale: null, deployment: 'unknown' });
+      expect(body.problems).toEqual([
+        `${slug}: no successful collection since ${healthTime(late)} (more than ${STALE_AFTER.words}).`,
+      ]);
+    },
+  );
 
   it.each(EACH)('a stale dataset (%s) names its last collection error', async (slug) => {
     const status = await statusWith(allChecked(hoursAgo(1)));
     await status.write(slug, {
-      lastChecked: hoursAgo(5),
+      lastChecked: hoursAgo(STALE_HOURS + 2),
       lastChanged: null,
       lastError: 'HTTP 500 from the source',
       lastErrorAt: hoursAgo(0.5),
@@ -84,7 +93,7 @@ describe('health', () => {
     const { body } = await getJson(await apiOver(historyDir(), { status }), '/api/v1/health');
     expect(body.status).toBe('degraded');
     expect(body.problems).toEqual([
-      `${slug}: no successful collection since 2025-03-05 07:00:00 (more than 3 hours). The last error (2025-03-05 11:30:00): HTTP 500 from the source`,
+      `${slug}: no successful collection since ${healthTime(hoursAgo(STALE_HOURS + 2))} (more than ${STALE_AFTER.words}). The last error (2025-03-05 11:30:00): HTTP 500 from the source`,
     ]);
   });
 

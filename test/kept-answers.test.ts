@@ -3,17 +3,17 @@
  * over, whether or not another request comes, and what is kept at once is bounded in bytes.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KEPT_BYTES, KEPT_FOR_MS, type Kept, KeptAnswers } from '../src/http/kept-answers.ts';
-import { prepare } from '../src/http/way-out.ts';
+import { KEPT_BYTES, KEPT_FOR_MS, KeptAnswers, type WholeAnswer } from '../src/http/kept-answers.ts';
 
 const MB = 1024 * 1024;
 
-/** A whole answer of `bytes` bytes, prepared as the service keeps it. */
-const answerOf = (bytes: number) =>
-  prepare(
-    { status: 200, headers: { 'content-type': 'application/json' }, body: new Uint8Array(bytes), cache: 'data' },
-    { coding: true, reused: true },
-  ) as Kept['prepared'];
+/** A whole answer of `bytes` bytes, as the service keeps it. */
+const answerOf = (bytes: number): WholeAnswer => ({
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: new Uint8Array(bytes),
+  cache: 'data',
+});
 
 let now = 0;
 const clock = () => now;
@@ -69,7 +69,7 @@ describe('kept answers', () => {
     expect(kept.get('/api/v1/big?n=3')).toBeDefined();
 
     const huge = kept.keep('/api/v1/huge', answerOf(KEPT_BYTES + 1), false);
-    expect(huge.prepared.body?.length).toBe(KEPT_BYTES + 1);
+    expect(huge.answer.body?.length).toBe(KEPT_BYTES + 1);
     expect(kept.get('/api/v1/huge')).toBeUndefined();
     expect(kept.bytes).toBe(3 * big);
   });

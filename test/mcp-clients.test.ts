@@ -13,7 +13,8 @@ import { endpointsOf } from '../src/endpoints.ts';
 import { filtersAt, toolCallCases, toolNamesOf } from './support/datasets.ts';
 import { historyDir, newestDates, tempDir } from './support/history.ts';
 import { nodeRequest } from './support/http.ts';
-import { JSON_HEADERS, MCP_PATH } from './support/mcp.ts';
+import { JSON_HEADERS, LEGACY, MCP_PATH } from './support/mcp.ts';
+import { Client as Client2, StreamableHTTPClientTransport as Http2 } from '@modelcontextprotocol/client';
 
 let server: ProductionSite;
 const seen: string[] = [];
@@ -83,9 +84,17 @@ const CASES: Case[] = [
   { kind: 'unknown-tool', tool: 'list_no_such_rates', args: {} },
 ];
 
-/** A REST body without its timestamp (each answer has its own). */
+/**
+ * A REST body without what the clock alone sets: its timestamp (each answer has its own), and the
+ * status figures' window, which ends at the answer's time.
+ */
 const timeless = (body: Record<string, unknown>) => {
   const { timestamp: _ignored, ...rest } = body;
+  const window = rest.window as Record<string, unknown> | undefined;
+  if (window && typeof window === 'object') {
+    const { from: _from, to: _to, ...kept } = window;
+    rest.window = kept;
+  }
   return rest;
 };
 const restJson = async (path: string) =>
@@ -190,6 +199,57 @@ describe.each(CLIENTS)('$label', (client) => {
     );
   });
 });
+
+describe.each(['2026-07-28', ...LEGACY])(
+  'the production server’s resources and prompts, through the official client at %s',
+  (version) => {
+    let client: Client2;
+    beforeAll(async () => {
+      client =
+        version === '2026-07-28'
+          ? new Client2({ name: 'rates-matrix', version: '1.0.0' }, { versionNegotiation: { mode: { pin: version } } })
+          : new Client2({ name: 'rates-matrix', version: '1.0.0' }, { supportedProtocolVersions: [version] });
+      await client.connect(new Http2(new URL(`${server.url}${MCP_PATH}`)));
+    }, 60_000);
+    afterAll(() => client?.close());
+
+    it('every resource reads as its URI serves it: each docs page’s Markdown, /openapi/json, each dataset’s list', async () => {
+      const { resources } = await client.listResources();
+      const paths = resources.map((r) => r.uri.slice(server.url.length));
+      expect(paths).toContain('/docs.md');
+      expect(paths).toContain('/docs/quickstart.md');
+      expect(paths).toContain('/openapi/json');
+      for (const d of DATASETS) expect(paths).toContain(endpointsOf(d).list.path);
+      for (const resource of resources) {
+        expect(resource.uri.startsWith(`${server.url}/`), resource.uri).toBe(true);
+        const [{ contents }, response] = await Promise.all([
+          client.readResource({ uri: resource.uri }),
+          fetch(resource.uri, { headers: { accept: '*/*' } }),
+        ]);
+        expect(response.status, resource.uri).toBe(200);
+        expect(response.headers.get('content-type'), resource.uri).toMatch(new RegExp(`^${resource.mimeType}\\b`));
+        const text = (contents[0] as { text: string }).text;
+        const served = await response.text();
+        if (resource.uri.includes('/api/v1/')) expect(timeless(JSON.parse(text))).toEqual(timeless(JSON.parse(served)));
+        else expect(text, resource.uri).toBe(served);
+        expect(Buffer.byteLength(text), resource.uri).toBe(resource.size);
+      }
+    }, 60_000);
+
+    it('lists the prompts and gets one', async () => {
+      const { prompts } = await client.listPrompts();
+      expect(prompts.map((p) => p.name)).toEqual([
+        'compare_lenders_for_term',
+        'check_quote',
+        'what_changed_this_week',
+        'fix_or_float',
+      ]);
+      const { messages } = await client.getPrompt({ name: 'what_changed_this_week', arguments: {} });
+      for (const d of DATASETS)
+        expect((messages[0]!.content as { text: string }).text).toContain(`get_${d.slug.replaceAll('-', '_')}_changes`);
+    });
+  },
+);
 
 describe('the production server’s MCP edges', () => {
   const post = async (host: string, headers: Record<string, string> = {}) => {

@@ -246,7 +246,7 @@ describe('2026-07-28', () => {
     expect(json.error.data.supported).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
   });
 
-  it.each(['resources/list', 'ping', 'initialize', 'no/such/method'])('%s: 404 -32601', async (method) => {
+  it.each(['resources/subscribe', 'ping', 'initialize', 'no/such/method'])('%s: 404 -32601', async (method) => {
     const { status, json } = await modern(method);
     expect(status).toBe(404);
     expect(json.error.code).toBe(-32601);

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../src/api/app.ts';
 import { alertsEndpointOf } from '../src/api/alerts.ts';
+import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { changesEndpointOf } from '../src/changes/endpoint.ts';
 import { DATASETS } from '../src/datasets.ts';
 import { endpointsOf, HEALTH_PATH } from '../src/endpoints.ts';
@@ -391,13 +392,15 @@ describe('the OpenAPI document describes every answer', () => {
     expect(problems).toEqual([]);
   }, 300_000);
 
-  it('has a path for each the service answers: per dataset its endpoints, change log, alerts and Atom feed; health, status, the registry, search, MCP', () => {
+  it('has a path for each the service answers: per dataset its endpoints, change log, alerts and Atom feed, and break-even rates where it has fixed terms; health, status, the registry, search, MCP', () => {
     const routed = [
       ...DATASETS.flatMap((d) => [
         ...Object.values(endpointsOf(d)).map((e) => e.path),
         changesEndpointOf(d).path,
         alertsEndpointOf(d).path,
         `${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}`,
+        // Only a dataset whose measures are fixed terms has break-even rates.
+        ...(breakEvenEndpointOf(d) ? [breakEvenEndpointOf(d)!.path] : []),
       ]),
       HEALTH_PATH,
       STATUS_PATH,

@@ -6,9 +6,11 @@
  * links on a desktop, at least 24 px for every other); the lenders page lists one lender once under its newest
  * name with its earlier names, folds on a phone to a line per letter that opens its lenders, each
  * two or three short lines, and filters by any of a lender's names (and without JavaScript lists
- * them all, compact, with an index of first letters); and a lender's page keeps
+ * them all, compact, with an index of first letters); a fixed-term comparison page says, in a
+ * sentence, the break-even against the next longer term of whole years; and a lender's page keeps
  * the maintainers' open questions to the docs.
  */
+import * as cheerio from 'cheerio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
@@ -78,6 +80,24 @@ describe('a comparison row', () => {
       }
     },
   );
+});
+
+describe('a fixed-term comparison page, as built', () => {
+  it('says the break-even against the next longer term of whole years, from the lowest open rates; floating and the longest term do not', async () => {
+    const sentence = async (path: string) => {
+      const $ = cheerio.load(await (await fetch(`${site.url}${path}`)).text());
+      return $('p.break-even')
+        .toArray()
+        .map((p) => $(p).text().replace(/\s+/g, ' ').trim());
+    };
+    const [said] = await sentence(oneYear);
+    expect(said).toMatch(
+      /^Fixing 1 year at 5\.05 % beats 2 years at 4\.99 % if in a year you can refix for 1 year below 4\.93 %\. From the lowest rates open to anyone, of every institution: break-even rates says how/,
+    );
+    const { measures, path } = EXPLORER[TERMED.slug];
+    for (const measure of [measures[0]!, measures.at(-1)!])
+      expect(await sentence(`/rates/${path}/${measure.slug}`), measure.slug).toEqual([]);
+  });
 });
 
 describe('the hub (/rates)', () => {

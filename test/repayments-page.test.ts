@@ -74,7 +74,8 @@ describe('the repayment figure on the comparison pages', () => {
     '%s (%s): the form with the dataset’s amount and term, a column of the formula’s figures that follow the inputs',
     async (path, _, size, dataset) => {
       const { definition } = comparedOf(dataset);
-      const { amount, years, noun } = definition.repayment;
+      // Every dataset here is of rates paid, which a comparison page shows the repayment figure for.
+      const { amount, years, noun } = definition.repayment!;
       const { page, errors, close } = await open(browser(), path, size);
       const form = page.locator('form.repayments');
       expect(await form.isVisible()).toBe(true);
@@ -143,7 +144,7 @@ describe('the repayment figure on the comparison pages', () => {
   it.each(DATASETS.map((d) => [`${comparedOf(d).path}/with-restricted`, d] as const))(
     '%s: a row without an open offer shows "—", the others the formula’s figure',
     async (path, dataset) => {
-      const { amount, years } = comparedOf(dataset).definition.repayment;
+      const { amount, years } = comparedOf(dataset).definition.repayment!;
       const { page, errors, close } = await open(browser(), path, DESKTOP);
       const rows = await rowsOf(page);
       expect(rows.length).toBeGreaterThan(0);

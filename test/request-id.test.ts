@@ -8,6 +8,7 @@ import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
 import type { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { alertsEndpointOf } from '../src/api/alerts.ts';
+import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { changesEndpointOf } from '../src/changes/endpoint.ts';
 import { DATASET_SLUG_SHAPE } from '../src/paths.ts';
 import { PARAMETER_FORMATS } from '../src/schemas/params.ts';
@@ -214,7 +215,13 @@ describe('the stamp decides from the path and the query alone, as the core answe
   it("every dataset's slug has the shape the stamp knows, and every parameter an endpoint takes has its format in PARAMETER_FORMATS", () => {
     for (const d of DATASETS) {
       expect(d.slug).toMatch(DATASET_SLUG_SHAPE);
-      const endpoints = [...Object.values(endpointsOf(d)), changesEndpointOf(d), alertsEndpointOf(d)];
+      const breakEven = breakEvenEndpointOf(d);
+      const endpoints = [
+        ...Object.values(endpointsOf(d)),
+        changesEndpointOf(d),
+        alertsEndpointOf(d),
+        ...(breakEven ? [breakEven] : []),
+      ];
       for (const endpoint of endpoints)
         for (const [name, schema] of Object.entries(endpoint.query.shape)) {
           const format = PARAMETER_FORMATS[name];

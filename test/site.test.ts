@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS, type Dataset, filtersOf, itemsOf } from '../src/datasets.ts';
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { parseChangelog } from '../src/docs/changelog.ts';
+import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import type { DocPage } from '../src/docs/pages.ts';
 import { endpointsOf, exampleListRequest } from '../src/endpoints.ts';
 import { TOOLS } from '../src/mcp/tool-table.ts';
@@ -209,7 +210,7 @@ describe('the OpenAPI document', () => {
       Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
     );
     // Each dataset's operations, named from its slug in camelCase: list, one entity, time series, lowest, quote check,
-    // changes, alerts and their Atom twin; each GET and the MCP POST with its path's CORS preflight; MCP's GET and DELETE (405).
+    // changes, alerts and their Atom twin, break-even rates where it has fixed terms; each GET and the MCP POST with its path's CORS preflight; MCP's GET and DELETE (405).
     const camel = (words: string) => words.replace(/[-_](\w)/g, (_, c: string) => c.toUpperCase());
     const answered = [
       ...DATASETS.flatMap((d) => [
@@ -221,6 +222,8 @@ describe('the OpenAPI document', () => {
         camel(`get-${d.slug}-changes`),
         camel(`get-${d.slug}-alerts`),
         camel(`get-${d.slug}-alerts-atom`),
+        // The break-even rates, of a dataset whose measures are fixed terms.
+        ...(breakEvenEndpointOf(d) ? [camel(`get-${d.slug}-break-even`)] : []),
       ]),
       'getHealth',
       'getStatus',

@@ -3,13 +3,15 @@
  * shown as Fresh, since it is served within the grace health gives a deployment: the banner and
  * the deploying page say so rather than calling every dataset served.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
+import { durationWords, loadDocPages } from '../src/docs/pages.ts';
+import { STALE_AFTER } from '../src/lib/stale-after.ts';
+import { DEPLOY_GRACE_MS } from '../src/status/health.ts';
 import type { DatasetHealth, Health } from '../src/schemas/health.ts';
 import { datasetState, headline, pageState } from '../src/status/report.ts';
-import { ROOT } from './support/constants.ts';
+import { ROOT, SITE } from './support/constants.ts';
 
 const dataset = (deployment: DatasetHealth['deployment']): DatasetHealth => ({
   lastUpdated: '2025-03-05 01:32:05',
@@ -37,10 +39,12 @@ describe('a newer collection being deployed', () => {
     expect(headline('fresh', healthOf([]))).toBe('All datasets are fresh and served');
   });
 
-  it('the deploying page defines Fresh with the deployment grace health gives (deployGrace, from DEPLOY_GRACE_MS)', async () => {
-    const text = (await readFile(join(ROOT, 'content/docs/deploying.md'), 'utf8')).replace(/\s+/g, ' ');
+  it('the deploying page defines Fresh with the stale threshold and the deployment grace health gives', async () => {
+    // As the docs site shows it: {{staleAfter}} from STALE_AFTER, {{deployGrace}} from DEPLOY_GRACE_MS.
+    const pages = await loadDocPages({ contentDir: join(ROOT, 'content/docs'), site: SITE, examples: {}, figures: [] });
+    const text = pages.find((p) => p.slug === 'deploying')!.markdown.replace(/\s+/g, ' ');
     expect(text).toContain(
-      '**Fresh** (green: checked within 3 hours, its newest run fine, the newest data served — or a newer collection being deployed, for at most {{deployGrace}}, which its row and the banner say)',
+      `**Fresh** (green: checked within ${STALE_AFTER.words}, its newest run fine, the newest data served — or a newer collection being deployed, for at most ${durationWords(DEPLOY_GRACE_MS / 1000)}, which its row and the banner say)`,
     );
   });
 });

@@ -43,19 +43,19 @@ const health = (status: Health['status'], c = OK): Health => ({
 
 describe('a dataset’s state', () => {
   it.each<[string, DatasetHealth, Health['collection'], DatasetState]>([
-    ['checked within 3 hours and served', FRESH, OK, 'fresh'],
+    ['checked within the stale threshold and served', FRESH, OK, 'fresh'],
     ['never checked, no collector here', NEVER, collection('not_configured'), 'uncollected'],
     ['never checked while others are, no collector required', NEVER, OK, 'uncollected'],
     ['never checked where a collector is required', NEVER, collection('not_configured', true), 'unknown'],
     ['never checked: the status store could not be read', NEVER, collection('unavailable'), 'unknown'],
-    ['not checked for more than 3 hours', { ...FRESH, stale: true }, OK, 'stale'],
+    ['not checked for longer than the stale threshold', { ...FRESH, stale: true }, OK, 'stale'],
     ['a newer collection not deployed', { ...FRESH, deployment: 'behind' }, OK, 'behind'],
     ['no data served', { ...FRESH, lastUpdated: null }, OK, 'missing'],
   ])('%s: %s', (_, record, c, state) => {
     expect(datasetState(record, c, undefined)).toBe(state);
   });
 
-  it('is failing when its newest run failed or was refused, though it was checked within 3 hours', () => {
+  it('is failing when its newest run failed or was refused, though it was checked within the stale threshold', () => {
     expect(datasetState(FRESH, OK, 'failed')).toBe('failing');
     expect(datasetState(FRESH, OK, 'refused')).toBe('failing');
     expect(datasetState(FRESH, OK, 'unchanged')).toBe('fresh');

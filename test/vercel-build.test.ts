@@ -9,9 +9,11 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../src/datasets.ts';
 import { alertsEndpointOf, exampleMeasureQuery } from '../src/api/alerts.ts';
+import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { endpointsOf, exampleEntityId, HEALTH_PATH } from '../src/endpoints.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, STATUS_PATH } from '../src/paths.ts';
 import { Health } from '../src/schemas/health.ts';
+import { changesEndpointOf } from '../src/changes/endpoint.ts';
 import { restToolsOf } from '../src/mcp/rest-tools.ts';
 import { API_FUNCTION, API_ROUTE_SOURCE } from '../src/build/on-vercel.ts';
 import { SECURITY_HEADERS } from '../src/http/security-headers.ts';
@@ -154,15 +156,18 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expectSame(pair, path);
   });
 
-  /** Beyond the contract: each dataset's lowest open rates, its quote check and its alerts (JSON Feed, and Atom under /feeds), and the registry. */
+  /** Beyond the contract: each dataset's lowest open rates, its quote check, its change log filtered, its alerts (JSON Feed, and Atom under /feeds), its break-even rates where it has fixed terms, and the registry. */
   it.each([
     ...DATASETS.flatMap((d) => {
       const query = `${exampleMeasureQuery(d)}&below=50`;
+      const breakEven = breakEvenEndpointOf(d);
       return [
         endpointsOf(d).lowest.path,
         `${endpointsOf(d).quote.path}?${exampleMeasureQuery(d)}&rate=6`,
+        `${changesEndpointOf(d).path}?since=2000-01-01&direction=down,new&minBps=10`,
         `${alertsEndpointOf(d).path}?${query}`,
         `${FEEDS_PREFIX}/${d.slug}/${ALERTS_FEED_FILE}?${query}`,
+        ...(breakEven ? [breakEven.path] : []),
       ];
     }),
     INSTITUTIONS_PATH,
@@ -189,17 +194,20 @@ describe('the Vercel build output, served as Vercel serves it, answers as npm st
     expect(onNode.runLog).toMatchObject({ status: 'empty', store: 'filesystem' });
   });
 
-  it.each(DATASETS.map((d) => [restToolsOf(d).find((t) => t.name.startsWith('get_lowest_'))!.name]))(
-    'MCP tools/call %s answers as npm start',
-    async (name) => {
-      const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: {} } };
-      const headers = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' };
-      const pair = await both(MCP_PATH, { method: 'POST', headers, body: JSON.stringify(call) });
-      expect(pair.local.status).toBe(200);
-      expect(JSON.parse(pair.local.text).result.isError).toBeFalsy();
-      expectSame(pair, name);
-    },
-  );
+  it.each(
+    DATASETS.flatMap((d) =>
+      restToolsOf(d)
+        .filter((t) => t.name.startsWith('get_lowest_') || t.name.endsWith('_changes'))
+        .map((t) => [t.name]),
+    ),
+  )('MCP tools/call %s answers as npm start', async (name) => {
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: {} } };
+    const headers = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-06-18' };
+    const pair = await both(MCP_PATH, { method: 'POST', headers, body: JSON.stringify(call) });
+    expect(pair.local.status).toBe(200);
+    expect(JSON.parse(pair.local.text).result.isError).toBeFalsy();
+    expectSame(pair, name);
+  });
 
   it('every /api answer comes from the API function, with the same set of headers as npm start (but the coding, which is the CDN’s there)', async () => {
     const NOT_COMPARED =

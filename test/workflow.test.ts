@@ -88,6 +88,9 @@ describe('the hourly collection workflow', () => {
     expect(step).toContain('BLOB_READ_WRITE_TOKEN: ${{ secrets.BLOB_READ_WRITE_TOKEN }}');
     expect(step).toContain('VERCEL_DEPLOY_HOOK_URL: ${{ secrets.VERCEL_DEPLOY_HOOK_URL }}');
     expect(step).toContain('PRODUCTION_URL: ${{ vars.PRODUCTION_URL }}');
+    // The WebSub hub told of each changed feed, and how long to wait for production first (test/websub-chain.test.ts).
+    expect(step).toContain('WEBSUB_HUB_URL: ${{ vars.WEBSUB_HUB_URL }}');
+    expect(step).toContain('WEBSUB_LIVE_TIMEOUT_MS: ${{ vars.WEBSUB_LIVE_TIMEOUT_MS }}');
     // The workflow's own token, for the failure issue (test/deploy-chain.test.ts, test/failure-issue.test.ts).
     expect(step).toContain('GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}');
     // A limit lifted for one run by hand (the collection runbook): empty on a scheduled run, the collector's default.

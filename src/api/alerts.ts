@@ -21,6 +21,7 @@ import { ALERTS_FEED_FILE, ALERTS_SEGMENT, API_PREFIX, FEEDS_PREFIX } from '../p
 import { MeasureParam, RateParam } from '../schemas/params.ts';
 import { TERMS_OF_USE } from '../schemas/common.ts';
 import { nzTime } from '../lib/time-words.ts';
+import { hubLinkHeader, jsonFeedHubs } from '../lib/websub.ts';
 import type { Answer } from '../http/answer.ts';
 import { cachedHeadAfterRead } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
@@ -234,10 +235,13 @@ function itemOf(
   return changeItem(dataset, `${idBase}/${event.date}`, title, url, event);
 }
 
-/** An Atom feed of these items, newest first. `updated` is from the data, never the clock: the newest item's, else `latest`. */
+/**
+ * An Atom feed of these items, newest first. `updated` is from the data, never the clock: the newest item's, else `latest`.
+ * `hub`: the WebSub hub it names beside its own address (src/lib/websub.ts), none when unset.
+ */
 function atomOf(
   site: string,
-  about: { id: string; title: string; description: string; page: string; self: string; json?: string },
+  about: { id: string; title: string; description: string; page: string; self: string; json?: string; hub?: string },
   items: readonly FeedItem[],
   latest: string,
 ): string {
@@ -250,6 +254,7 @@ function atomOf(
     links: [
       { href: about.page, rel: 'alternate', type: 'text/html' },
       { href: about.self, rel: 'self', type: 'application/atom+xml' },
+      ...(about.hub ? [{ href: about.hub, rel: 'hub' }] : []),
       ...(about.json ? [{ href: about.json, rel: 'alternate', type: 'application/feed+json' }] : []),
     ],
     rights: { value: TERMS_OF_USE, type: 'text' },
@@ -269,12 +274,14 @@ function atomOf(
  * snapshot and one each time it changed between two snapshots (src/explorer/alerts.ts
  * lowestChanges, the rate /lowest answers), newest first, so that even a feed with no change has
  * the rate now. An entry's id is the measure and the snapshot date, so a rebuild repeats none.
+ * `hub`: the WebSub hub the feed names, none when unset.
  */
 export function lowestChangesAtom(
   dataset: Dataset,
   snapshots: readonly { date: string; lastUpdated: string; data: readonly Entity[] }[],
   measure: string,
   site: string,
+  hub?: string,
 ): string {
   const definition = definitionOf(dataset);
   const m = definition.measures.find((x) => x.key === measure)!;
@@ -302,6 +309,7 @@ export function lowestChangesAtom(
     description: `Each time the ${word} ${noun} open to anyone moves, with the lenders that offer it.`,
     page,
     self: `${site}${lowestFeedUrl(definition, m)}`,
+    hub,
   };
   return atomOf(site, about, items, snapshots.at(-1)!.lastUpdated);
 }
@@ -323,6 +331,7 @@ export async function getAlerts(
   ctx: RequestContext,
   site: string,
   atom: boolean,
+  hub?: string,
 ): Promise<Answer> {
   const { dataset } = endpoint;
   const threshold = thresholdOf(dataset, query);
@@ -367,6 +376,7 @@ export async function getAlerts(
           page: about.page,
           self: about.atom,
           json: about.json,
+          hub,
         },
         items,
         archive.lastUpdated(archive.latest),
@@ -376,11 +386,16 @@ export async function getAlerts(
       home_page_url: about.page,
       feed_url: about.json,
       description: `${about.description} ${TERMS_OF_USE}`,
+      ...(hub ? { hubs: jsonFeedHubs(hub) } : {}),
       authors: [{ name: 'NZ Rates API', url: `${site}/` }],
       items,
-    });
-    return JSON.stringify(feed);
+    }) as { items?: unknown[] };
+    // JSON Feed 1.1 requires `items`, an empty array for a feed with none; feedsmith leaves an empty one out.
+    return JSON.stringify({ ...feed, items: feed.items ?? [] });
   });
   const type = atom ? ATOM_TYPE : JSON_FEED_TYPE;
-  return { status: 200, headers: { 'content-type': type, etag: ready.etag }, body: ready.head, cache: 'data' };
+  const headers: Record<string, string> = { 'content-type': type, etag: ready.etag };
+  // WebSub discovery from the answer alone: the hub, and the feed's own address (the topic a subscriber names).
+  if (hub) headers.link = hubLinkHeader(hub, `${site}${alertsUrl(dataset, measure, threshold, id, atom)}`);
+  return { status: 200, headers, body: ready.head, cache: 'data' };
 }

@@ -9,6 +9,7 @@ import type { Answer } from '../http/answer.ts';
 import { DATASETS } from '../datasets.ts';
 import { endpointsOf, HEALTH_PATH } from '../endpoints.ts';
 import { siteUrl } from '../site.ts';
+import { websubHub } from '../lib/websub.ts';
 import type { RequestContext } from './context.ts';
 import { defaultLog, type Log } from '../lib/log.ts';
 import { cachedStatusStore } from '../status/health.ts';
@@ -25,6 +26,7 @@ import { getLowest } from './lowest.ts';
 import { getInstitutions } from './institutions.ts';
 import { getAlerts } from './alerts.ts';
 import { getQuote } from './quote.ts';
+import { getBreakEven } from './break-even.ts';
 
 export interface ApiDeps {
   /** The served store; may reject when it cannot be read (health then reports database error). */
@@ -35,6 +37,8 @@ export interface ApiDeps {
   log?: Log;
   /** The origin of every absolute URL in an answer (default siteUrl()); never the request's. */
   siteUrl?: string;
+  /** The WebSub hub the alert feeds name (default WEBSUB_HUB_URL, src/lib/websub.ts); given as undefined, none. */
+  websubHub?: string;
   /** Keep health's status store reads this long (health.ts STATUS_CACHE_MS); none when unset. */
   statusCacheMs?: number;
   /** The monotonic clock of that cache and of kept answers, in ms (tests inject one). */
@@ -70,6 +74,7 @@ export function createRestCore(deps: ApiDeps): RestCore {
   const status = deps.statusCacheMs ? cachedStatusStore(deps.status, deps.statusCacheMs, clock) : deps.status;
   const log = deps.log ?? defaultLog;
   const site = deps.siteUrl ?? siteUrl();
+  const hub = 'websubHub' in deps ? deps.websubHub : websubHub();
 
   async function dispatch(route: Route, url: URL): Promise<Answer> {
     const query = routeQuery(route, url.searchParams);
@@ -99,7 +104,9 @@ export function createRestCore(deps: ApiDeps): RestCore {
       case 'quote':
         return getQuote(endpoint, query, ctx);
       case 'alerts':
-        return getAlerts(endpoint, query, ctx, site, route.atom ?? false);
+        return getAlerts(endpoint, query, ctx, site, route.atom ?? false, hub);
+      case 'breakEven':
+        return getBreakEven(endpoint, query, ctx);
     }
   }
 

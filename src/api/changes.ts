@@ -1,11 +1,14 @@
 /**
- * `GET /api/v1/<dataset>/changes?since=&until=&institutionId=` (credit cards: `issuerId`): per
- * snapshot date, the values that changed, were added or were removed. Served from the change log
- * the build worked out (src/changes/log.ts); the answer for a URL is joined once and kept, like
- * the list and detail answers.
+ * `GET /api/v1/<dataset>/changes?since=&until=&institutionId=&direction=&minBps=` (credit cards:
+ * `issuerId`): per snapshot date, the values that changed, were added or were removed, each with
+ * its direction and, for a rate, its move in basis points. Served from the change log the build
+ * worked out (src/changes/log.ts); the answer for a URL is joined once and kept, like the list and
+ * detail answers.
  */
 import { canonicalEntityId } from '../datasets.ts';
 import { DEFAULT_DAYS, type ChangesEndpoint } from '../changes/endpoint.ts';
+import { type ChangeFilter, filteredDayJson } from '../changes/log.ts';
+import type { ChangeDirection } from '../schemas/params.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { cachedHead, readyAnswer, TERMS } from './bodies.ts';
 import { withData, type RequestContext } from './context.ts';
@@ -51,12 +54,28 @@ export async function getChanges(
     );
   }
 
-  const key = `changes/${since}..${until}/${id ?? ''}`;
+  // Formats are checked already (src/schemas/params.ts): the directions are known words, minBps digits.
+  const directions =
+    query.direction === undefined ? undefined : new Set(query.direction.split(',') as ChangeDirection[]);
+  const filter: ChangeFilter | undefined =
+    directions === undefined && query.minBps === undefined
+      ? undefined
+      : { directions, minBps: query.minBps === undefined ? undefined : Number(query.minBps) };
+  // The same changes, the same key: directions in one order, minBps as a number.
+  const filterKey = filter ? `/${[...(directions ?? [])].sort().join(',')}/${filter.minBps ?? ''}` : '';
+
+  const key = `changes/${since}..${until}/${id ?? ''}${filterKey}`;
   const ready = cachedHead(history, key, () => {
     const entries: string[] = [];
     const mine = id === undefined ? undefined : log.byEntity.get(id);
     log.days.forEach((day, d) => {
       if (day.date < since || day.date > until) return;
+      if (filter) {
+        // Only a day that changed something of the entity asked for is narrowed and filtered.
+        const json = id === undefined || mine?.has(d) ? filteredDayJson(dataset, day, filter, id) : undefined;
+        if (json !== undefined) entries.push(json);
+        return;
+      }
       const json = mine ? mine.get(d) : id === undefined ? log.json[d] : undefined;
       if (json !== undefined) entries.push(json);
     });

@@ -10,6 +10,7 @@ import { changesEndpointOf, type ChangesEndpoint } from '../changes/endpoint.ts'
 import {
   ALERTS_SEGMENT,
   alertsFeedSlug,
+  BREAK_EVEN_SEGMENT,
   CHANGES_SEGMENT,
   endpointSegments,
   LOWEST_SEGMENT,
@@ -17,6 +18,7 @@ import {
   TIME_SERIES_SEGMENT,
 } from '../paths.ts';
 import { alertsEndpointOf, type AlertsEndpoint } from './alerts.ts';
+import { breakEvenEndpointOf, type BreakEvenEndpoint } from './break-even.ts';
 import { parseQuery } from './query.ts';
 
 /** Health, the status figures and the institutions take no query parameters. */
@@ -26,7 +28,12 @@ export type Route =
   | { kind: 'health' }
   | { kind: 'status' }
   | { kind: 'institutions' }
-  | { kind: 'data'; endpoint: DataEndpoint | ChangesEndpoint | AlertsEndpoint; pathValue?: string; atom?: true };
+  | {
+      kind: 'data';
+      endpoint: DataEndpoint | ChangesEndpoint | AlertsEndpoint | BreakEvenEndpoint;
+      pathValue?: string;
+      atom?: true;
+    };
 
 function decodeSegment(segment: string): string {
   try {
@@ -55,6 +62,11 @@ export function matchRoute(pathname: string): Route | undefined {
   if (segment === LOWEST_SEGMENT) return { kind: 'data', endpoint: endpoints.lowest };
   if (segment === ALERTS_SEGMENT) return { kind: 'data', endpoint: alertsEndpointOf(dataset) };
   if (segment === QUOTE_SEGMENT) return { kind: 'data', endpoint: endpoints.quote };
+  if (segment === BREAK_EVEN_SEGMENT) {
+    // Only a dataset whose measures are fixed terms has it; for the others the segment names no endpoint.
+    const breakEven = breakEvenEndpointOf(dataset);
+    return breakEven ? { kind: 'data', endpoint: breakEven } : undefined;
+  }
   return { kind: 'data', endpoint: endpoints.detail, pathValue: decodeSegment(segment) };
 }
 

@@ -10,6 +10,7 @@
  * On the home page it says "every hour" of the collection only where health says a collector
  * runs here and has checked every dataset within the window; the built sentence claims no cadence.
  */
+import { STALE_AFTER } from '../lib/stale-after.ts';
 import { age, elapsed, nzTime, parseHealthTime, timeAgo } from '../lib/time-words.ts';
 
 interface DatasetHealth {
@@ -56,7 +57,7 @@ function verdict(health: DatasetHealth, collection: string | undefined, now: Dat
           element('strong', 'stale'),
           ' since ',
           time(checked),
-          ` (not checked for ${elapsed(checked, now) ?? 'more than 3 hours'})`,
+          ` (not checked for ${elapsed(checked, now) ?? `more than ${STALE_AFTER.words}`})`,
         ],
       }
     : { state: 'fresh', parts: [element('strong', 'up to date today'), `: checked ${timeAgo(checked, now)}`] };

@@ -27,6 +27,8 @@ const GENERATED_FILES = {
   searchIndex: 'search-index.json',
   llms: 'llms.txt',
   llmsFull: 'llms-full.txt',
+  /** The docs' Markdown and the OpenAPI document, for the API function's MCP resources (loaded on first use). */
+  mcpDocuments: 'mcp-documents.json',
 } as const;
 
 /** Write every artifact; returns the size of each in bytes. */

@@ -1,12 +1,14 @@
 /**
  * Everything the build prepares for the site and the functions, from the snapshot tree and
  * content/: the served store, real examples, the OpenAPI document, the docs pages, the search
- * index and llms.txt. Written to GENERATED_DIR by scripts/build-data.ts.
+ * index, llms.txt and the MCP server's documents. Written to GENERATED_DIR by scripts/build-data.ts.
  */
 import { buildSearchIndex } from '../docs/search-index.ts';
 import { llmsFullTxt, llmsTxt } from '../docs/llms.ts';
 import { measureFigures } from '../docs/figures.ts';
 import { loadDocPages, type DocPage } from '../docs/pages.ts';
+import type { McpDocument } from '../mcp/resources.ts';
+import { mcpDocuments } from './mcp-documents.ts';
 import { collectExamples, unrecordedStatusStore } from '../examples.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { createService } from '../service.ts';
@@ -25,6 +27,8 @@ export interface SiteData {
   searchIndex: string;
   llms: string;
   llmsFull: string;
+  /** The docs pages and the OpenAPI document as the MCP server's resources. */
+  mcpDocuments: McpDocument[];
 }
 
 export async function buildSiteData(options: {
@@ -44,14 +48,16 @@ export async function buildSiteData(options: {
   const examples = await collectExamples(service, options.site, status);
   const figures = await measureFigures(service, options.site);
   const pages = await loadDocPages({ contentDir: options.contentDir, site: options.site, examples, figures });
+  const openapi = buildOpenApiDocument({ site: options.site, examples });
   return {
     store,
     history,
     newest: newestOnly(store),
-    openapi: buildOpenApiDocument({ site: options.site, examples }),
+    openapi,
     pages,
     searchIndex: buildSearchIndex(pages),
     llms: llmsTxt(pages, options.site, examples),
     llmsFull: llmsFullTxt(pages, options.site),
+    mcpDocuments: mcpDocuments(pages, openapi),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `GET /api/v1/<dataset>/changes`: the change log endpoint of each dataset, declared from the
- * dataset table beside the four endpoints of src/endpoints.ts. It is a REST endpoint only: the
- * MCP server has no tool of it (src/mcp/tool-table.ts).
+ * dataset table beside the four endpoints of src/endpoints.ts; each has its MCP twin, like them
+ * (src/mcp/rest-tools.ts).
  *
  * `changes` (like `time-series` and `lowest`) is a path segment the router reserves before the
  * detail route: ids are `institution:<slug>`, so an id never reads `changes`, but a bare slug
@@ -12,13 +12,14 @@ import { datasetOperationId, entityIdParam } from '../endpoints.ts';
 import {
   ALERTS_SEGMENT,
   API_PREFIX,
+  BREAK_EVEN_SEGMENT,
   CHANGES_SEGMENT,
   LOWEST_SEGMENT,
   QUOTE_SEGMENT,
   TIME_SERIES_SEGMENT,
 } from '../paths.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
-import { DateParam } from '../schemas/params.ts';
+import { CHANGE_DIRECTIONS, DateParam, DirectionParam, MinBpsParam } from '../schemas/params.ts';
 import type { CompiledStore } from '../store/compile.ts';
 
 /** Path segments after a dataset that are not an institution or issuer, with what each names. */
@@ -27,6 +28,8 @@ const RESERVED_SEGMENTS: Readonly<Record<string, string>> = {
   [CHANGES_SEGMENT]: 'the change log',
   [LOWEST_SEGMENT]: 'the best open rates',
   [ALERTS_SEGMENT]: 'the threshold alerts feed',
+  // Reserved for every dataset, though only those with fixed terms answer it: one list, whatever the data.
+  [BREAK_EVEN_SEGMENT]: 'the break-even rates of fixed terms',
   [QUOTE_SEGMENT]: 'the quote check',
 };
 /** Those segments: the slugs no institution or issuer may take (the collection and changes docs list them). */
@@ -60,6 +63,14 @@ export function changesEndpointOf(dataset: Dataset): ChangesEndpoint {
           'Last date to include, YYYY-MM-DD, inclusive; not before since. Default: the newest snapshot’s date.',
         ).optional(),
         [dataset.entity.param]: entityIdParam(dataset).optional(),
+        direction: DirectionParam.describe(
+          `Keep the changes going one way: ${CHANGE_DIRECTIONS.join(', ')}, or several separated by commas (down,new). ` +
+            'up and down are numbers that moved; new a value listed now and not before (or null before); gone one listed before and not now (or null now).',
+        ).optional(),
+        minBps: MinBpsParam.describe(
+          'Keep the rate moves of at least this many basis points either way, a whole number (25 is 0.25 percentage points; 0 keeps every rate move). ' +
+            'Only a rate has basis points: with minBps, new and gone values and moves of a fee, of days or of text are left out.',
+        ).optional(),
       }),
       ignoredQuery: [],
     };
@@ -82,7 +93,11 @@ export function changesExampleRequests(
   return [
     ...(newestDate ? [`${base}?since=${newestDate}`] : []),
     ...(newestDate && firstId ? [`${base}?since=${newestDate}&${param}=${firstId}`] : []),
+    // The newest date's rate moves of at least 10 basis points either way.
+    ...(newestDate ? [`${base}?since=${newestDate}&direction=up,down&minBps=10`] : []),
     `${base}?since=last-week`,
+    `${base}?direction=sideways`,
+    `${base}?minBps=-5`,
     `${base}?since=2025-03-05&until=2025-03-01`,
     // An issuer dataset takes issuerId, not institutionId; no dataset's change log takes a filter such as termInMonths.
     dataset.entity.param === 'issuerId'

@@ -1,7 +1,8 @@
 /**
  * Atom feeds of rate changes, written at build time from the change log (src/changes/model.ts):
  * every dataset, one dataset, or one institution or issuer. One entry per snapshot date that
- * changed a value in the feed's scope, newest first, at most FEED_ENTRIES.
+ * changed a value in the feed's scope, newest first, at most FEED_ENTRIES. Each change reads as
+ * the change log says it: `…: down 25 bps, 5.50 → 5.25 %`, `…: new, 4.99 %`, `…: gone, was 5.10 %`.
  *
  * Written with feedsmith's Atom generator, which takes every element Atom has (typed links, so an
  * entry links both its page and its JSON; rights; content of type html) and escapes what it writes.
@@ -60,7 +61,8 @@ function changeItem(kind: string, change: ValueChange): string {
     value === undefined ? '' : ` data-${name}="${escapeHtml(JSON.stringify(value))}"`;
   return (
     `<li data-kind="${kind}" data-entity="${escapeHtml(change.entityId)}" data-item="${escapeHtml(change.itemId)}" data-id="${escapeHtml(change.valueId)}"` +
-    `${attr('from', change.from)}${attr('to', change.to)}>${escapeHtml(describeChange(change))}</li>`
+    `${attr('from', change.from)}${attr('to', change.to)}${attr('direction', change.direction ?? undefined)}${attr('bps', change.bps ?? undefined)}>` +
+    `${escapeHtml(describeChange(change))}</li>`
   );
 }
 
@@ -148,8 +150,11 @@ function describeScope(scope: FeedScope): { title: string; subtitle: string; pag
   }
 }
 
-/** The Atom document of one feed. `sources` are the datasets in scope (every one for the all-datasets feed). */
-export function atomFeed(scope: FeedScope, sources: readonly DatasetChanges[], site: string): string {
+/**
+ * The Atom document of one feed. `sources` are the datasets in scope (every one for the all-datasets feed);
+ * `hub`, the WebSub hub the feed names beside its own address (src/lib/websub.ts), none when unset.
+ */
+export function atomFeed(scope: FeedScope, sources: readonly DatasetChanges[], site: string, hub?: string): string {
   const about = describeScope(scope);
   const entries = sources
     .flatMap((source) => datasetEntries(site, source, scope.kind === 'entity' ? scope : undefined))
@@ -169,6 +174,7 @@ export function atomFeed(scope: FeedScope, sources: readonly DatasetChanges[], s
     links: [
       { href: `${site}${about.page}`, rel: 'alternate', type: 'text/html' },
       { href: `${site}${about.self}`, rel: 'self', type: 'application/atom+xml' },
+      ...(hub ? [{ href: hub, rel: 'hub' }] : []),
     ],
     rights: { value: TERMS_OF_USE, type: 'text' },
     entries: entries.map((entry) => ({

@@ -5,8 +5,9 @@
  * request.
  */
 import type { Dataset } from '../datasets.ts';
-import { CHANGE_KINDS, dayFor, type ChangeDay, type ValueChange } from './model.ts';
-import { changeKeys, type ChangeKeys } from './schema.ts';
+import type { ChangeDirection } from '../schemas/params.ts';
+import { dayFor, type ChangeDay, type ValueChange } from './model.ts';
+import { CHANGE_KINDS, changeKeys, type ChangeKeys, type ChangeKind } from './schema.ts';
 
 export interface ChangeLog {
   days: readonly ChangeDay[];
@@ -30,6 +31,8 @@ function changeJson(keys: ChangeKeys, change: ValueChange): Record<string, unkno
     what: change.what,
     ...('from' in change ? { from: change.from } : {}),
     ...('to' in change ? { to: change.to } : {}),
+    direction: change.direction,
+    bps: change.bps,
   };
 }
 
@@ -42,6 +45,34 @@ function dayJson(dataset: Dataset, day: ChangeDay): Record<string, unknown> {
     lastUpdated: day.lastUpdated,
     ...Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, day[kind].map((c) => changeJson(keys, c))])),
   };
+}
+
+/**
+ * Which changes a request keeps (`direction=`, `minBps=`): those going one of `directions`, and
+ * those whose |bps| is at least `minBps` — so with minBps, only moves of a rate, the one value with
+ * bps: new and gone values, fees, days and text are left out.
+ */
+export interface ChangeFilter {
+  directions?: ReadonlySet<ChangeDirection>;
+  minBps?: number;
+}
+
+const keeps = ({ directions, minBps }: ChangeFilter, change: ValueChange): boolean =>
+  (directions === undefined || (change.direction !== null && directions.has(change.direction))) &&
+  (minBps === undefined || (change.bps !== null && Math.abs(change.bps) >= minBps));
+
+/** A day's entry (of one entity, when given: canonical id) with only the changes the filter keeps; undefined when none is left. */
+export function filteredDayJson(
+  dataset: Dataset,
+  day: ChangeDay,
+  filter: ChangeFilter,
+  entityId: string | undefined,
+): string | undefined {
+  const scoped = entityId === undefined ? day : dayFor(day, entityId);
+  if (!scoped) return undefined;
+  const only = (kind: ChangeKind) => scoped[kind].filter((c) => keeps(filter, c));
+  const kept: ChangeDay = { ...scoped, changed: only('changed'), added: only('added'), removed: only('removed') };
+  return CHANGE_KINDS.some((kind) => kept[kind].length > 0) ? JSON.stringify(dayJson(dataset, kept)) : undefined;
 }
 
 export function buildChangeLog(dataset: Dataset, days: readonly ChangeDay[], entityIds: Iterable<string>): ChangeLog {

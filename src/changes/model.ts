@@ -8,11 +8,14 @@
  * A snapshot that moved no value (a renamed product, a new order) has no entry, and the first
  * snapshot of a dataset has none either: there is nothing before it to compare with. A value
  * going from null to 0 or from 0 to null did not move (sameValue in src/snapshots/diff.ts: the
- * imported history saved every 0 as null), so it is neither changed, added nor removed.
+ * imported history saved every 0 as null), so it is neither changed, added nor removed. Each
+ * change says which way it went and, for a rate, by how many basis points (src/changes/movement.ts).
  */
 import { type Dataset, type Entity, type Item, itemsOf } from '../datasets.ts';
 import { diffSnapshots, valuesOf } from '../snapshots/diff.ts';
 import type { Value } from '../schemas/corrections.ts';
+import { type Movement, movementLine, movementOf } from './movement.ts';
+import { CHANGE_KINDS, type ChangeKind, valueKindOf } from './schema.ts';
 
 export type { Value };
 
@@ -23,7 +26,7 @@ export interface SnapshotData {
   data: readonly Entity[];
 }
 
-export interface ValueChange {
+export interface ValueChange extends Movement {
   entityId: string;
   entityName: string;
   itemId: string;
@@ -37,9 +40,6 @@ export interface ValueChange {
   /** Absent on a removed value. */
   to?: Value;
 }
-
-export const CHANGE_KINDS = ['changed', 'added', 'removed'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ChangeDay {
   date: string;
@@ -66,12 +66,14 @@ function everyValue(
       valueId,
       what,
       ...(kind === 'added' ? { to: value } : { from: value }),
+      direction: kind === 'added' ? ('new' as const) : ('gone' as const),
+      bps: null,
     })),
   );
 }
 
 /** What changed from one snapshot to the next, value by value; null when no value did. */
-export function changeDay(before: SnapshotData, after: SnapshotData): ChangeDay | null {
+export function changeDay(dataset: Dataset, before: SnapshotData, after: SnapshotData): ChangeDay | null {
   const diff = diffSnapshots(before.data, after.data);
   const day: ChangeDay = {
     date: after.date,
@@ -104,6 +106,7 @@ export function changeDay(before: SnapshotData, after: SnapshotData): ChangeDay 
         what: move.what,
         ...(move.from === undefined ? {} : { from: move.from }),
         ...(move.to === undefined ? {} : { to: move.to }),
+        ...movementOf(valueKindOf(dataset, move.id), move.from, move.to),
       };
       (move.from === undefined ? day.added : move.to === undefined ? day.removed : day.changed).push(change);
     }
@@ -112,11 +115,11 @@ export function changeDay(before: SnapshotData, after: SnapshotData): ChangeDay 
   return day.changed.length + day.added.length + day.removed.length > 0 ? day : null;
 }
 
-/** Every date that changed a value, oldest first (the dataset names what the snapshots are; the diff needs no more). */
-export function changeDays(_dataset: Dataset, snapshots: readonly SnapshotData[]): ChangeDay[] {
+/** Every date that changed a value, oldest first (the dataset says which values are rates, moving in basis points). */
+export function changeDays(dataset: Dataset, snapshots: readonly SnapshotData[]): ChangeDay[] {
   const days: ChangeDay[] = [];
   for (let s = 1; s < snapshots.length; s++) {
-    const day = changeDay(snapshots[s - 1]!, snapshots[s]!);
+    const day = changeDay(dataset, snapshots[s - 1]!, snapshots[s]!);
     if (day) days.push(day);
   }
   return days;
@@ -157,18 +160,18 @@ function showValue(valueId: string, value: Value | undefined): string {
   const field = fieldOf(valueId) ?? '';
   if (field.endsWith('NZD')) return `$${value.toLocaleString('en-NZ')}`;
   if (field.endsWith('Days')) return `${value} days`;
-  return `${Number.isInteger(value * 100) ? value.toFixed(2) : String(value)} %`;
+  // Two decimals when it has at most two (5.1 → 5.10, though 5.1 × 100 is 509.99…), else as it is.
+  return `${Math.round(value * 100) / 100 === value ? value.toFixed(2) : String(value)} %`;
 }
 
-/** `ANZ · Special · 1 year: 5.29 → 4.69 %`, `… : new, 4.99 %`, `… : 5.10 %, no longer listed`. */
+/** `ANZ · Special · 1 year: down 60 bps, 5.29 → 4.69 %`, `… : new, 4.99 %`, `… : gone, was 5.10 %` (src/changes/movement.ts). */
 export function describeChange(change: ValueChange): string {
   const label = `${change.entityName} · ${change.itemName || '(unnamed)'} · ${change.what}`;
-  if (change.from === undefined) return `${label}: new, ${showValue(change.valueId, change.to)}`;
-  if (change.to === undefined) return `${label}: ${showValue(change.valueId, change.from)}, no longer listed`;
-  const [from, to] = [showValue(change.valueId, change.from), showValue(change.valueId, change.to)];
+  const shown = (value: Value | undefined) => (value === undefined ? undefined : showValue(change.valueId, value));
+  let [from, to] = [shown(change.from), shown(change.to)];
   // Two percentages read best with the unit once: 5.29 → 4.69 %.
-  if (from.endsWith(' %') && to.endsWith(' %')) return `${label}: ${from.slice(0, -2)} → ${to}`;
-  return `${label}: ${from} → ${to}`;
+  if (from?.endsWith(' %') && to?.endsWith(' %')) from = from.slice(0, -2);
+  return `${label}: ${movementLine(change, from, to)}`;
 }
 
 /** Every change of a day in reading order: values that moved, then new ones, then those no longer listed. */

@@ -1,14 +1,17 @@
 /**
  * A change summary a person can review: institutions and products added or removed, and every
- * value that moved (`ANZ · Special · 1 year: 4.79 → 4.69`), and a lender that looks renamed
+ * value that moved, in the change log's words (`ANZ · Special · 1 year: down 10 bps, 4.79 → 4.69`,
+ * `…: new, 4.99`, `…: gone, was 5.10`: src/changes/movement.ts), and a lender that looks renamed
  * (possibleRenames). Used as the commit message body.
  */
+import { movementLine, movementOf } from '../changes/movement.ts';
+import { valueKindOf } from '../changes/schema.ts';
 import { type Dataset, type Entity, itemsOf } from '../datasets.ts';
 import { listInWords } from '../lib/words.ts';
 import { diffSnapshots } from '../snapshots/diff.ts';
 import type { Value } from '../schemas/corrections.ts';
 
-const show = (value: Value | undefined) => (value === null || value === undefined ? '—' : String(value));
+const show = (value: Value) => (value === null ? '—' : String(value));
 
 export interface DatasetChanges {
   lines: string[];
@@ -43,9 +46,9 @@ export function describeChanges(
       lines.push(`- Removed: ${entity.name} · ${item.name}`);
     for (const move of diff.moves.filter((m) => m.entity === entity)) {
       const label = `${entity.name} · ${move.item.name || '(unnamed)'} · ${move.what}`;
-      if (move.from === undefined) lines.push(`- ${label}: new, ${show(move.to)}`);
-      else if (move.to === undefined) lines.push(`- ${label}: ${show(move.from)}, no longer listed`);
-      else lines.push(`- ${label}: ${show(move.from)} → ${show(move.to)}`);
+      const movement = movementOf(valueKindOf(dataset, move.id), move.from, move.to);
+      const [from, to] = [move.from, move.to].map((v) => (v === undefined ? undefined : show(v)));
+      lines.push(`- ${label}: ${movementLine(movement, from, to)}`);
     }
   }
   // A 0 read where the history held null (its zeros were saved as null) is no change (src/snapshots/diff.ts).

@@ -68,8 +68,11 @@ export function changelogMarkdown(text: string): string {
   return [`${title!.trim()}\n\n${follow}`, ...rest].join('\n\n## ');
 }
 
-/** The Atom feed: one entry per dated release, newest first; its time is the newest release's date, never the build's. */
-export function changelogFeed(text: string, site: string): string {
+/**
+ * The Atom feed: one entry per dated release, newest first; its time is the newest release's date, never the build's.
+ * `hub`: the WebSub hub it names beside its own address (src/lib/websub.ts), none when unset.
+ */
+export function changelogFeed(text: string, site: string, hub?: string): string {
   const released = parseChangelog(text).filter((r) => r.date !== null);
   const newest = released[0];
   if (!newest) throw new Error(`${CHANGELOG_FILE} has no dated release for its feed`);
@@ -87,6 +90,7 @@ export function changelogFeed(text: string, site: string): string {
     links: [
       { href: `${site}${CHANGELOG_PAGE}`, rel: 'alternate', type: 'text/html' },
       { href: `${site}${CHANGELOG_FEED}`, rel: 'self', type: 'application/atom+xml' },
+      ...(hub ? [{ href: hub, rel: 'hub' }] : []),
     ],
     rights: { value: TERMS_OF_USE, type: 'text' },
     entries: released.map((release) => ({

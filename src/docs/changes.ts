@@ -97,7 +97,7 @@ export function changesLlmsLines(site: string): string[] {
       link(
         `${d.title} changes`,
         changesApiUrl(d),
-        `per snapshot date since a date (since=YYYY-MM-DD, default 30 days), the values that changed, were added or removed; ${d.entity.param} keeps one ${d.entity.kind}`,
+        `per snapshot date since a date (since=YYYY-MM-DD, default 30 days), the values that changed, were added or removed, each with its direction (up, down, new, gone) and, for a rate, bps (basis points); ${d.entity.param} keeps one ${d.entity.kind}, direction=down,new some directions, minBps=25 the rate moves of at least 25 basis points`,
       ),
     ),
     link('Atom feed of every change', ALL_FEED_URL, 'one entry per snapshot that moved a rate, every dataset'),

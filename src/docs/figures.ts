@@ -6,6 +6,7 @@
  */
 import type { Handler } from '../api/app.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
+import { changesEndpointOf } from '../changes/endpoint.ts';
 import { DATASETS, type Dataset } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { LIMITS } from '../mcp/protocol.ts';
@@ -27,6 +28,8 @@ export interface DatasetFigures {
   historyBytes: number;
   /** The entity whose whole time series is largest. */
   largest: { id: string; name: string; bytes: number };
+  /** The whole change log, the largest answer of its endpoint and MCP tool. */
+  changesBytes: number;
 }
 
 /** Does an answer of this size fit in one MCP tool result? */
@@ -81,6 +84,7 @@ async function measureDataset(handle: Handler, origin: string, dataset: Dataset)
     lastDate: dates.at(-1)!,
     historyBytes: whole.bytes,
     largest,
+    changesBytes: (await get(`${changesEndpointOf(dataset).path}?since=${dates[0]}`)).bytes,
   };
 }
 
@@ -111,8 +115,8 @@ export function figuresSubstitutions(figures: DatasetFigures[]): Record<string, 
     /** "2024-02-22 to 2025-03-05": the dates of the history measured. */
     figuresRange: first && last ? `${first} to ${last}` : none,
     sizesTable: [
-      '| dataset | list (newest) | one institution or issuer | whole time series | largest whole time series of one institution or issuer |',
-      '| --- | --- | --- | --- | --- |',
+      '| dataset | list (newest) | one institution or issuer | whole time series | largest whole time series of one institution or issuer | whole change log |',
+      '| --- | --- | --- | --- | --- | --- |',
       ...figures.map((f) =>
         [
           '',
@@ -121,6 +125,7 @@ export function figuresSubstitutions(figures: DatasetFigures[]): Record<string, 
           sizeRange(f.detailBytes.min, f.detailBytes.max),
           `${size(f.historyBytes)} (${f.snapshots} snapshots, ${f.firstDate} to ${f.lastDate}): ${fits(f.historyBytes) ? 'fits' : `over ${limit}`}`,
           `${f.largest.name} (\`${f.largest.id}\`), ${size(f.largest.bytes)}: ${fits(f.largest.bytes) ? 'fits' : `over ${limit}`}`,
+          `${size(f.changesBytes)}: ${fits(f.changesBytes) ? 'fits' : `over ${limit}`}`,
           '',
         ]
           .join(' | ')

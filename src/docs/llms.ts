@@ -12,6 +12,8 @@ import { API_CATALOG_PATH } from '../registry/api-catalog.ts';
 import { EXPLORER, type ExplorerDefinition } from '../explorer/definitions.ts';
 import { lowestFeedUrl } from '../explorer/pages.ts';
 import { alertSidesOf, bestRateOf, bestWordOf } from '../explorer/best.ts';
+import { breakEvenEndpointOf } from '../api/break-even.ts';
+import { BREAK_EVEN_DATASETS, fixedTermBest } from '../explorer/break-even.ts';
 
 /**
  * `examples` are the build's real answers (src/examples.ts): each dataset's alerts link is the one
@@ -76,6 +78,13 @@ export function llmsTxt(pages: DocPage[], site: string, examples: ExampleSet): s
         `where a rate you were offered stands among the rates open to anyone of one measure: how many are lower, equal and higher, its percentile, the ${bestWordOf(EXPLORER[d.slug])} and the median; ${d.entity.param} adds that ${d.entity.kind}'s own offers`,
       ),
     ]),
+    ...BREAK_EVEN_DATASETS.map((d) =>
+      link(
+        `${d.title}: break-even rates of fixed terms`,
+        breakEvenEndpointOf(d)!.path,
+        `for each pair of fixed terms, the rate the shorter must be refixed at for the rest of the longer to come out the same (monthly compounding), from the ${fixedTermBest(d).word} open rates; with ${d.entity.param}, within each of its products`,
+      ),
+    ),
     link('Health', HEALTH_PATH, 'data freshness per dataset'),
     // The endpoint itself takes POST only, so the link goes to its page; the address is in the text.
     link(

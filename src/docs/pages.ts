@@ -7,13 +7,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DATASETS, datasetsInWords, type DatasetSlug } from '../datasets.ts';
-import { endpointsOf, type EndpointKind } from '../endpoints.ts';
+import { endpointsOf } from '../endpoints.ts';
 import { FIXED_TERM_MONTHS_PROSE } from '../schemas/terms.ts';
 import { countWord, listInWords, namesInWords } from '../lib/words.ts';
 import type { ExampleSet } from '../examples.ts';
 import { LIMITS, mib, SUPPORTED_VERSIONS } from '../mcp/protocol.ts';
-import { REST_TOOL_KINDS } from '../mcp/rest-tools.ts';
+import { REST_TOOL_KINDS, type TwinKind } from '../mcp/rest-tools.ts';
+import { PROMPTS } from '../mcp/prompts.ts';
 import { OWN_TOOLS, TOOLS } from '../mcp/tool-table.ts';
+import { BREAK_EVEN_DATASETS, breakEvenExample } from '../explorer/break-even.ts';
+import { BREAK_EVEN_FORMULA } from '../schemas/break-even.ts';
 import { figuresSubstitutions, type DatasetFigures } from './figures.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { renderMarkdown, type Heading } from './markdown.ts';
@@ -32,6 +35,7 @@ import { CODING_THRESHOLD } from '../http/coding.ts';
 import { PARTS_KEPT } from '../store/history-archive.ts';
 import { RUN_LOG_LENGTH, RUN_LOG_MAX_BYTES } from '../status/run-log.ts';
 import { REASON_MAX_CHARS } from '../lib/clean-text.ts';
+import { STALE_AFTER } from '../lib/stale-after.ts';
 import { STATUS_RECORD_MAX_BYTES } from '../status/status-store.ts';
 import { CHANGELOG_FEED, CHANGELOG_FEED_TITLE, CHANGELOG_FILE, changelogMarkdown } from './changelog.ts';
 
@@ -113,13 +117,39 @@ const toolArguments = (t: (typeof TOOLS)[number]) =>
   ].join(', ') || '—';
 
 /** What a dataset's twin of each endpoint answers, as the AI page lists them. */
-const TWIN_WORDS: Record<EndpointKind, string> = {
+const TWIN_WORDS: Record<TwinKind, string> = {
   list: 'its list',
   detail: 'one institution or issuer',
   timeSeries: 'its time series',
   lowest: 'its best open rates',
   quote: 'its quote check',
+  changes: 'its change log',
 };
+
+/**
+ * The tools that are no twin of every dataset's, named: the twins of one endpoint (a `forward`
+ * tool, with the request it forwards: health, the status figures, or an endpoint only some datasets
+ * have), then those with a result of their own.
+ */
+function ownToolsWords(): string {
+  type Tool = (typeof TOOLS)[number];
+  const twins = OWN_TOOLS.filter((t): t is Extract<Tool, { forward: unknown }> => 'forward' in t);
+  const own = OWN_TOOLS.filter((t) => !('forward' in t));
+  const named = (t: Tool) => `\`${t.name}\` (${t.title.toLowerCase()})`;
+  const one = own.length === 1;
+  const parts = [
+    ...twins.map(
+      (t) =>
+        `${named(t)}, the twin of \`GET ${t.forward(t.example)}\`${'dataset' in t && t.dataset ? ', which not every dataset has' : ''}`,
+    ),
+    ...(own.length
+      ? [
+          `${namesInWords(own.map(named))}, which answer${one ? 's' : ''} from several REST answers with a result of ${one ? 'its' : 'their'} own, described by ${one ? 'its' : 'their'} \`outputSchema\``,
+        ]
+      : []),
+  ];
+  return parts.length ? `, and ${listInWords(parts)}` : '';
+}
 
 /** Values the hand-written pages can include, so lists that the code defines are written once. */
 function substitutions(site: string): Record<string, string> {
@@ -141,6 +171,11 @@ function substitutions(site: string): Record<string, string> {
     statusCacheTime: durationWords(STATUS_CACHE_MS / 1000),
     /** How long a collected change may wait for its deployment before health calls it `behind`. */
     deployGrace: durationWords(DEPLOY_GRACE_MS / 1000),
+    /** How long without a successful collection before health calls a dataset `stale`. */
+    staleAfter: STALE_AFTER.words,
+    /** The break-even formula and its worked example, as src/explorer/break-even.ts computes them. */
+    breakEvenFormula: BREAK_EVEN_FORMULA,
+    breakEvenExample: BREAK_EVEN_DATASETS[0] ? breakEvenExample(BREAK_EVEN_DATASETS[0]) : '',
     /** How long a whole answer, health's included, is reused (src/http/kept-answers.ts). */
     keptFor: durationWords(KEPT_FOR_MS / 1000),
     /** The smallest answer `npm start` codes (src/http/coding.ts). */
@@ -180,10 +215,8 @@ function substitutions(site: string): Record<string, string> {
     toolsPerDataset: countWord(REST_TOOL_KINDS.length),
     /** What each dataset's twins answer, in the order of the tool list. */
     twinKinds: listInWords(REST_TOOL_KINDS.map((kind) => TWIN_WORDS[kind])),
-    /** The tools that are no endpoint's twin, named, or nothing when there are none. */
-    ownTools: OWN_TOOLS.length
-      ? `, and ${namesInWords(OWN_TOOLS.map((t) => `\`${t.name}\` (${t.title.toLowerCase()})`))}, which answer${OWN_TOOLS.length === 1 ? 's' : ''} from several REST answers with a result of ${OWN_TOOLS.length === 1 ? 'its' : 'their'} own, described by ${OWN_TOOLS.length === 1 ? 'its' : 'their'} \`outputSchema\``
-      : '',
+    /** The tools that are no twin of every dataset's, named, or nothing when there are none. */
+    ownTools: ownToolsWords(),
     /** How many MCP protocol versions the server speaks, in words. */
     protocolVersionCount: countWord(SUPPORTED_VERSIONS.length),
     /** The Inspector the docs' commands run: the version the suite tests. */
@@ -192,6 +225,14 @@ function substitutions(site: string): Record<string, string> {
       '| tool | what it returns | arguments |',
       '| --- | --- | --- |',
       ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${toolArguments(t)} |`),
+    ].join('\n'),
+    prompts: [
+      '| prompt | what it does | arguments |',
+      '| --- | --- | --- |',
+      ...PROMPTS.map(
+        (p) =>
+          `| \`${p.name}\` | ${p.description} | ${p.arguments.map((a) => `\`${a.name}\`${a.required ? ' (required)' : ''}`).join(', ') || '—'} |`,
+      ),
     ].join('\n'),
     datasets: [
       '| dataset | list | one institution or issuer | time series | best open rates | reference |',

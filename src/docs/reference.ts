@@ -10,9 +10,14 @@ import { MAX_TIME_SERIES_SNAPSHOTS, NO_DATES_MESSAGE } from '../api/time-series.
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
 import { withArticle } from '../lib/words.ts';
 import { alertsEndpointOf, alertsOperationId } from '../api/alerts.ts';
+import { changesEndpointOf, changesOperationId, DEFAULT_DAYS } from '../changes/endpoint.ts';
+import { restToolsOf } from '../mcp/rest-tools.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX } from '../paths.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { bestRatesOf, bestWordOf } from '../explorer/best.ts';
+import { breakEvenEndpointOf, breakEvenOperationId } from '../api/break-even.ts';
+import { fixedTermBest } from '../explorer/break-even.ts';
+import { BREAK_EVEN_FORMULA } from '../schemas/break-even.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -40,7 +45,7 @@ function typeOf(s: JsonSchema): string {
     .join(' or ');
 }
 
-function parameterTable(endpoint: DataEndpoint): string {
+function parameterTable(endpoint: Pick<DataEndpoint, 'dataset' | 'pathParam' | 'query' | 'ignoredQuery'>): string {
   const rows: string[] = [];
   if (endpoint.pathParam) {
     const s = jsonSchema(entityIdParam(endpoint.dataset));
@@ -100,6 +105,29 @@ function errorRows(list: Example[] | undefined): string {
   return `\n\n**Errors**, as this deployment answers them:\n\n| request | status | error | message |\n| --- | --- | --- | --- |\n${rows.join('\n')}`;
 }
 
+/** The break-even section of a dataset whose measures are fixed terms, or nothing. */
+function breakEvenSection(dataset: Dataset, examples: ExampleSet, site: string): string {
+  const endpoint = breakEvenEndpointOf(dataset);
+  if (!endpoint) return '';
+  const id = breakEvenOperationId(dataset);
+  const found = examples[id];
+  const { param, kind, notFound } = dataset.entity;
+  const best = fixedTermBest(dataset);
+  return `## Break-even rates
+
+\`GET ${endpoint.path}\` · operation \`${id}\`
+
+Fix for how long: for each pair of fixed terms, a shorter of a months at r_a and a longer of b months at r_b, \`breakEvenRate\` is the rate x the shorter must be refixed at for the remaining b − a months to come out the same as fixing for b: refixing ${best.side} it, the shorter comes out better. The formula: ${BREAK_EVEN_FORMULA} ([break-even rates](/docs/concepts#break-even-rates)). Without \`${param}\`, the two rates are the ${best.word} open rates of their terms, as \`/lowest\` answers them (\`basis\` \`lowest\`: an entry per pair of terms that both have one, shorter term first); with it, each product of that ${kind} that offers both terms is paired within itself (\`basis\` \`product\`), a product not open to anyone saying whom it is for (\`for\`); one not in the newest snapshot is a \`404 ${notFound}\`. Each entry's \`text\` says it in a sentence, as the comparison pages do.
+
+### Parameters
+
+${parameterTable(endpoint)}
+
+### Example
+
+${exampleBlock(firstWith(found, 200), site, 'pair')}${errorRows(found)}`;
+}
+
 /** The time-series date rules as a table: on every reference page and on the concepts page. */
 export function timeSeriesRules(idParam: string, notFound: string): string {
   return `| request | result |
@@ -136,8 +164,10 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
     )
     .join('; ');
   const alerts = alertsEndpointOf(dataset);
+  const changes = changesEndpointOf(dataset);
   const alertsAtom = `${FEEDS_PREFIX}/${dataset.slug}/${ALERTS_FEED_FILE}`;
   const alertsExample = firstWith(examples[alertsOperationId(dataset)], 200)?.request ?? alerts.path;
+  const breakEven = breakEvenEndpointOf(dataset);
   const measureName = definition.measureName.toLowerCase();
   // The best rate as the dataset declares it (src/explorer/best.ts): its word and the alerts' threshold.
   const best = bestWordOf(definition);
@@ -158,8 +188,9 @@ ${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'b
 | GET | \`${endpoints.timeSeries.path}\` | earlier snapshots |
 | GET | \`${endpoints.lowest.path}\` | the ${best} rates open to anyone, per ${measureName} |
 | GET | \`${endpoints.quote.path}\` | where a rate stands among the rates open to anyone of one ${measureName} |
+| GET | \`${changes.path}\` | per snapshot date, each value that changed, with which way and by how many basis points |
 | GET | \`${alerts.path}\` | an item each time one ${measureName}'s ${best} open rate crosses a threshold (JSON Feed; Atom at \`${alertsAtom}\`) |
-
+${breakEven ? `| GET | \`${breakEven.path}\` | the break-even rate of each pair of fixed terms |\n` : ''}
 ${section(endpoints.list, 'List', `The newest ${dataset.label} of every ${entity.kind}.${filters ? ` Filter with ${filters} (see the parameters).` : ''}`)}
 
 ${section(endpoints.detail, `One ${entity.kind}`, `The newest ${dataset.label} of one ${entity.kind}: \`data\` holds that ${entity.kind} alone. Ids look like \`${entity.prefix}:<slug>\` and are matched case-insensitively; an unknown id is a \`404 ${entity.notFound}\`.`)}
@@ -191,6 +222,13 @@ ${section(
 \`GET ${alerts.path}\` · operation \`${alertsOperationId(dataset)}\`
 
 A feed, not a list: an item each time the ${best} rate open to anyone of one ${measureName} (chosen as \`/lowest\` names it${lowestFilters.length > 0 ? `, \`${lowestFilters[0]!.name}\` for a term` : ', with `measure`'}) crosses a threshold (${sides}) or moves while past it, optionally for one ${entity.kind} (\`${entity.param}\`), newest first. It answers \`application/feed+json\` (JSON Feed 1.1), and the same feed in Atom at \`${alertsAtom}\` with the same parameters. Today's working query: [\`${alertsExample}\`](${alertsExample}). How to follow it in a feed reader or by email: [Getting notified](/docs/notifications#when-a-rate-crosses-a-threshold); its parameters and errors are in the [OpenAPI reference](/openapi).
+${breakEven ? `\n${breakEvenSection(dataset, examples, site)}\n` : ''}
+
+## Change log
+
+\`GET ${changes.path}\` · operation \`${changesOperationId(dataset)}\`
+
+Per snapshot date from \`since\` to \`until\` (default: the ${DEFAULT_DAYS} days up to the newest snapshot), each value that changed, was added or was removed compared with the snapshot before, with its \`direction\` (\`up\`, \`down\`, \`new\`, \`gone\`) and, for a rate, \`bps\`, the move in signed whole basis points. \`direction\` keeps some directions (\`down,new\`), \`minBps\` the rate moves of at least that many basis points either way, \`${entity.param}\` one ${entity.kind}. The same JSON from the MCP tool \`${restToolsOf(dataset, ['changes'])[0]!.name}\`. What counts as a change, the feeds of the same changes and the errors: [Changes, feeds and downloads](/docs/changes#the-change-log).
 
 ## Fields
 

@@ -4,13 +4,15 @@
  * sizes. Filled into content/docs as `{{name}}` (src/docs/pages.ts).
  */
 import type { AlertsEndpoint } from '../api/alerts.ts';
+import type { BreakEvenEndpoint } from '../api/break-even.ts';
 import { type ChangesEndpoint, RESERVED_SLUGS } from '../changes/endpoint.ts';
 import { DATASETS } from '../datasets.ts';
 import type { EndpointKind } from '../endpoints.ts';
 import { listInWords } from '../lib/words.ts';
-import { REST_TOOL_KINDS, restToolsOf } from '../mcp/rest-tools.ts';
+import { REST_TOOL_KINDS, restToolsOf, type TwinKind } from '../mcp/rest-tools.ts';
+import { TOOLS } from '../mcp/tool-table.ts';
 
-type DatasetEndpointKind = EndpointKind | ChangesEndpoint['kind'] | AlertsEndpoint['kind'];
+type DatasetEndpointKind = EndpointKind | ChangesEndpoint['kind'] | AlertsEndpoint['kind'] | BreakEvenEndpoint['kind'];
 
 /** What each endpoint of a dataset answers, in the overview's words: a new kind of endpoint needs its words here. */
 export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
@@ -21,15 +23,17 @@ export const DATASET_ENDPOINT_WORDS: Record<DatasetEndpointKind, string> = {
   quote: 'a quote check (where a rate stands among the open offers)',
   changes: 'a change log',
   alerts: 'a threshold alerts feed, in JSON Feed and in Atom',
+  breakEven: 'the break-even rates of its fixed terms, where it has them',
 };
 
 /** A twin tool's kind as the AI page names the tools: "the list, detail and time-series tools". */
-const TOOL_KIND_WORDS: Record<EndpointKind, string> = {
+const TOOL_KIND_WORDS: Record<TwinKind, string> = {
   list: 'list',
   detail: 'detail',
   timeSeries: 'time-series',
   lowest: 'lowest-rates',
   quote: 'quote-check',
+  changes: 'change-log',
 };
 
 const orList = (items: readonly string[]) =>
@@ -43,6 +47,11 @@ const toolKinds = (sized: boolean) =>
     ),
   );
 
+function measuredTools(): string {
+  const names = TOOLS.filter((t) => t.measured !== undefined).map((t) => `\`${t.name}\``);
+  return names.length ? `, as ${names.length === 1 ? 'does' : 'do'} ${listInWords(names)}` : '';
+}
+
 export function surfaceSubstitutions(): Record<string, string> {
   return {
     /** "a list, one institution or issuer, … and a threshold alerts feed": every endpoint of a dataset. */
@@ -52,5 +61,7 @@ export function surfaceSubstitutions(): Record<string, string> {
     /** The twin tools whose descriptions state their sizes, and those whose do not. */
     sizedTools: toolKinds(true),
     unsizedTools: toolKinds(false),
+    /** ", as do `get_health` and …": the tools of no dataset whose descriptions state their answer's size. */
+    measuredTools: measuredTools(),
   };
 }

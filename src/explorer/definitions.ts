@@ -148,9 +148,11 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   measureQuery?(measure: Measure): string | undefined;
   /**
    * The repayment figure of a comparison page: the amount and the term in years it starts from
-   * (a reader can change both), and what the amount is called ("loan", "balance").
+   * (a reader can change both), and what the amount is called ("loan", "balance"). Only for a rate
+   * paid: a page whose measure's best is the highest (a rate earned) shows none, so a dataset of
+   * rates earned leaves it out.
    */
-  repayment: { amount: number; years: number; noun: string };
+  repayment?: { amount: number; years: number; noun: string };
   /** A second chart for datasets where a trade-off matters (cards: rate against fee). */
   scatter?: {
     x(item: I): number | null;

@@ -18,7 +18,7 @@ const definitionOf = (dataset: Dataset): ExplorerDefinition => EXPLORER[dataset.
 /** The answer's `type`: `<the dataset's type>Lowest`. */
 export const lowestTypeOf = (dataset: Dataset) => `${dataset.type}Lowest`;
 
-/** How the dataset's answers name an offer (the quote check's too, src/explorer/quote.ts). */
+/** How the dataset names an offer's parts, and its measures, for the answer and its descriptions (the quote check's too: src/explorer/quote.ts). */
 export function namesOf(dataset: Dataset): LowestNames {
   const keys = changeKeys(dataset);
   const definition = definitionOf(dataset);
@@ -51,7 +51,7 @@ export function lowestSchemaOf(dataset: Dataset): z.ZodObject {
   return schema;
 }
 
-/** One offer as the answer names it (and the quote check's, which names offers as /lowest does). */
+/** One offer as the answer names it (the break-even rates and the quote check name theirs so too: src/explorer/break-even.ts, src/explorer/quote.ts). */
 export function offerOf(names: LowestNames, { entity, item, offer }: Who) {
   const [, field] = offer.id.split('#');
   return {

@@ -20,6 +20,7 @@ import {
   offerRate,
 } from './definitions.ts';
 import { bestRateOf } from './best.ts';
+import { nextTermBreakEven } from './break-even.ts';
 import {
   type Best,
   bestByMeasure,
@@ -538,6 +539,8 @@ export function comparison(view: DatasetView, measureKey: string, filter: Compar
       current: shown === filter.restricted,
     })),
     apiUrl: `${endpointsOf(dataset).list.path}${query ? `?${query}` : ''}`,
+    /** A fixed term against the next longer term of whole years, from every lender's best open rates, in a sentence (none for floating or the longest term). */
+    breakEven: nextTermBreakEven(dataset, latest.data, measure.key),
   };
 }
 

@@ -61,3 +61,13 @@ export interface Outgoing {
 
 const encoder = new TextEncoder();
 export const bytesOf = (text: string): Uint8Array => encoder.encode(text);
+
+async function* asBytes(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+  for await (const piece of body) yield typeof piece === 'string' ? encoder.encode(piece) : piece;
+}
+
+/** A body in bytes: text encoded, a stream's text pieces encoded as they come, whole bytes as they are. */
+export function inBytes(body: Body): Whole | AsyncIterable<Uint8Array> | null {
+  if (body === null || isWhole(body)) return body;
+  return typeof body === 'string' ? encoder.encode(body) : asBytes(body);
+}

@@ -1,10 +1,13 @@
 /**
  * Whole answers reused for a second, as a CDN would serve them: the first GET of a URL in a
- * second is answered by the endpoint, prepared (way-out.ts) and kept; the other GETs and HEADs of
- * that URL in the same second are answered from it — its bytes, and each coding of them, made
- * once. What is kept is the answer exactly as produced, its `timestamp` the time it was produced;
- * what each caller adds is its own `x-request-id` (and, for MCP, its own JSON-RPC id, around a
- * kept tool result: src/mcp/server.ts).
+ * second is answered by the endpoint and kept; the other GETs and HEADs of that URL in the same
+ * second, and MCP's tools reading it, are answered from it — its bytes, and each coding of them,
+ * made once. What is kept is the answer exactly as produced, its `timestamp` the time it was
+ * produced; what each caller adds is its own `x-request-id` (and, for MCP, its own JSON-RPC id,
+ * around a kept tool result: src/mcp/server.ts).
+ *
+ * It is prepared for HTTP callers (way-out.ts) on the first one's request: MCP's tools read its
+ * status and body alone, so an answer only tools read is never prepared (src/service.ts).
  *
  * Only what a shared cache may keep is kept here (`cache: 'data'`, whole bodies, no failures), so
  * reusing it for a second changes nothing a caller could tell from a CDN; and health's answer,
@@ -14,11 +17,19 @@
  * first, and a timer (unref'd, so it never holds the process open) drops them when no request
  * comes, so an idle process keeps nothing. KEPT_URLS and KEPT_BYTES bound what is kept at once.
  */
-import { lengthOf } from './answer.ts';
+import type { Answer } from './answer.ts';
 import type { Prepared } from './way-out.ts';
 
+/** An answer as kept: whole, its body one piece of bytes. */
+export interface WholeAnswer extends Answer {
+  body: Uint8Array | null;
+}
+
 export interface Kept {
-  prepared: Prepared & { body: Uint8Array | null };
+  /** The answer as the endpoint gave it: what MCP's tools read. */
+  answer: WholeAnswer;
+  /** The answer prepared for HTTP callers (way-out.ts), made on the first one's request. */
+  prepared?: Prepared & { body: Uint8Array | null };
   /** Does the answer carry `x-request-id` (the rule of src/http/request-id.ts, decided once per URL)? */
   requestId: boolean;
   /** Kept until this time of the clock (ms). */
@@ -67,12 +78,12 @@ export class KeptAnswers {
    * Keep an answer just made, for a second from now; the oldest URLs make way past KEPT_URLS or
    * KEPT_BYTES. Returns the entry whether or not it is kept (a body over KEPT_BYTES is not).
    */
-  keep(target: string, prepared: Kept['prepared'], requestId: boolean): Kept {
+  keep(target: string, answer: WholeAnswer, requestId: boolean): Kept {
     const now = this.clock();
-    const entry: Kept = { prepared, requestId, until: now + KEPT_FOR_MS, derived: new Map() };
+    const entry: Kept = { answer, requestId, until: now + KEPT_FOR_MS, derived: new Map() };
     this.#dropExpired(now);
     this.#drop(target);
-    const size = bytesOf(prepared);
+    const size = bytesOf(answer);
     if (size > KEPT_BYTES) return entry;
     while (this.#answers.size >= KEPT_URLS || this.#bytes + size > KEPT_BYTES)
       this.#drop(this.#answers.keys().next().value!);
@@ -86,7 +97,7 @@ export class KeptAnswers {
     const kept = this.#answers.get(target);
     if (!kept) return;
     this.#answers.delete(target);
-    this.#bytes -= bytesOf(kept.prepared);
+    this.#bytes -= bytesOf(kept.answer);
   }
 
   /** Drop every answer whose second is over: they are the oldest, so at the front. */
@@ -114,5 +125,5 @@ export class KeptAnswers {
   }
 }
 
-/** A body's bytes, whether one array or parts (lengthOf). */
-const bytesOf = (prepared: Kept['prepared']) => (prepared.body === null ? 0 : lengthOf(prepared.body));
+/** A kept body's bytes. */
+const bytesOf = (answer: WholeAnswer) => (answer.body === null ? 0 : answer.body.length);

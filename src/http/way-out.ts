@@ -7,14 +7,25 @@
  *
  * Two steps, so that an answer kept for reuse (kept-answers.ts) does the first only once:
  * `prepare` applies what does not depend on who asks; `respond` makes one caller's answer (its
- * coding, its 304, its HEAD). The request id, the one header that differs per caller, is added
- * by the deployment's outermost layer (src/http/request-id.ts), never here: an answer from here is
- * the same for every caller, which is what lets a cache keep it.
+ * coding, its 304, its HEAD). The service's `serve` (src/service.ts) calls both for every answer
+ * under /api, in the one place the path from a core to the socket reads whole; the refusals
+ * before routing call them in src/server/edge-errors.ts. The request id, the one header that
+ * differs per caller, is added by the deployment's outermost layer (src/http/request-id.ts), never
+ * here: an answer from here is the same for every caller, which is what lets a cache keep it.
  */
 import { corsHeaders, READ_ONLY_CORS } from './cors.ts';
 import { cacheControlFor, matchesEtag, NO_STORE, VERCEL_CDN_CACHE_CONTROL } from './caching.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
-import { isWhole, joined, lengthOf, type Answer, type Outgoing, type RequestHead, type Whole } from './answer.ts';
+import {
+  inBytes,
+  isWhole,
+  joined,
+  lengthOf,
+  type Answer,
+  type Outgoing,
+  type RequestHead,
+  type Whole,
+} from './answer.ts';
 import { CODING_THRESHOLD, encodeStream, encodeWhole, negotiate, type Encoding } from './coding.ts';
 
 export interface WayOutOptions {
@@ -50,7 +61,6 @@ interface Representation {
 }
 
 const SECURITY = Object.entries(SECURITY_HEADERS);
-const encoder = new TextEncoder();
 /** Headers a 304 leaves out: they describe a body it does not have. */
 const CONTENT_HEADERS = new Set(['content-type', 'content-length', 'content-encoding']);
 
@@ -59,19 +69,10 @@ function codedEtag(etag: string, encoding: Encoding): string {
   return encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`;
 }
 
-async function* asBytes(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
-  for await (const piece of body) yield typeof piece === 'string' ? encoder.encode(piece) : piece;
-}
-
 /** The rules that do not depend on the caller: made once per answer. */
 export function prepare(answer: Answer, options: WayOutOptions): Prepared {
   const { status } = answer;
-  const body =
-    answer.body === null || isWhole(answer.body)
-      ? answer.body
-      : typeof answer.body === 'string'
-        ? encoder.encode(answer.body)
-        : asBytes(answer.body);
+  const body = inBytes(answer.body);
   const headers: [string, string][] = [...SECURITY];
   for (const [name, value] of Object.entries(answer.headers)) headers.push([name.toLowerCase(), value]);
   headers.push(...corsHeaders(answer.cors ?? READ_ONLY_CORS));

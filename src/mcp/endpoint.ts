@@ -19,6 +19,7 @@ import {
   RpcError,
   SERVER_ERROR,
 } from './protocol.ts';
+import type { McpDocument } from './resources.ts';
 import { createRpc, type Json } from './server.ts';
 import type { RestForTools } from './tool.ts';
 
@@ -82,6 +83,13 @@ export interface McpEndpointOptions {
   siteUrl?: string;
   /** Where failures are reported (the service passes its own). */
   log?: Log;
+  /**
+   * The docs pages and the OpenAPI document the build made, offered as resources beside each
+   * dataset's newest data (src/mcp/resources.ts); loaded on the first request that needs them.
+   */
+  documents?: () => Promise<readonly McpDocument[]>;
+  /** The clock the prompts' dates are read from (default the system's). */
+  now?: () => Date;
 }
 
 export type McpCore = (input: McpInput) => Promise<Answer>;
@@ -90,7 +98,7 @@ export function createMcpCore(rest: RestForTools, options: McpEndpointOptions = 
   const site = options.siteUrl ?? siteUrl();
   const allowed = allowedHostNames(options.allowedHosts, site);
   const log = options.log ?? defaultLog;
-  const rpc = createRpc({ rest, site, catalog: catalogLoader(rest, site), log });
+  const rpc = createRpc({ rest, site, catalog: catalogLoader(rest, site, options.documents), log, now: options.now });
 
   /** The refusal that needs no body (Host, method), or undefined: read the body. */
   function beforeBody(input: RequestHead): Answer | undefined {

@@ -23,6 +23,8 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+/** resources/read of a URI no resource has, before 2026-07-28; from then on it is INVALID_PARAMS (SEP-2164). */
+export const RESOURCE_NOT_FOUND = -32002;
 /** Transport-level refusals (wrong HTTP method, media type, Host) and the limits below. */
 export const SERVER_ERROR = -32000;
 const HEADER_MISMATCH = -32020;
@@ -135,7 +137,7 @@ const unsupported = (requested: string) =>
  * a `_meta` version, the header decides, and no header means 2025-03-26. `initialize` is the
  * legacy handshake: its version is negotiated from its params, not read from the header.
  * A 2026-07-28 message must carry MCP-Protocol-Version and Mcp-Method (and Mcp-Name for
- * tools/call), equal to the body.
+ * tools/call, prompts/get and resources/read), equal to the body.
  */
 export function versionOf(message: Exclude<Message, { kind: 'response' }>, headers: McpHeaders): string | RpcError {
   const params = isPlainObject(message.params) ? message.params : undefined;
@@ -198,14 +200,26 @@ export function versionOf(message: Exclude<Message, { kind: 'response' }>, heade
     );
   if (headers.method !== message.method)
     return mismatch(`the body's method is ${message.method}, the Mcp-Method header ${headers.method}`);
-  if (message.method === 'tools/call' && typeof params?.name === 'string') {
+  const field = Object.hasOwn(NAMED_BY, message.method) ? NAMED_BY[message.method] : undefined;
+  const named = field === undefined ? undefined : params?.[field];
+  // An empty name is one no header can carry (an empty header is an absent one): it needs none.
+  if (typeof named === 'string' && (headers.name ?? '') !== named) {
     if (headers.name === undefined)
-      return mismatch(`tools/call needs the Mcp-Name header, equal to params.name (${params.name})`);
-    if (headers.name !== params.name)
-      return mismatch(`params.name is ${params.name}, the Mcp-Name header ${headers.name}`);
+      return mismatch(`${message.method} needs the Mcp-Name header, equal to params.${field} (${named.slice(0, 200)})`);
+    return mismatch(`params.${field} is ${named.slice(0, 200)}, the Mcp-Name header ${headers.name.slice(0, 200)}`);
   }
   return version;
 }
+
+/**
+ * The body field a 2026-07-28 request's Mcp-Name header repeats, by method (SEP-2243): the tool's
+ * or the prompt's name, the resource's URI.
+ */
+const NAMED_BY: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
 
 const CLOSE = Buffer.from('}');
 

@@ -1,9 +1,11 @@
 /**
- * The tools that are REST endpoints' twins, five per dataset, from the dataset table and the
- * endpoints: a tool's arguments are its endpoint's parameters (strings, validated by the same zod
- * schemas), its result is the REST answer, and its outputSchema is the schema the OpenAPI document
- * gives that answer.
+ * The tools that are REST endpoints' twins, six per dataset, from the dataset table and the
+ * endpoints (the five of src/endpoints.ts and the change log, src/changes/endpoint.ts): a tool's
+ * arguments are its endpoint's parameters (strings, validated by the same zod schemas), its result
+ * is the REST answer, and its outputSchema is the schema the OpenAPI document gives that answer.
  */
+import { changesEndpointOf, type ChangesEndpoint, DEFAULT_DAYS } from '../changes/endpoint.ts';
+import { changesOutputOf } from '../changes/schema.ts';
 import { filtersOf, type Dataset, type ItemFilter } from '../datasets.ts';
 import {
   endpointsOf,
@@ -23,6 +25,10 @@ import { defineTool, jsonSchemaOf, type Arguments, type Tool } from './tool.ts';
 import { listInWords } from '../lib/words.ts';
 import { MAX_QUOTED_RATE } from '../schemas/params.ts';
 
+/** An endpoint with a twin tool: one of src/endpoints.ts's, or the change log. */
+export type TwinKind = EndpointKind | ChangesEndpoint['kind'];
+type TwinEndpoint = DataEndpoint | ChangesEndpoint;
+
 /**
  * The endpoints each dataset has a twin tool of, in groups as they came: the tool list gives each
  * group for every dataset before the next group, so a tool added later never moves one before it
@@ -31,29 +37,45 @@ import { MAX_QUOTED_RATE } from '../schemas/params.ts';
 export const REST_TOOL_GROUPS = [
   ['list', 'detail', 'timeSeries'],
   ['lowest'],
+  ['changes'],
   ['quote'],
-] as const satisfies readonly (readonly EndpointKind[])[];
+] as const satisfies readonly (readonly TwinKind[])[];
 
 /** The endpoints each dataset has a twin tool of. */
-export const REST_TOOL_KINDS: readonly EndpointKind[] = REST_TOOL_GROUPS.flat();
+export const REST_TOOL_KINDS: readonly TwinKind[] = REST_TOOL_GROUPS.flat();
+
+/** The twins whose endpoints take the dataset's item filters (termInMonths …): all but the change log's, which lists values. */
+export const FILTERED_TOOL_KINDS = REST_TOOL_KINDS.filter((kind): kind is EndpointKind => kind !== 'changes');
+
+const twinEndpoint = (dataset: Dataset, kind: TwinKind): TwinEndpoint =>
+  kind === 'changes' ? changesEndpointOf(dataset) : endpointsOf(dataset)[kind];
+
+/** A twin's name: its endpoint's operation name, and `get_<slug>_changes` for the change log. */
+const twinName = (endpoint: TwinEndpoint): string =>
+  endpoint.kind === 'changes' ? `get_${endpoint.dataset.slug.replaceAll('-', '_')}_changes` : operationName(endpoint);
+
+/** The filters of the dataset an endpoint takes: the change log takes none. */
+const filtersAt = (dataset: Dataset, kind: TwinKind): readonly ItemFilter[] =>
+  kind === 'changes' ? [] : filtersOf(dataset, kind);
 
 export const listToolName = (dataset: Dataset) => operationName(endpointsOf(dataset).list);
 
 /** The names of the dataset's tools whose endpoint takes the filter (all of them unless it declares `only`). */
 export function toolsTaking(dataset: Dataset, filter: ItemFilter): string[] {
-  return REST_TOOL_KINDS.filter((kind) => filtersOf(dataset, kind).includes(filter)).map((kind) =>
-    operationName(endpointsOf(dataset)[kind]),
+  return REST_TOOL_KINDS.filter((kind) => filtersAt(dataset, kind).includes(filter)).map((kind) =>
+    twinName(twinEndpoint(dataset, kind)),
   );
 }
 
-function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; description: string } {
+function describeTool(dataset: Dataset, kind: TwinKind): { title: string; description: string } {
   const { entity, title } = dataset;
-  const filters = filtersOf(dataset, kind)
+  const filters = filtersAt(dataset, kind)
     .map((f) => {
       // A filter some of the dataset's tools do not take says which take it, so an agent does not try it elsewhere.
       const tools = toolsTaking(dataset, f);
-      const only = tools.length < REST_TOOL_KINDS.length ? ` (${listInWords(tools)} only)` : '';
-      return ` Optional ${f.name}${only}: ${filterDescription(f, kind)}`;
+      const only =
+        tools.length < REST_TOOL_KINDS.filter((k) => k !== 'changes').length ? ` (${listInWords(tools)} only)` : '';
+      return ` Optional ${f.name}${only}: ${kind === 'changes' ? f.description : filterDescription(f, kind)}`;
     })
     .join('');
   const list = listToolName(dataset);
@@ -101,6 +123,16 @@ function describeTool(dataset: Dataset, kind: EndpointKind): { title: string; de
           `the rate is still placed among every ${entity.kind}'s open offers.${filters}`,
       };
     }
+    case 'changes':
+      return {
+        title: `Get ${dataset.label} changes`,
+        description:
+          `What changed in the ${dataset.label}, per snapshot date from since to until (inclusive, oldest first): each value that changed, ` +
+          `was added or was removed compared with the snapshot before, with its direction (up, down, new, gone) and, for a rate, bps: ` +
+          `the move in whole basis points (−25 is down 0.25 percentage points). since defaults to ${DEFAULT_DAYS} days before until, until to the newest snapshot. ` +
+          `Optional ${entity.param} keeps one ${entity.kind} (any ever listed; ${list} lists the current ids); direction keeps some directions (down,new); ` +
+          'minBps keeps rate moves of at least that many basis points either way (new and gone values, and fees, have none).',
+      };
     case 'timeSeries':
       return {
         title: `Get ${title.toLowerCase()} time series`,
@@ -125,14 +157,14 @@ function offerFields(dataset: Dataset): { always: string[]; sometimes: string[] 
 }
 
 /** Path parameter (detail tools) plus the endpoint's query parameters. */
-function inputOf(endpoint: DataEndpoint): z.ZodObject {
-  return endpoint.pathParam
+function inputOf(endpoint: TwinEndpoint): z.ZodObject {
+  return 'pathParam' in endpoint && endpoint.pathParam
     ? z.strictObject({ [endpoint.pathParam]: entityIdParam(endpoint.dataset), ...endpoint.query.shape })
     : endpoint.query;
 }
 
 /** The input's JSON schema, with the parameters the REST endpoint accepts and ignores. */
-function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject) {
+function inputSchemaOf(endpoint: TwinEndpoint, input: z.ZodObject) {
   const schema = jsonSchemaOf(input);
   const properties = (schema.properties ??= {});
   for (const name of endpoint.ignoredQuery) {
@@ -145,8 +177,8 @@ function inputSchemaOf(endpoint: DataEndpoint, input: z.ZodObject) {
 }
 
 /** The REST request a call stands for: path parameter in the path, the rest in the query. */
-function restTarget(endpoint: DataEndpoint, args: Arguments): string {
-  const { pathParam } = endpoint;
+function restTarget(endpoint: TwinEndpoint, args: Arguments): string {
+  const pathParam = 'pathParam' in endpoint ? endpoint.pathParam : undefined;
   // toWellFormed: a lone surrogate in an argument would make encodeURIComponent throw.
   const path = pathParam
     ? endpoint.path.replace(`{${pathParam}}`, encodeURIComponent(args[pathParam]!.toWellFormed()))
@@ -163,33 +195,38 @@ const OUTPUT = {
   timeSeries: (dataset: Dataset) => dataset.schemas.timeSeries,
   lowest: lowestSchemaOf,
   quote: quoteSchemaOf,
-} satisfies Record<EndpointKind, (dataset: Dataset) => z.ZodType>;
+  changes: changesOutputOf,
+} satisfies Record<TwinKind, (dataset: Dataset) => z.ZodType>;
+
+/** Arguments of digits besides the filters': the change log's minBps. */
+const DIGITS: Partial<Record<TwinKind, readonly string[]>> = { changes: ['minBps'] };
 
 /** Arguments that work: the example entity of a detail tool; a rate and the measure an institution's chart shows first for a quote check. */
-function exampleArguments(endpoint: DataEndpoint): Arguments {
+function exampleArguments(endpoint: TwinEndpoint): Arguments {
   const { dataset } = endpoint;
-  if (endpoint.pathParam) return { [endpoint.pathParam]: exampleEntityId(dataset) };
+  if ('pathParam' in endpoint && endpoint.pathParam) return { [endpoint.pathParam]: exampleEntityId(dataset) };
   return endpoint.kind === 'quote' ? { rate: '6', measure: EXPLORER[dataset.slug].chartFirst } : {};
 }
 
 /** A dataset's twin tools, one per endpoint (of the groups given: all of them by default). */
-export const restToolsOf = (dataset: Dataset, kinds: readonly EndpointKind[] = REST_TOOL_KINDS): Tool[] =>
+export const restToolsOf = (dataset: Dataset, kinds: readonly TwinKind[] = REST_TOOL_KINDS): Tool[] =>
   kinds.map((kind) => {
-    const endpoint = endpointsOf(dataset)[kind];
+    const endpoint = twinEndpoint(dataset, kind);
     const input = inputOf(endpoint);
     return defineTool({
-      name: operationName(endpoint),
+      name: twinName(endpoint),
       ...describeTool(dataset, kind),
       input,
       inputSchema: inputSchemaOf(endpoint, input),
       output: OUTPUT[kind](dataset),
       example: exampleArguments(endpoint),
       ignored: endpoint.ignoredQuery,
-      digits: new Set(
-        filtersOf(dataset, kind)
+      digits: new Set([
+        ...filtersAt(dataset, kind)
           .filter((filter) => filter.wholeNumber)
           .map((filter) => filter.name),
-      ),
+        ...(DIGITS[kind] ?? []),
+      ]),
       dataset,
       ...(kind === 'lowest' || kind === 'quote' ? {} : { sizes: kind }),
       forward: (args) => restTarget(endpoint, args),

@@ -3,15 +3,19 @@
  * version the message is served in (versionOf in protocol.ts): `structuredContent` and
  * `outputSchema` from 2025-06-18; a bad argument is an `isError` result from 2025-11-25 and -32602
  * before; an unknown tool is -32601 "Tool not found" before 2025-11-25 and -32602 from then on;
- * 2026-07-28 results carry `resultType` and the server information. Stateless: nothing is kept
+ * 2026-07-28 results carry `resultType` and the server information. resources/read and prompts/get
+ * keep the same version and header rules as tools/call (resources.ts, prompts.ts). Stateless: nothing is kept
  * between requests, and everything that does not depend on the request is built once (catalog.ts).
  */
 import type { Log } from '../lib/log.ts';
 import { readUpTo } from '../lib/read-up-to.ts';
 import { ApiError } from '../api/responses.ts';
 import type { ErrorCode } from '../schemas/errors.ts';
-import { MODERN_RESULT_FIELDS, type Catalog } from './catalog.ts';
-import { narrowing } from './sizes.ts';
+import { DATA_CACHE_CONTROL } from '../http/caching.ts';
+import { MODERN_RESULT_FIELDS, ONE_HOUR, type Catalog } from './catalog.ts';
+import { PROMPT_BY_NAME, PROMPTS, readPromptArguments } from './prompts.ts';
+import { unknownResourceMessage, type Resource } from './resources.ts';
+import { changesNarrowing, narrowing } from './sizes.ts';
 import {
   atLeast,
   errorText,
@@ -26,6 +30,7 @@ import {
   mib,
   MODERN_VERSION,
   readMessage,
+  RESOURCE_NOT_FOUND,
   resultText,
   RpcError,
   SERVER_ERROR,
@@ -114,8 +119,27 @@ function toolResult(version: string, body: string, isError: boolean): string {
   );
 }
 
-export function createRpc(options: { rest: RestForTools; site: string; catalog: () => Promise<Catalog>; log: Log }) {
+/** The list methods, with the catalog's list each answers. */
+const LISTS: Readonly<Record<string, (catalog: Catalog, version: string) => Promise<string> | string>> = {
+  'tools/list': (catalog, version) => catalog.toolsList(version),
+  'resources/list': async (catalog, version) => (await catalog.resources()).list(version),
+  'resources/templates/list': (catalog, version) => catalog.templatesList(version),
+  'prompts/list': (catalog, version) => catalog.promptsList(version),
+};
+
+/** How long a dataset's data resource may be reused: as long as a browser keeps its REST answer. */
+const DATA_MAX_AGE_MS = Number(/max-age=(\d+)/.exec(DATA_CACHE_CONTROL)![1]) * 1000;
+
+export function createRpc(options: {
+  rest: RestForTools;
+  site: string;
+  catalog: () => Promise<Catalog>;
+  log: Log;
+  /** The clock the prompts' dates are read from. */
+  now?: () => Date;
+}) {
   const { rest, site, log } = options;
+  const now = options.now ?? (() => new Date());
   const inTurn = semaphore(LIMITS.concurrentToolCalls);
 
   /** A bad argument: an isError result from 2025-11-25 on (the model reads it and corrects the call), -32602 before. */
@@ -193,7 +217,7 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
         return new RpcError(INTERNAL_ERROR, 'Internal error');
       }
       text = JSON.stringify(error.body(site));
-      return fromRest(version, error.status, Buffer.from(text));
+      return fromRest(version, tool, error.status, Buffer.from(text));
     }
     if (Buffer.byteLength(text) > LIMITS.resultBytes) return toolResult(version, await tooLarge(tool), true);
     return toolResult(version, text, false);
@@ -224,13 +248,14 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
           : (body ?? new Uint8Array(0))
         : await readUpTo(body, LIMITS.resultBytes);
     if (raw === undefined) return toolResult(version, await tooLarge(tool), true);
-    return fromRest(version, status, raw);
+    return fromRest(version, tool, status, raw);
   }
 
   /** A REST body within the result limit, as a result: the body itself, or the error it states. */
-  function fromRest(version: string, status: number, raw: Uint8Array): Outcome {
+  function fromRest(version: string, tool: Tool, status: number, raw: Uint8Array): Outcome {
     const text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
-    if (status >= 200 && status < 300) return toolResult(version, text, false);
+    if ((status >= 200 && status < 300) || tool.resultStatuses?.includes(status))
+      return toolResult(version, text, false);
     const body = JSON.parse(text) as { message: string; hint: string };
     // REST's own argument rules (the date combinations) are argument errors here too.
     if (status === 400) return badArguments(version, forAgents(body.message), forAgents(body.hint));
@@ -243,9 +268,10 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
 
   async function tooLarge(tool: Tool): Promise<string> {
     const { dataset } = tool;
-    const narrower = dataset && narrowing(dataset, (await options.catalog()).sizes.get(dataset.slug));
+    const sizes = dataset && (await options.catalog()).sizes.get(dataset.slug);
+    const narrower = dataset && (tool.sizes === 'changes' ? changesNarrowing(dataset) : narrowing(dataset, sizes));
     const how =
-      tool.sizes === 'timeSeries' && narrower
+      (tool.sizes === 'timeSeries' || tool.sizes === 'changes') && narrower
         ? `${narrower[0]!.toUpperCase()}${narrower.slice(1)}.`
         : 'Call a narrower tool.';
     const error = new ApiError(
@@ -256,24 +282,125 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
     return JSON.stringify({ ...error.body(site), documentationUrl: documentationUrl(site, 'limits') });
   }
 
+  /** A resource's contents (its text, whole) as the result of resources/read. */
+  function contentsResult(version: string, resource: Resource, text: string): string {
+    const content = { uri: resource.uri, mimeType: resource.mimeType, text };
+    // A dataset's data may change with a deployment: the hint is its REST answer's browser max-age.
+    const hints = 'text' in resource ? ONE_HOUR : { ttlMs: DATA_MAX_AGE_MS, cacheScope: 'public' };
+    const modern = version === MODERN_VERSION ? `,${JSON.stringify(hints).slice(1, -1)},${MODERN_RESULT_FIELDS}` : '';
+    return `{"contents":[${JSON.stringify(content)}]${modern}}`;
+  }
+
+  /**
+   * resources/read: a document's text, or a dataset's newest data read through the REST core as its
+   * list tool reads it (the kept answer of the same second, the result made once per version).
+   */
+  async function readResource(version: string, params: Record<string, unknown>, inBatch: boolean): Promise<Outcome> {
+    const { uri } = params;
+    if (typeof uri !== 'string')
+      return new RpcError(
+        INVALID_PARAMS,
+        'Invalid params: resources/read needs params.uri, the URI of a resource (resources/list lists them)',
+      );
+    const { byUri } = await (await options.catalog()).resources();
+    const resource = byUri.get(uri);
+    if (!resource)
+      // -32002 until 2026-07-28, which answers it as the invalid params it is (SEP-2164).
+      return new RpcError(
+        version === MODERN_VERSION ? INVALID_PARAMS : RESOURCE_NOT_FOUND,
+        unknownResourceMessage(uri, byUri.size),
+        uri.length <= 2048 ? { uri } : undefined,
+      );
+    if ('text' in resource) return contentsResult(version, resource, resource.text);
+    const { target } = resource;
+    const kept = inBatch ? undefined : rest.kept(target);
+    if (kept) return dataContents(version, resource, kept);
+    return inTurn(async () => {
+      let answer: RestAnswer;
+      try {
+        answer = await rest.get(target);
+      } catch (error) {
+        log('mcp: resource failed:', error);
+        return new RpcError(INTERNAL_ERROR, 'Internal error');
+      }
+      return dataContents(version, resource, answer);
+    }, inBatch);
+  }
+
+  async function dataContents(version: string, resource: Resource, answer: RestAnswer): Promise<Outcome> {
+    const key = `mcp resource ${version}`;
+    const known = answer.derived?.get(key) as Uint8Array | undefined;
+    if (known !== undefined) return known;
+    const { status, body } = answer;
+    const raw = body === null || body instanceof Uint8Array ? body : await readUpTo(body, LIMITS.responseBytes);
+    if (raw === undefined)
+      return new RpcError(INTERNAL_ERROR, `Internal error: the data is over ${mib(LIMITS.responseBytes)}`);
+    const text = Buffer.from(raw ?? []).toString('utf8');
+    if (status !== 200) {
+      // No data to read now (a store that failed to load): REST's reason, and a hint to retry.
+      const { message, hint } = JSON.parse(text) as { message: string; hint: string };
+      return new RpcError(INTERNAL_ERROR, `Internal error: ${forAgents(message)}. ${forAgents(hint)}`);
+    }
+    const bytes = Buffer.from(contentsResult(version, resource, text));
+    answer.derived?.set(key, bytes);
+    return bytes;
+  }
+
+  /** prompts/get: the prompt's message from its arguments; a missing or wrong argument, or no such prompt, is -32602. */
+  function getPrompt(version: string, params: Record<string, unknown>): Outcome {
+    const { name } = params;
+    if (typeof name !== 'string')
+      return new RpcError(
+        INVALID_PARAMS,
+        'Invalid params: prompts/get needs params.name, the name of a prompt (prompts/list lists them)',
+      );
+    const prompt = PROMPT_BY_NAME.get(name);
+    if (!prompt)
+      return new RpcError(
+        INVALID_PARAMS,
+        `Invalid params: there is no prompt named ${JSON.stringify(name.slice(0, 80))}. The prompts: ${PROMPTS.map((p) => p.name).join(', ')}.`,
+      );
+    const args = readPromptArguments(prompt, params.arguments);
+    if ('problem' in args) return new RpcError(INVALID_PARAMS, `Invalid params: ${args.problem}`);
+    const today = now().toISOString().slice(0, 10);
+    const result = {
+      description: prompt.description,
+      messages: [{ role: 'user', content: { type: 'text', text: prompt.text(args.values, args.dataset, today) } }],
+    };
+    const text = JSON.stringify(result);
+    return version === MODERN_VERSION ? `${text.slice(0, -1)},${MODERN_RESULT_FIELDS}}` : text;
+  }
+
   function dispatch(request: Request, version: string, inBatch = false): Promise<Outcome> {
     const params = isObject(request.params) ? request.params : {};
     if (request.method === 'tools/call') return callTool(version, params, inBatch);
+    if (request.method === 'resources/read') return readResource(version, params, inBatch);
+    if (request.method === 'prompts/get') return Promise.resolve(getPrompt(version, params));
     return catalogMethod(request, params, version);
   }
 
-  /** Every method but tools/call. */
+  /** The lists every version has: tools, resources, resource templates (none) and prompts, each one page. */
+  async function list(method: string, params: Record<string, unknown>, version: string): Promise<Outcome | undefined> {
+    const answer = Object.hasOwn(LISTS, method) ? LISTS[method] : undefined; // never a prototype's member
+    if (answer === undefined) return undefined;
+    // The lists are short, so each is one page: no cursor was ever given (tools/list ignores one, as it always has).
+    if (params.cursor !== undefined && method !== 'tools/list')
+      return new RpcError(INVALID_PARAMS, `Invalid params: ${method} answers in one page; send it without a cursor`);
+    return answer(await options.catalog(), version);
+  }
+
+  /** Every method but tools/call, resources/read and prompts/get. */
   async function catalogMethod(request: Request, params: Record<string, unknown>, version: string): Promise<Outcome> {
+    const listed = await list(request.method, params, version);
+    if (listed !== undefined) return listed;
     if (version === MODERN_VERSION) {
       switch (request.method) {
         case 'server/discover':
           return (await options.catalog()).discover;
-        case 'tools/list':
-          return (await options.catalog()).toolsList(version);
         default:
           return new RpcError(
             METHOD_NOT_FOUND,
-            `Method not found: ${request.method.slice(0, 80)} (protocol ${MODERN_VERSION} has server/discover, tools/list and tools/call)`,
+            `Method not found: ${request.method.slice(0, 80)} (protocol ${MODERN_VERSION} has server/discover, ${Object.keys(LISTS).join(', ')}, tools/call, resources/read and prompts/get)`,
             undefined,
             404,
           );
@@ -290,8 +417,6 @@ export function createRpc(options: { rest: RestForTools; site: string; catalog: 
       }
       case 'ping':
         return '{}';
-      case 'tools/list':
-        return (await options.catalog()).toolsList(version);
       default:
         return new RpcError(METHOD_NOT_FOUND, 'Method not found');
     }

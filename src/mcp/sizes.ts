@@ -3,6 +3,7 @@
  * through the REST answers the tools return, in the units and rounding of the docs' sizes table
  * (content/docs/ai.md, Sizes; src/docs/figures.ts), so that the two never disagree.
  */
+import { changesEndpointOf, DEFAULT_DAYS } from '../changes/endpoint.ts';
 import type { Dataset } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
 import { LIMITS, mib } from './protocol.ts';
@@ -20,7 +21,12 @@ export interface DatasetSizes {
   safeDays: number;
   /** The same for one entity (institutionId or issuerId given). */
   safeDaysOne: number;
+  /** The change log: its default answer (the DEFAULT_DAYS days up to the newest snapshot), and its largest, the whole history. */
+  changes: { defaultBytes: number; wholeBytes: number };
 }
+
+/** The answers whose sizes a tool's description states. */
+export type SizedAnswer = 'list' | 'detail' | 'timeSeries' | 'changes';
 
 /** Bytes as the docs write them: KiB below a MiB (one decimal under 10 KiB), else MiB with one decimal. */
 export function size(bytes: number): string {
@@ -64,10 +70,17 @@ export async function measureSizes(
   text: (target: string) => Promise<string | undefined>,
 ): Promise<DatasetSizes | undefined> {
   const endpoints = endpointsOf(dataset);
-  const [listText, seriesText] = await Promise.all([text(endpoints.list.path), text(endpoints.timeSeries.path)]);
-  if (listText === undefined || seriesText === undefined) return undefined;
+  const changes = changesEndpointOf(dataset).path;
+  const [listText, seriesText, changesText] = await Promise.all([
+    text(endpoints.list.path),
+    text(endpoints.timeSeries.path),
+    text(changes),
+  ]);
+  if (listText === undefined || seriesText === undefined || changesText === undefined) return undefined;
   const { availableDates } = JSON.parse(seriesText) as { availableDates: string[] };
   if (availableDates.length === 0) return undefined;
+  // Every other change-log answer leaves out some of the whole history's changes.
+  const wholeText = await text(`${changes}?since=${availableDates[0]}`);
   const snapshotBytes = Buffer.byteLength(listText);
   const data = (JSON.parse(listText) as { data: { id: string }[] }).data;
   const entities = data.length;
@@ -83,7 +96,14 @@ export async function measureSizes(
     snapshots: availableDates.length,
     firstDate: availableDates[0]!,
     lastDate: availableDates.at(-1)!,
+    changes: { defaultBytes: Buffer.byteLength(changesText), wholeBytes: Buffer.byteLength(wholeText ?? '') },
   };
+}
+
+/** What narrows a change log too large for one result. */
+export function changesNarrowing(dataset: Dataset): string {
+  const { param, kind } = dataset.entity;
+  return `pass a later since or an earlier until, ${param} for one ${kind}, or direction or minBps for fewer changes`;
 }
 
 /** The sentence a too-large time series is answered with, and the one its description ends with. */
@@ -96,18 +116,25 @@ export function narrowing(dataset: Dataset, sizes: DatasetSizes | undefined): st
 }
 
 /**
- * What a dataset tool's description adds about its result's size. The whole history's size is
- * not stated: it is measured only at build time, and stated on the docs' AI page.
+ * What a dataset tool's description adds about its result's size. A time series' whole history
+ * is not stated: it is measured only at build time, and stated on the docs' AI page; a change log's,
+ * far smaller, is.
  */
-export function sizeNote(
-  dataset: Dataset,
-  answer: 'list' | 'detail' | 'timeSeries',
-  sizes: DatasetSizes | undefined,
-  site: string,
-): string {
+export function sizeNote(dataset: Dataset, answer: SizedAnswer, sizes: DatasetSizes | undefined, site: string): string {
   if (!sizes) return '';
   const { kind } = dataset.entity;
   if (answer === 'detail') return ` Size: ${sizeRange(sizes.detailBytes.min, sizes.detailBytes.max)}.`;
+  if (answer === 'changes') {
+    const { defaultBytes, wholeBytes } = sizes.changes;
+    return (
+      ` Sizes: the default result (the ${DEFAULT_DAYS} days up to the newest snapshot) is ${size(defaultBytes)}; ` +
+      `the largest, the whole history (since=${sizes.firstDate}, ${sizes.snapshots} snapshots to ${sizes.lastDate}), is ${size(wholeBytes)}. ` +
+      `One result may hold at most ${mib(LIMITS.resultBytes)}` +
+      (wholeBytes <= LIMITS.resultBytes
+        ? '; the whole history fits.'
+        : `: for the whole history, ${changesNarrowing(dataset)}.`)
+    );
+  }
   if (answer === 'list') return ` Size: ${size(sizes.snapshotBytes)} (${entityCount(dataset, sizes.entities)}).`;
   return (
     ` Sizes: one snapshot of every ${kind} is ${size(sizes.snapshotBytes)}; ` +

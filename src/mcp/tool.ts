@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { Dataset } from '../datasets.ts';
 import { forAgents } from './for-agents.ts';
+import type { SizedAnswer } from './sizes.ts';
 
 export type JsonSchema = {
   type: 'object';
@@ -19,7 +20,10 @@ export type JsonSchema = {
   required?: string[];
 } & Record<string, unknown>;
 
-/** A REST answer as the tools read it: bytes or a stream, and the kept answer's room for results. */
+/**
+ * A REST answer as the tools read it: its status and body (bytes or a stream), no headers — what a
+ * tool reads is never put through the way out (src/service.ts) — and the kept answer's room for results.
+ */
 export interface RestAnswer {
   status: number;
   body: Uint8Array | AsyncIterable<Uint8Array> | null;
@@ -65,7 +69,14 @@ interface ToolBase {
   /** The dataset a tool is about, if one: the catalog adds its measured sizes to the description. */
   dataset?: Dataset;
   /** Which of the dataset's answers it gives, for the sizes its description states. */
-  sizes?: 'list' | 'detail' | 'timeSeries';
+  sizes?: SizedAnswer;
+  /** A tool of no dataset: the REST request whose answer's size its description states, measured as the datasets' are. */
+  measured?: string;
+  /**
+   * REST statuses besides 2xx whose body is the result, not an error: health's 503 is a health
+   * body like its 200, and the answer is the information.
+   */
+  resultStatuses?: readonly number[];
 }
 
 export type ToolSpec = ToolBase &

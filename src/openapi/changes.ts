@@ -28,7 +28,9 @@ export function registerChangesPath(
     summary: `Get ${dataset.label} changes`,
     description:
       `What changed in the ${dataset.label}, per snapshot date from \`since\` to \`until\` (inclusive, oldest first): every value that changed ` +
-      '(`from`, `to`), was added (`to`) or was removed (`from`) compared with the snapshot before. ' +
+      '(`from`, `to`), was added (`to`) or was removed (`from`) compared with the snapshot before, each with its `direction` ' +
+      '(`up`, `down`, `new`, `gone`) and, for a rate, `bps`: the move in signed whole basis points. ' +
+      '`direction` keeps some directions and `minBps` the rate moves of at least that many basis points (new and gone values have none). ' +
       `\`since\` defaults to ${DEFAULT_DAYS} days before \`until\`, \`until\` to the newest snapshot's date; a \`since\` after the newest snapshot gives an empty list. ` +
       `\`${param}\` keeps one ${kind} (any ${kind} ever listed; one never listed is a 404 \`${notFound}\`). ` +
       'A date whose snapshot moved no value (a rename) has no entry. The same changes are published as Atom feeds under /rates/.',
@@ -41,7 +43,7 @@ export function registerChangesPath(
       },
       304: notModified('always'),
       400: helpers.errorResponse(
-        '`invalid_request`: a malformed date, `since` after `until`, or a parameter this endpoint does not use.',
+        '`invalid_request`: a malformed date, `since` after `until`, a direction other than up, down, new and gone, a `minBps` that is no whole number, or a parameter this endpoint does not use.',
         found,
         400,
       ),

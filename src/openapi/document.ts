@@ -12,6 +12,8 @@ import { lowestSchemaOf } from '../explorer/lowest.ts';
 import { quoteSchemaOf, quoteTypeOf } from '../explorer/quote.ts';
 import { bestWordOf } from '../explorer/best.ts';
 import { COLLECTION_WORDS } from '../lib/collection-words.ts';
+import { spanWords, STALE_AFTER } from '../lib/stale-after.ts';
+import { DEPLOY_GRACE_MS } from '../status/health.ts';
 import { endpointsOf, entityIdParam, HEALTH_PATH, operationId, type DataEndpoint } from '../endpoints.ts';
 import { cutWords, serverErrorKey, type Example, type ExampleSet } from '../examples.ts';
 import { ErrorBody } from '../schemas/errors.ts';
@@ -25,6 +27,8 @@ import { SearchQuery, SearchResponse } from '../schemas/search.ts';
 import { openToNewFields } from '../schemas/open.ts';
 import { registerChangesPath } from './changes.ts';
 import { registerAlertsPath } from './alerts.ts';
+import { registerBreakEvenPath } from './break-even.ts';
+import { breakEvenOperationId } from '../api/break-even.ts';
 import { alertsOperationId } from '../api/alerts.ts';
 import { changesOperationId } from '../changes/endpoint.ts';
 import { MAX_TIME_SERIES_SNAPSHOTS } from '../api/time-series.ts';
@@ -253,6 +257,13 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
       { ...examples, serverError: examples[serverErrorKey(alertsOperationId(dataset))] ?? [] },
       { examplesFor, errorResponse },
     );
+    // Only a dataset whose measures are fixed terms has it.
+    registerBreakEvenPath(
+      registry,
+      dataset,
+      { ...examples, serverError: examples[serverErrorKey(breakEvenOperationId(dataset))] ?? [] },
+      { examplesFor, errorResponse },
+    );
   }
 
   const health = COMPONENTS.health;
@@ -264,8 +275,9 @@ export function buildOpenApiDocument(options: { site: string; examples: ExampleS
     summary: 'Service health and data freshness',
     description:
       'Whether the snapshot store can be read, and per dataset `lastUpdated` (last change of the data), `lastChecked` (last successful collection) ' +
-      'and `stale` (no successful collection in 3 hours). An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing. ' +
-      'It also compares what the collector last found (`lastChanged`) with what this deployment serves (`deployment`: `behind` when a change collected over 30 minutes ago is not served), ' +
+      `and \`stale\` (no successful collection in ${STALE_AFTER.words}). ` +
+      'An old `lastUpdated` with `stale: false` means rates did not change; with `stale: true`, collection is failing. ' +
+      `It also compares what the collector last found (\`lastChanged\`) with what this deployment serves (\`deployment\`: \`behind\` when a change collected over ${spanWords(DEPLOY_GRACE_MS)} ago is not served), ` +
       'reports the collection status store (`collection`), and lists in `problems` every reason the status is not `ok`.',
     responses: {
       200: {

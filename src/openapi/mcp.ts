@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MCP_PATH } from '../endpoints.ts';
 import { LEGACY_VERSIONS, LIMITS, MODERN_VERSION } from '../mcp/protocol.ts';
 import { TOOLS } from '../mcp/tool-table.ts';
+import { PROMPTS } from '../mcp/prompts.ts';
 import { answerHeaders, REFUSED } from './http.ts';
 
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
@@ -87,7 +88,9 @@ export function registerMcpPaths(registry: OpenAPIRegistry, error: z.ZodType): v
     description:
       `Streamable HTTP carrying JSON-RPC 2.0, stateless, JSON responses. Protocol ${MODERN_VERSION} (per-request \`_meta\` and the ` +
       `\`MCP-Protocol-Version\`, \`Mcp-Method\` and \`Mcp-Name\` headers) and the legacy versions ${LEGACY_VERSIONS.join(', ')} ` +
-      `(\`initialize\` first). ${TOOLS.length} read-only tools over the same data, each dataset's list, detail, time series and best open rates among them. GET and DELETE answer 405. ` +
+      `(\`initialize\` first). ${TOOLS.length} read-only tools over the same data, each dataset's list, detail, time series and best open rates among them; ` +
+      `every docs page as Markdown, this document and each dataset's newest data as resources (\`resources/list\`, \`resources/read\`); ` +
+      `${PROMPTS.length} prompts (\`prompts/list\`, \`prompts/get\`). GET and DELETE answer 405. ` +
       `Limits: a body of ${kib(LIMITS.bodyBytes)}, a batch of ${LIMITS.batchMessages} messages with at most ${LIMITS.batchToolCalls} tools/call ` +
       `and ${mib(LIMITS.responseBytes)} of answers, a tool result of ${mib(LIMITS.resultBytes)} (/docs/ai#limits). ` +
       'Every answer but the preflight carries `x-request-id`.',

@@ -24,6 +24,12 @@ export const AlertsFeed = z.strictObject({
   home_page_url: z.url(),
   feed_url: z.url().describe('This feed, its parameters in one order.'),
   description: z.string(),
+  hubs: z
+    .array(z.strictObject({ type: z.literal('WebSub'), url: z.url() }))
+    .optional()
+    .describe(
+      'The WebSub hub that pushes this feed to its subscribers (JSON Feed 1.1 `hubs`), when the deployment names one (WEBSUB_HUB_URL); subscribe to `feed_url` there.',
+    ),
   authors: z.array(z.strictObject({ name: z.string(), url: z.url() })),
   items: z
     .array(AlertItem)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STALE_AFTER } from '../lib/stale-after.ts';
 
 /** `YYYY-MM-DD HH:MM:SS`, UTC (the health record's time format). */
 const HealthTime = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
@@ -18,10 +19,14 @@ export const DatasetHealth = z.strictObject({
   lastChecked: HealthTime.nullable().meta({
     description: 'The last successful collection, changed or not; null when unknown.',
   }),
-  stale: z.boolean().nullable().meta({
-    description:
-      'true when no collection succeeded in the last 3 hours, false when one did, null when lastChecked is null.',
-  }),
+  stale: z
+    .boolean()
+    .nullable()
+    .meta({
+      description:
+        `true when no collection succeeded in the last ${STALE_AFTER.words}, ` +
+        'false when one did, null when lastChecked is null.',
+    }),
   lastChanged: HealthTime.nullable().meta({
     description:
       'When the collector last recorded a change; when it is later than lastUpdated, that change is not served yet.',

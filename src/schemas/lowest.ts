@@ -34,7 +34,7 @@ export interface LowestNames {
   better: string;
 }
 
-/** One offer as /lowest names it; the quote check's answer names its offers the same way (src/schemas/quote.ts). */
+/** One offer as /lowest names it (the break-even rates and the quote check name theirs the same way: src/schemas/break-even.ts, src/schemas/quote.ts). */
 export function offerSchema(names: LowestNames) {
   const { value } = names;
   return z.strictObject({

@@ -28,6 +28,22 @@ export const MeasureParam = z
   .string()
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a measure key in lower case, such as 12 or purchase');
 
+/** Which way a value of the change log moved: a number `up` or `down`, a value `new` (none before) or `gone` (none now). */
+export const CHANGE_DIRECTIONS = ['up', 'down', 'new', 'gone'] as const;
+export type ChangeDirection = (typeof CHANGE_DIRECTIONS)[number];
+const direction = `(?:${CHANGE_DIRECTIONS.join('|')})`;
+/** One direction or several, separated by commas: `down`, `down,new`. */
+export const DirectionParam = z
+  .string()
+  .regex(
+    new RegExp(`^${direction}(?:,${direction})*$`),
+    `must be ${CHANGE_DIRECTIONS.slice(0, -1).join(', ')} or ${CHANGE_DIRECTIONS.at(-1)}, or several of them separated by commas such as down,new`,
+  );
+/** A size of a rate move in whole basis points (25 = 0.25 percentage points), never negative. */
+export const MinBpsParam = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number of basis points written in digits, such as 25');
+
 /**
  * The format of every query parameter an endpoint takes, by name, whichever endpoint it is sent to.
  * A value not of its format is a 400 of the wrong format, which carries no `x-request-id`
@@ -47,6 +63,8 @@ export const PARAMETER_FORMATS: Readonly<Record<string, z.ZodType<string>>> = {
   above: RateParam,
   rate: RateParam,
   measure: MeasureParam,
+  direction: DirectionParam,
+  minBps: MinBpsParam,
 };
 
 /** The most characters of a caller's value or name a hint quotes (an ellipsis marks a cut). */

@@ -1,21 +1,19 @@
 /**
  * Every request under /api on Node's own request and response: `npm start`'s server and the
  * Vercel function both run this listener, so production answers by the same path as the bench
- * and the tests. It reads the request, has the service answer it (src/service.ts: the router and
- * the one way out), and writes the answer. A GET or HEAD whose answer is kept for this second is
- * written from it at once.
+ * and the tests. It reads the request, has the service answer it — `serve` (src/service.ts) takes
+ * the request and returns what is written, a kept answer, routing and the way out all within it —
+ * and writes that.
  *
- * Where it is the outermost layer (`npm start`) it stamps `x-request-id` by the rule of
- * src/http/request-id.ts; on Vercel the routing middleware does, before the CDN cache.
+ * Where it is the outermost layer (`npm start`) it stamps `x-request-id` on the answers that carry
+ * one (src/http/request-id.ts); on Vercel the routing middleware does, before the CDN cache.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defaultLog, type Log } from '../lib/log.ts';
 import { REQUEST_ID, requestIdFrom } from '../http/request-id.ts';
-import type { Outgoing, RequestHead } from '../http/answer.ts';
 import { writeOutgoing } from '../http/node-writer.ts';
-import { respond } from '../http/way-out.ts';
 import { isMcpPath } from '../endpoints.ts';
-import { mayBeKept, type Incoming, type Service } from '../service.ts';
+import type { Incoming, Sent, Service } from '../service.ts';
 import { askForBody } from './continue.ts';
 import { clientGone, FAILED, sendEdgeError } from './edge-errors.ts';
 
@@ -64,35 +62,40 @@ export function createApiListener(service: Service, options: ApiListenerOptions)
   const log = options.log ?? defaultLog;
 
   return function apiListener(req: IncomingMessage, res: ServerResponse): void {
-    const head: RequestHead = {
+    const target = req.url ?? '/';
+    const incoming: Incoming = {
       method: req.method ?? 'GET',
+      target,
       header: (name) => {
         const value = req.headers[name];
         return Array.isArray(value) ? value.join(', ') : value;
       },
+      body: (limit) => readBody(req, limit),
     };
-    const requestIdOf = (carries: boolean) =>
-      carries && options.stampRequestIds ? requestIdFrom(req.headers[REQUEST_ID] as string | undefined) : undefined;
     const failed = (error: unknown) => {
       if (!clientGone(error)) log('server: API request failed:', error);
       if (res.headersSent || req.destroyed) res.destroy();
-      else sendEdgeError(res, FAILED, options.site, head.method);
+      else sendEdgeError(res, FAILED, options.site, incoming.method);
     };
-    const write = (out: Outgoing | Promise<Outgoing>, carries: boolean) => {
-      if (out instanceof Promise) return void out.then((o) => write(o, carries), failed);
-      writeOutgoing(res, out, requestIdOf(carries), failed);
+    const write = (out: Sent | Promise<Sent>) => {
+      if (out instanceof Promise) return void out.then(write, failed);
+      const stamp = out.requestId && options.stampRequestIds;
+      writeOutgoing(res, out, stamp ? requestIdFrom(req.headers[REQUEST_ID] as string | undefined) : undefined, failed);
     };
 
-    const target = req.url ?? '/';
-    if (mayBeKept(head.method) && !hasBody(req)) {
-      const kept = service.kept(target);
-      if (kept) return void write(respond(kept.prepared, head), kept.requestId);
-    }
-    const incoming: Incoming = { ...head, target, body: (limit) => readBody(req, limit) };
     // MCP reads its own body, within its own limit. Nothing else takes one: it is left unread and
-    // the connection closed after the answer, which never comes before Node has seen the request
-    // whole (a malformed body still gets its 400 from the server's clientError).
-    if (hasBody(req) && !isMcpPath(target.split('?', 1)[0]!)) res.setHeader('connection', 'close');
-    service.answer(incoming).then(({ prepared, requestId }) => write(respond(prepared, head), requestId), failed);
+    // the connection closed after the answer, which is written a promise's turn later, once Node
+    // has parsed what came with the head: a malformed body still gets its 400 from the server's
+    // clientError, even where a kept answer is ready at once.
+    const unread = hasBody(req) && !isMcpPath(target.split('?', 1)[0]!);
+    if (unread) res.setHeader('connection', 'close');
+    let out: Sent | Promise<Sent>;
+    try {
+      out = service.serve(incoming);
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    write(unread ? Promise.resolve(out) : out);
   };
 }

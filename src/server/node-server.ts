@@ -1,8 +1,9 @@
 /**
  * The HTTP server of `npm start` (scripts/serve.mjs): Node's http server with the limits of
  * limits.ts, every answer of its own in the documented JSON error body, and the routing — /api/*
- * to the API listener (api-listener.ts, whose answers leave through src/http/way-out.ts, as these
- * refusals do), pages to Astro behind compression and the security headers.
+ * to the API listener (api-listener.ts, which writes what the service's `serve` makes, through
+ * src/http/way-out.ts, as these refusals are made), pages to Astro behind compression and the
+ * security headers.
  *
  * Limits, and what a client sees when it passes one:
  * - head not sent within headersTimeoutMs, or the whole request within requestTimeoutMs: 408;
@@ -24,6 +25,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { constants as zlibConstants } from 'node:zlib';
 import { defaultLog, type Log } from '../lib/log.ts';
+import { websubHub } from '../lib/websub.ts';
 import { isMcpPath } from '../endpoints.ts';
 import { SERVICE_PATH } from '../paths.ts';
 import { clientAddress, networkOf } from './client-network.ts';
@@ -51,6 +53,8 @@ export interface NodeServerOptions {
   /** The origin of `documentationUrl` in error bodies. */
   site: string;
   log?: Log;
+  /** The WebSub hub the feed files' `Link` header names (default WEBSUB_HUB_URL, src/lib/websub.ts); given as undefined, none. */
+  websubHub?: string;
 }
 
 /** An `Expect` other than 100-continue, the one this server knows (RFC 9110, 10.1.1). */
@@ -94,7 +98,10 @@ function closeWith(socket: Socket, message: Uint8Array): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-export function createNodeServer({ api, pages, limits, site, log = defaultLog }: NodeServerOptions): Server {
+export function createNodeServer(options: NodeServerOptions): Server {
+  const { api, pages, limits, site, log = defaultLog } = options;
+  // Read at start, so a WEBSUB_HUB_URL that is not a URL stops the server before it listens.
+  const hub = 'websubHub' in options ? options.websubHub : websubHub();
   const server = createServer({
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -246,7 +253,7 @@ export function createNodeServer({ api, pages, limits, site, log = defaultLog }:
     compression().then((compress) =>
       compress(asGet, res, () => {
         relayDrain(res);
-        servePage(req, res, pages, site, log);
+        servePage(req, res, pages, site, log, hub);
       }),
     );
   };

@@ -14,6 +14,7 @@ import { NO_STORE } from '../http/caching.ts';
 import { DOCS_PAGE_VARY, negotiateDocsPage } from '../http/docs-negotiation.ts';
 import { HEALTH_PATH } from '../endpoints.ts';
 import { API_CATALOG_LINK, API_CATALOG_PATH, API_CATALOG_TYPE } from '../registry/api-catalog.ts';
+import { FEED_FILE_PATTERN, hubLinkHeader } from '../lib/websub.ts';
 
 const PAGE_METHODS = 'GET, HEAD';
 
@@ -69,6 +70,19 @@ function fileTypeOf(target: string): string | undefined {
   }
   const dot = path.lastIndexOf('.');
   return dot > path.lastIndexOf('/') ? FILE_TYPES[path.slice(dot).toLowerCase()] : undefined;
+}
+
+const FEED_FILE_PATH = new RegExp(`^${FEED_FILE_PATTERN}$`);
+
+/**
+ * With a WebSub hub, every feed file (the site's `.atom` files: the change feeds, the lowest-rate
+ * feeds, the changelog's) names it and itself in a `Link` header (src/lib/websub.ts), as
+ * scripts/build-vercel-api.ts makes Vercel do. Only for the plain paths the site's feeds have: the
+ * path goes into the header as it came.
+ */
+function feedLinkOf(target: string, site: string, hub: string | undefined): string | undefined {
+  const path = target.split('?', 1)[0]!;
+  return hub !== undefined && FEED_FILE_PATH.test(path) ? hubLinkHeader(hub, `${site}${path}`) : undefined;
 }
 
 /** Why this page request is refused before Astro sees it, or undefined. */
@@ -171,6 +185,7 @@ export function servePage(
   astro: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   site: string,
   log: (message: string, error: unknown) => void,
+  hub?: string,
 ): void {
   const refused = refusedPageRequest(req.method ?? 'GET', req.url ?? '/');
   if (refused) {
@@ -185,6 +200,8 @@ export function servePage(
     res.setHeader(name, value);
   const type = fileTypeOf(req.url ?? '/');
   if (type) res.setHeader('content-type', type);
+  const link = feedLinkOf(req.url ?? '/', site, hub);
+  if (link) res.setHeader('link', link);
   jsonForBareErrors(req, res, site);
   astro(req, res).catch((error: unknown) => {
     log('server: page failed:', error);

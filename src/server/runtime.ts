@@ -1,6 +1,7 @@
 /**
- * The service as deployed: what `npm run build:data` produced — each dataset's newest snapshot
- * and the search index embedded in the bundle (parsed on first use), the history read from its
+ * The service as deployed: what `npm run build:data` produced — each dataset's newest snapshot,
+ * the search index and the MCP server's documents embedded in the bundle (parsed on first use; the
+ * documents in a chunk of their own, loaded with them), the history read from its
  * folder of files as requests need it (src/store/history-files.ts) — and the status store chosen
  * from the environment. `npm start` (node-entry.ts), the Vercel function (vercel-function.ts)
  * and Astro's dev server (astro.config.mjs) each make theirs here.
@@ -60,5 +61,12 @@ export const statusNow = () => statusReport(loadStore, status, new Date(), log);
 export const serviceWith = (coding: boolean) =>
   createService(
     { loadStore, status, siteUrl: site, statusCacheMs: STATUS_CACHE_MS, log },
-    { coding, search, mcp: { allowedHosts: mcpAllowedHostsFromEnv() } },
+    {
+      coding,
+      search,
+      mcp: {
+        allowedHosts: mcpAllowedHostsFromEnv(),
+        documents: () => import('./mcp-documents.ts').then((m) => m.MCP_DOCUMENTS),
+      },
+    },
   );

@@ -7,13 +7,12 @@
  * docs site's "Deploying" page.
  */
 import { DATASETS, type Dataset } from '../datasets.ts';
+import { STALE_AFTER } from '../lib/stale-after.ts';
 import type { CollectionHealth, DatasetHealth, Health } from '../schemas/health.ts';
 import type { ServedStore } from '../store/served-store.ts';
 import { isAhead, logAheadOnce } from './clock-skew.ts';
 import type { CollectionStatus, StatusStore } from './status-store.ts';
 
-/** No successful collection for longer than this means stale (the contract's 3 hours). */
-const STALE_AFTER_MS = 3 * 60 * 60 * 1000;
 /**
  * How long a collected change may take to be served: a commit, a push and a Vercel build take a
  * few minutes; past this the chain has stalled and health is degraded.
@@ -113,7 +112,7 @@ function datasetHealth(
   now: Date,
 ): { health: DatasetHealth; problems: string[] } {
   const lastChecked = record?.lastChecked ?? null;
-  const stale = lastChecked === null ? null : now.getTime() - Date.parse(lastChecked) > STALE_AFTER_MS;
+  const stale = lastChecked === null ? null : now.getTime() - Date.parse(lastChecked) > STALE_AFTER.ms;
   const deployment = deploymentOf(served, record, now);
   const health: DatasetHealth = {
     lastUpdated: served ? healthTime(served) : null,
@@ -129,7 +128,9 @@ function datasetHealth(
     const error = record?.lastError
       ? ` The last error (${healthTime(record.lastErrorAt ?? lastChecked!)}): ${record.lastError}`
       : '';
-    problems.push(`${name}: no successful collection since ${health.lastChecked} (more than 3 hours).${error}`);
+    problems.push(
+      `${name}: no successful collection since ${health.lastChecked} (more than ${STALE_AFTER.words}).${error}`,
+    );
   }
   if (stale === null && required)
     problems.push(`${name}: no collection has been recorded, so its freshness is unknown.`);

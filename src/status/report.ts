@@ -5,6 +5,7 @@
  */
 import { healthReport } from './health.ts';
 import { cleanText } from '../lib/clean-text.ts';
+import { STALE_AFTER } from '../lib/stale-after.ts';
 import { isAhead, logAheadOnce } from './clock-skew.ts';
 import { parseHealthTime, timeAgo } from '../lib/time-words.ts';
 import type { DatasetHealth, Health } from '../schemas/health.ts';
@@ -62,11 +63,11 @@ export { nzTime } from '../lib/time-words.ts';
 export const ago = (at: Date, now: Date) => timeAgo(at, now);
 
 /**
- * What the page says of a dataset, mildest first: `fresh` checked within 3 hours, its newest run
+ * What the page says of a dataset, mildest first: `fresh` checked within the stale threshold, its newest run
  * fine and the newest data served or being deployed (health's `pending`); `uncollected` no collector reports it here (a copy serving its
  * committed snapshots); `failing` its newest run failed or was refused, though an earlier one
- * within 3 hours succeeded; `unknown` a collector is expected or the status store failed, and no
- * collection is recorded; `stale` no successful collection for more than 3 hours; `behind` a newer
+ * within the threshold succeeded; `unknown` a collector is expected or the status store failed, and no
+ * collection is recorded; `stale` no successful collection for longer than the threshold; `behind` a newer
  * collection is not deployed; `missing` this deployment has no data of it. Each has its own words
  * and colour on the page, and only `fresh` the healthy one.
  */
@@ -86,6 +87,11 @@ export const STATE_WORDS: Record<PageState, string> = {
   missing: 'No data',
   error: 'Error',
 };
+
+/** What the table's times mean, and when a dataset is stale: the sentence below the datasets' table. */
+export const TABLE_HELP =
+  '“Last checked” is the last collection that read the page, changed or not; “last changed” is when the collector last found a rate move. ' +
+  `A dataset not checked for ${STALE_AFTER.words} is stale.`;
 
 /** Each dataset's outcome in the newest run that collected it. */
 export function newestOutcomes(runs: readonly CollectionRun[]): Map<string, RunOutcome> {

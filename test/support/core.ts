@@ -14,7 +14,7 @@ import { tempDir } from './history.ts';
 /** The bare core over a snapshot tree, compiled as the build does, with a fixed clock: what a CDN caches. */
 export async function coreOver(
   dir: string,
-  options: { status?: StatusStore; now?: () => Date } = {},
+  options: { status?: StatusStore; now?: () => Date; websubHub?: string } = {},
 ): Promise<Handler> {
   const store = servedStoreOf(await compileSnapshotTree(dir));
   return createApi({
@@ -22,6 +22,8 @@ export async function coreOver(
     status: options.status ?? new FileStatusStore(await tempDir('rates-status-')),
     now: options.now ?? (() => NOW),
     siteUrl: SITE,
+    // No hub unless a test names one, whatever WEBSUB_HUB_URL the machine running the suite has.
+    websubHub: options.websubHub,
   });
 }
 
@@ -33,7 +35,7 @@ export async function apiOver(dir: string, options: { status?: StatusStore; now?
 /** The service (REST, MCP, the way out) over a snapshot tree: to serve on a socket (http.ts serveService). */
 export async function rawServiceOver(
   dir: string,
-  options: { now?: () => Date; clock?: () => number } & ServiceOptions = {},
+  options: { now?: () => Date; clock?: () => number; websubHub?: string } & ServiceOptions = {},
 ): Promise<Service> {
   const store = servedStoreOf(await compileSnapshotTree(dir));
   return createService(
@@ -43,6 +45,7 @@ export async function rawServiceOver(
       now: options.now ?? (() => NOW),
       clock: options.clock,
       siteUrl: SITE,
+      websubHub: options.websubHub,
     },
     options,
   );

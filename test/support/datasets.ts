@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { DATASETS, type Dataset, filtersOf, type ItemFilter } from '../../src/datasets.ts';
 import { type EndpointKind, endpointsOf } from '../../src/endpoints.ts';
+import { changesEndpointOf } from '../../src/changes/endpoint.ts';
 import { restToolsOf } from '../../src/mcp/rest-tools.ts';
+import { breakEvenEndpointOf } from '../../src/api/break-even.ts';
+import { breakEvenToolName } from '../../src/mcp/tools/break-even.ts';
+import { OWN_TOOLS } from '../../src/mcp/tool-table.ts';
 
 /** The first dataset whose entities have `schema`: for a test that writes data of that shape. */
 export function datasetOfSchema(schema: z.ZodType): Dataset {
@@ -41,10 +45,22 @@ export const ONE_OF_EACH_KIND: Dataset[] = [...new Map(DATASETS.map((d) => [d.en
 /** `[slug, dataset]` rows for `it.each` and `describe.each`. */
 export const EACH = DATASETS.map((d) => [d.slug, d] as const);
 
-/** A dataset's first four MCP tools' names: its list, its detail, its time series and its lowest rates. */
-export function toolNamesOf(dataset: Dataset): { list: string; detail: string; series: string; lowest: string } {
-  const [list, detail, series, lowest] = restToolsOf(dataset).map((t) => t.name) as [string, string, string, string];
-  return { list, detail, series, lowest };
+/** A dataset's first five MCP tools' names: its list, its detail, its time series, its lowest rates and its change log. */
+export function toolNamesOf(dataset: Dataset): {
+  list: string;
+  detail: string;
+  series: string;
+  lowest: string;
+  changes: string;
+} {
+  const [list, detail, series, lowest, changes] = restToolsOf(dataset).map((t) => t.name) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  return { list, detail, series, lowest, changes };
 }
 
 /** The dataset whose test history is largest on disk: for limits that only a long history reaches. */
@@ -69,8 +85,11 @@ export interface ToolCallCase {
  * A call of every tool, each with its REST request: each dataset's list (filtered where it can be),
  * its example entity (the prefix kept, the slug in capitals: ids match case-insensitively), its time
  * series three ways in turn (a range for the entity by its bare slug, one date, no date), each
- * parameter its time series ignores, and its lowest rates of the example entity, filtered where
- * they can be. `newest` gives each dataset's newest snapshot date.
+ * parameter its time series ignores, its lowest rates of the example entity, filtered where
+ * they can be, where it has fixed terms its break-even rates of the example entity, and its change
+ * log three ways in turn (the whole history's rate cuts of 10 basis points or more, the example
+ * entity's since a date, the default); then each tool of the table's own that is an endpoint's
+ * twin, with its example. `newest` gives each dataset's newest snapshot date.
  */
 export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
   const query = (values: Record<string, string>) => {
@@ -95,6 +114,11 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
     const shouted = `${prefix}:${bare.toUpperCase()}`;
     const other = prefix === 'issuer' ? 'institution' : 'issuer';
     const lowestArgs = { [param]: shouted, ...examplesAt(d, 'lowest') };
+    const changesArgs: Record<string, string> = [
+      { since: '2000-01-01', direction: 'down', minBps: '10' },
+      { [param]: shouted, since: minusDays(date, 365) },
+      {},
+    ][n % 3]!;
     // A term the filters name (mortgages), else the measure an institution's chart shows first. The
     // rate has a leading zero so that every client sends it as the string it is: the Inspector CLI
     // sends whatever reads as JSON (7.5) as a number, which a tool, taking strings, refuses.
@@ -122,7 +146,22 @@ export function toolCallCases(newest: Record<string, string>): ToolCallCase[] {
         args: lowestArgs,
         rest: `${lowest.path}${query(lowestArgs)}`,
       },
+      ...(breakEvenEndpointOf(d)
+        ? [
+            {
+              tool: breakEvenToolName(d),
+              args: { [param]: shouted },
+              rest: `${breakEvenEndpointOf(d)!.path}${query({ [param]: shouted })}`,
+            },
+          ]
+        : []),
+      { tool: names.changes, args: changesArgs, rest: `${changesEndpointOf(d).path}${query(changesArgs)}` },
       { tool: restToolsOf(d, ['quote'])[0]!.name, args: quoteArgs, rest: `${quote.path}${query(quoteArgs)}` },
     ];
-  });
+  }).concat(
+    // The tools of the table's own that are an endpoint's twin (health, the status figures), called with their example.
+    OWN_TOOLS.flatMap((tool) =>
+      'forward' in tool ? [{ tool: tool.name, args: tool.example, rest: tool.forward(tool.example) }] : [],
+    ),
+  );
 }

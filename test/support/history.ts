@@ -147,9 +147,15 @@ export function withFirstRateMoved(data: readonly Entity[] | any[], delta: numbe
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The collector's summary line of a rate's move (`- ANZ · Special · 1 year: 5.29 → 4.69`), as a pattern's source. */
+/** The words of a rate's move: `down 60 bps` (whole basis points), `up 1 bp`. */
+const rateMoveWords = (from: number, to: number) => {
+  const bps = Math.abs(Math.round((to - from) * 100));
+  return `${to > from ? 'up' : 'down'} ${bps} ${bps === 1 ? 'bp' : 'bps'}`;
+};
+
+/** The collector's summary line of a rate's move (`- ANZ · Special · 1 year: down 60 bps, 5.29 → 4.69`), as a pattern's source. */
 export const moveLineSource = (rate: Pick<RateAt, 'entity' | 'item'>, from: number, to: number) =>
-  `- ${escapeRegExp(rate.entity.name)} · ${escapeRegExp(rate.item.name)} · [^\\n]+: ${from} → ${to}`;
+  `- ${escapeRegExp(rate.entity.name)} · ${escapeRegExp(rate.item.name)} · [^\\n]+: ${rateMoveWords(from, to)}, ${from} → ${to}`;
 
 /** That line alone, as a pattern. */
 export const moveLine = (rate: Pick<RateAt, 'entity' | 'item'>, from: number, to: number) =>

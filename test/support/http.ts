@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { createApiListener } from '../../src/server/api-listener.ts';
 import type { McpCore } from '../../src/mcp/endpoint.ts';
 import type { Incoming, Service } from '../../src/service.ts';
-import { prepare } from '../../src/http/way-out.ts';
+import { prepare, respond } from '../../src/http/way-out.ts';
 import { SITE } from './constants.ts';
 
 export interface Listening {
@@ -33,9 +33,8 @@ export async function listen(listener: RequestListener): Promise<Listening> {
 /** Serve an MCP core alone, as the service would route it: for failures a whole service cannot stage. */
 export function serveMcpCore(core: McpCore): Promise<Listening> {
   const service = Object.assign(async () => new Response(null, { status: 500 }), {
-    kept: () => undefined,
-    answer: async (incoming: Incoming) => ({
-      prepared: prepare(await core(incoming), { coding: false }),
+    serve: async (incoming: Incoming) => ({
+      ...(await respond(prepare(await core(incoming), { coding: false }), incoming)),
       requestId: true,
     }),
   });

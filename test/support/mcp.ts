@@ -33,14 +33,16 @@ export interface McpRequest {
 
 /**
  * A 2026-07-28 request with every header right: MCP-Protocol-Version, Mcp-Method, Mcp-Name for a
- * tool call, and `_meta` in params. `headers` are added last (an override); `meta` replaces `_meta`.
+ * tool call or a prompt (its name) and for a resource read (its URI), and `_meta` in params.
+ * `headers` are added last (an override); `meta` replaces `_meta`.
  */
 export function modern(
   method: string,
   params: Record<string, unknown> = {},
   options: { id?: number | string; headers?: Record<string, string>; meta?: Record<string, unknown> } = {},
 ): McpRequest {
-  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const named = method === 'resources/read' ? params.uri : params.name;
+  const name: Record<string, string> = typeof named === 'string' ? { 'mcp-name': named } : {};
   return {
     method: 'POST',
     headers: { ...JSON_HEADERS, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...options.headers },

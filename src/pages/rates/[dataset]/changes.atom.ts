@@ -3,6 +3,7 @@ import { BUILT_CHANGES, type BuiltChanges } from '../../../build/changes.ts';
 import { atomFeed } from '../../../changes/feeds.ts';
 import { ATOM_TYPE } from '../../../changes/urls.ts';
 import { siteUrl } from '../../../site.ts';
+import { websubHub } from '../../../lib/websub.ts';
 
 // One dataset's changes: a static file written at build time, served by the CDN.
 export const prerender = true;
@@ -14,7 +15,7 @@ export const getStaticPaths = (() =>
 
 export const GET: APIRoute = ({ props }) => {
   const { changes } = (props as { built: BuiltChanges }).built;
-  return new Response(atomFeed({ kind: 'dataset', dataset: changes.dataset }, [changes], siteUrl()), {
+  return new Response(atomFeed({ kind: 'dataset', dataset: changes.dataset }, [changes], siteUrl(), websubHub()), {
     headers: { 'content-type': ATOM_TYPE },
   });
 };

@@ -3,6 +3,7 @@ import { BUILT_CHANGES, type BuiltChanges } from '../../../../build/changes.ts';
 import { atomFeed } from '../../../../changes/feeds.ts';
 import { ATOM_TYPE, slugOf } from '../../../../changes/urls.ts';
 import { siteUrl } from '../../../../site.ts';
+import { websubHub } from '../../../../lib/websub.ts';
 
 // One institution's or issuer's changes, for every one the history ever listed (a feed stays
 // after its institution is no longer listed, so that its last entry, the removal, reaches readers).
@@ -17,6 +18,11 @@ export const getStaticPaths = (() =>
 
 export const GET: APIRoute = ({ props }) => {
   const { built, entity } = props as { built: BuiltChanges; entity: BuiltChanges['entities'][number] };
-  const xml = atomFeed({ kind: 'entity', dataset: built.changes.dataset, entity }, [built.changes], siteUrl());
+  const xml = atomFeed(
+    { kind: 'entity', dataset: built.changes.dataset, entity },
+    [built.changes],
+    siteUrl(),
+    websubHub(),
+  );
   return new Response(xml, { headers: { 'content-type': ATOM_TYPE } });
 };

@@ -4,6 +4,7 @@ import { ATOM_TYPE } from '../../../../changes/urls.ts';
 import { EXPLORER_VIEWS } from '../../../../generated.ts';
 import { comparisonPaths, type DatasetView } from '../../../../explorer/pages.ts';
 import { siteUrl } from '../../../../site.ts';
+import { websubHub } from '../../../../lib/websub.ts';
 
 // Every change of one compared measure's lowest open rate, beside its comparison page: a static
 // file written at build time, served by the CDN.
@@ -21,7 +22,7 @@ export const getStaticPaths = (() =>
 
 export const GET: APIRoute = ({ props }) => {
   const { view, measureKey } = props as { view: DatasetView; measureKey: string };
-  return new Response(lowestChangesAtom(view.dataset, view.snapshots, measureKey, siteUrl()), {
+  return new Response(lowestChangesAtom(view.dataset, view.snapshots, measureKey, siteUrl(), websubHub()), {
     headers: { 'content-type': ATOM_TYPE },
   });
 };
