@@ -117,13 +117,13 @@ type LowestData = Parameters<typeof quoteExampleRequests>[1];
 
 /**
  * The requests each endpoint is shown with: a success (when there is data) and its typical errors.
- * `lowest` is the dataset's /lowest data, asked before the quote check's (its example rate is near it).
+ * `lowestData` is the dataset's /lowest data, asked before the quote check's (its example rate is near it).
  */
 function requestsFor(
   endpoint: DataEndpoint,
   firstId: string | undefined,
   newestDate: string | undefined,
-  lowest: () => LowestData,
+  lowestData: () => LowestData,
 ): string[] {
   const { dataset } = endpoint;
   const base = endpointsOf(dataset).list.path;
@@ -159,7 +159,7 @@ function requestsFor(
       ];
     }
     case 'quote':
-      return quoteExampleRequests(dataset, lowest());
+      return quoteExampleRequests(dataset, lowestData());
   }
 }
 
