@@ -50,8 +50,8 @@ function page(req: IncomingMessage, res: ServerResponse): Promise<void> {
 }
 
 /** `npm start`'s server around the production API listener, with `limits` over the defaults. */
-async function start(limits: Partial<ServerLimits> = {}): Promise<Started> {
-  const listener = createApiListener(service, { stampRequestIds: true, site: SITE });
+async function start(limits: Partial<ServerLimits> = {}, over: Service = service): Promise<Started> {
+  const listener = createApiListener(over, { stampRequestIds: true, site: SITE });
   const responses: ServerResponse[] = [];
   const server = createNodeServer({
     api: (req, res) => {
@@ -253,6 +253,26 @@ describe('Expect: 100-continue', () => {
     const answer = await rest;
     expect(answer.status, answer.text.slice(0, 300)).toBe(200);
     expect(JSON.parse(answer.body).result.tools.length).toBeGreaterThan(0);
+  });
+
+  it('a client that half-closes once its request is sent still gets its answer, however long it takes', async () => {
+    // A service of its own: its first MCP request measures the tools' sizes from cold, long after the FIN.
+    const fresh = await start({}, await rawServiceOver(historyDir(), { now: () => NOW }));
+    try {
+      const call = modern('tools/list');
+      const socket = await connection(fresh.port, '127.0.0.1');
+      const answer = readAll(socket, 10_000);
+      socket.end(
+        `POST ${MCP_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(call.headers)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')}content-length: ${Buffer.byteLength(call.body)}\r\n\r\n${call.body}`,
+      );
+      const { status, body } = await answer;
+      expect(status).toBe(200);
+      expect(JSON.parse(body).result.tools.length).toBeGreaterThan(0);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('an endpoint that takes no body answers at once, without asking for it', async () => {

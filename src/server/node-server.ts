@@ -117,6 +117,10 @@ export function createNodeServer(options: NodeServerOptions): Server {
     // (Node 24.12+; older versions ignore it). What reads a body checks readableEnded.
     optimizeEmptyRequests: true,
   });
+  // A client that half-closes once its request is sent (a body sent with end()) still gets its
+  // answer: Node's server, by default, drops the requests in flight when the client's side ends, so
+  // only an answer made before the FIN arrived got through. With this, it finishes them, then ends.
+  Object.assign(server, { httpAllowHalfOpen: true }); // node:http's own switch, missing from its types
   // A connection with a request in flight that makes no progress: watched from the request to its
   // settling, rather than by the socket's own timeout (server.timeout, off), which keeps it late.
   const stalls = new StallWatch(limits.stalledTimeoutMs);
