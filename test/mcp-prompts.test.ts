@@ -229,3 +229,24 @@ describe.each(VERSIONS)('at %s', (version) => {
     }
   });
 });
+
+describe('the tools the prompts name', () => {
+  it('are tools the server lists, for every prompt and every dataset it may name', async () => {
+    const { PROMPTS } = await import('../src/mcp/prompts.ts');
+    const { TOOLS } = await import('../src/mcp/tool-table.ts');
+    const listed = new Set(TOOLS.map((t) => t.name));
+    let named = 0;
+    for (const prompt of PROMPTS) {
+      for (const dataset of [undefined, ...prompt.datasets]) {
+        const args = Object.fromEntries(prompt.arguments.map((a) => [a.name, a.example]));
+        if (dataset) args.dataset = dataset.slug;
+        const text = prompt.text(args, dataset ?? prompt.defaultDataset, '2025-03-05');
+        for (const [name] of text.matchAll(/\b(?:list|get|check)_[a-z0-9_]+/g)) {
+          named++;
+          expect(listed.has(name), `${prompt.name} (${dataset?.slug ?? 'default'}) names ${name}`).toBe(true);
+        }
+      }
+    }
+    expect(named).toBeGreaterThan(PROMPTS.length);
+  });
+});

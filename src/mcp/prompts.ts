@@ -10,7 +10,8 @@
  */
 import type { z } from 'zod';
 import { DATASETS, type Dataset } from '../datasets.ts';
-import { endpointsOf, operationName } from '../endpoints.ts';
+import { twinToolName } from './rest-tools.ts';
+import { breakEvenToolName } from './tools/break-even.ts';
 import { bestRateOf } from '../explorer/best.ts';
 import { EXPLORER } from '../explorer/definitions.ts';
 import { listInWords, withArticle } from '../lib/words.ts';
@@ -22,19 +23,15 @@ const TERM = 'termInMonths';
 const hasTerms = (dataset: Dataset) => dataset.filters.some((filter) => filter.name === TERM);
 const TERMED = DATASETS.filter(hasTerms);
 
-const base = (dataset: Dataset) => dataset.slug.replaceAll('-', '_');
-/** The names of a dataset's tools a prompt calls. */
-const toolsOf = (dataset: Dataset) => {
-  const endpoints = endpointsOf(dataset);
-  return {
-    list: operationName(endpoints.list),
-    detail: operationName(endpoints.detail),
-    lowest: operationName(endpoints.lowest),
-    quote: operationName(endpoints.quote),
-    breakEven: `get_${base(dataset)}_break_even`,
-    changes: `get_${base(dataset)}_changes`,
-  };
-};
+/** The names of a dataset's tools a prompt calls, as the tool table names them (test/mcp-prompts.test.ts checks each exists). */
+const toolsOf = (dataset: Dataset) => ({
+  list: twinToolName(dataset, 'list'),
+  detail: twinToolName(dataset, 'detail'),
+  lowest: twinToolName(dataset, 'lowest'),
+  quote: twinToolName(dataset, 'quote'),
+  breakEven: breakEvenToolName(dataset),
+  changes: twinToolName(dataset, 'changes'),
+});
 
 /** A call as the message writes it: the tool and its arguments as JSON, strings throughout. */
 const call = (tool: string, args: Arguments) => `${tool} with ${JSON.stringify(args)}`;
