@@ -168,6 +168,12 @@ describe(`set to ${WORDS}, everything that names the threshold follows`, () => {
     saysNoDeclared(TABLE_HELP);
   });
 
+  it(`the MCP health tool's description says ${WORDS}`, async () => {
+    const { GET_HEALTH } = await import('../src/mcp/tools/get-health.ts');
+    expect(GET_HEALTH.description).toContain(`no collection succeeded in the last ${WORDS}`);
+    saysNoDeclared(GET_HEALTH.description);
+  });
+
   it(`the docs pages say ${WORDS} wherever they name it, and nowhere the declared threshold`, async () => {
     const pages = await loadDocPages({ contentDir: join(ROOT, 'content/docs'), site: SITE, examples: {}, figures: [] });
     const page = (slug: string) => pages.find((p) => p.slug === slug)!.markdown.replace(/\s+/g, ' ');
