@@ -327,13 +327,20 @@ describe.each(EACH)('%s quote check', (_, dataset) => {
       expect(json.result.structuredContent).toEqual(rest);
       expect(JSON.parse(json.result.content[0].text)).toEqual(rest);
     }
-    const error = async (args: Record<string, string>) => {
+    // A rate given as a JSON number, as agents often send it, answers as its string would.
+    const { body: rest } = await fetchJson(`${quotePath(dataset)}?${new URLSearchParams({ rate: '7.5', measure })}`);
+    const numbered = await sendMcp(server.url, modern('tools/call', { name, arguments: { rate: 7.5, measure } }));
+    expect(numbered.json.result.isError).toBeUndefined();
+    expect(numbered.json.result.structuredContent).toEqual(rest);
+    const error = async (args: Record<string, unknown>) => {
       const { json } = await sendMcp(server.url, modern('tools/call', { name, arguments: args }));
       expect(json.result.isError, JSON.stringify(args)).toBe(true);
       return JSON.parse(json.result.content[0].text);
     };
     expect((await error({ rate: '6', measure, [param]: `${prefix}:no-such-lender` })).error).toBe(notFound);
     expect((await error({ rate: '101', measure })).hint).toMatch(/^rate must be at most 100/);
+    expect((await error({ rate: -1, measure })).hint).toMatch(/rate must be a rate in percent/);
+    expect((await error({ rate: true, measure })).hint).toMatch(/rate must be a string/);
     expect((await error({ measure })).hint).toMatch(/^rate is required/);
     expect((await error({ rate: '6', measure: 'nope' })).hint).toMatch(/have no measure "nope"/);
     // Before 2025-11-25 a bad argument is JSON-RPC -32602.

@@ -203,6 +203,8 @@ const OUTPUT = {
 
 /** Arguments of digits besides the filters': the change log's minBps. */
 const DIGITS: Partial<Record<TwinKind, readonly string[]>> = { changes: ['minBps'] };
+/** A twin's arguments that are decimal numbers (a quote's rate), which a JSON number may give too. */
+const DECIMALS: Partial<Record<TwinKind, readonly string[]>> = { quote: ['rate'] };
 
 /** Arguments that work: the example entity of a detail tool; a rate and the measure an institution's chart shows first for a quote check. */
 function exampleArguments(endpoint: TwinEndpoint): Arguments {
@@ -230,6 +232,7 @@ export const restToolsOf = (dataset: Dataset, kinds: readonly TwinKind[] = REST_
           .map((filter) => filter.name),
         ...(DIGITS[kind] ?? []),
       ]),
+      decimals: new Set(DECIMALS[kind] ?? []),
       dataset,
       ...(kind === 'lowest' || kind === 'quote' ? {} : { sizes: kind }),
       forward: (args) => restTarget(endpoint, args),

@@ -66,6 +66,8 @@ interface ToolBase {
   ignored?: readonly string[];
   /** Arguments that are strings of digits, for which a JSON number is accepted too. */
   digits?: ReadonlySet<string>;
+  /** Arguments that are decimal numbers written as strings (a rate), for which a JSON number is accepted too. */
+  decimals?: ReadonlySet<string>;
   /** The dataset a tool is about, if one: the catalog adds its measured sizes to the description. */
   dataset?: Dataset;
   /** Which of the dataset's answers it gives, for the sizes its description states. */
@@ -92,6 +94,7 @@ export type OwnTool = Extract<Tool, { call: unknown }>;
 interface ToolSchemas {
   ignored: readonly string[];
   digits: ReadonlySet<string>;
+  decimals: ReadonlySet<string>;
   /** No argument is required: `{}` is valid without a look at the schema. */
   takesNothingRequired: boolean;
   inputSchema: JsonSchema;
@@ -111,6 +114,7 @@ export const jsonSchemaOf = (schema: z.ZodType): JsonSchema => {
 /** A tool as the table holds it: its JSON schemas made once, from its zod schemas. */
 export function defineTool(spec: ToolSpec & { inputSchema?: JsonSchema }): Tool {
   const digits = spec.digits ?? new Set<string>();
+  const decimals = spec.decimals ?? new Set<string>();
   const inputSchema = spec.inputSchema ?? jsonSchemaOf(spec.input);
   for (const [name, property] of Object.entries(inputSchema.properties ?? {})) {
     // An argument's description shared with REST points to a request (GET /api/v1/…): here, to a tool.
@@ -118,11 +122,15 @@ export function defineTool(spec: ToolSpec & { inputSchema?: JsonSchema }): Tool 
     if (digits.has(name))
       property.description =
         `${property.description ?? ''} A string of digits such as "12"; a JSON number (12) is accepted too.`.trim();
+    if (decimals.has(name))
+      property.description =
+        `${property.description ?? ''} A number as a string such as "6.5"; a JSON number (6.5) is accepted too.`.trim();
   }
   return {
     ...spec,
     ignored: spec.ignored ?? [],
     digits,
+    decimals,
     takesNothingRequired: spec.input.safeParse({}).success,
     inputSchema,
     outputSchema: jsonSchemaOf(spec.output),
@@ -173,6 +181,8 @@ export function readArguments(tool: Tool, args: unknown): { values: Arguments } 
     if (typeof value === 'string') values[key] = value;
     else if (typeof value === 'number' && tool.digits.has(key) && Number.isSafeInteger(value) && value >= 0)
       values[key] = String(value);
+    // Written as JavaScript writes it ("6.5"), then checked by the argument's own format like any string.
+    else if (typeof value === 'number' && tool.decimals.has(key) && Number.isFinite(value)) values[key] = String(value);
     else if (typeof value === 'number' || typeof value === 'boolean')
       problems.push(`${key} must be a string: send "${key}": ${JSON.stringify(String(value))}`);
     else if (value !== undefined) problems.push(`${key} must be a string, not ${describeType(value)}`);
