@@ -10,6 +10,8 @@ import type * as cheerio from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { historySpelling } from '../src/collect/page-spellings.ts';
 import { DATASETS, type DatasetSlug } from '../src/datasets.ts';
+import { bestRateOf } from '../src/explorer/best.ts';
+import { EXPLORER } from '../src/explorer/definitions.ts';
 import { CreditCardIssuer, LoanInstitution, MortgageInstitution } from '../src/schemas/rates.ts';
 import { collectBench } from './support/collect-bench.ts';
 import { datasetOfSchema, datasetsOfSchema, EACH } from './support/datasets.ts';
@@ -43,8 +45,10 @@ function runOf($: cheerio.CheerioAPI, t: number, n: number) {
 
 describe('a featured table, repeated rows, a lender in two runs', () => {
   it.each(EACH)(
-    '%s: a table on top repeating two lenders’ offers at lower rates is refused, naming the product',
+    '%s: a table on top repeating two lenders’ offers at better rates is refused, naming the product',
     async (slug) => {
+      // A featured table shows promotions: half a point lower for a rate paid, higher for a rate earned.
+      const better = bestRateOf(EXPLORER[slug]).paid ? -0.5 : 0.5;
       const page = livePage(slug, ($) => {
         const first = tables($).first();
         const featured = first.clone();
@@ -55,7 +59,7 @@ describe('a featured table, repeated rows, a lender in two runs', () => {
           .append(runOf($, 0, 1).clone());
         featured.find('td.right b, td.right a, td.right').each((_, td) => {
           const text = $(td).text().trim();
-          if (/^\d+\.\d+$/.test(text)) $(td).text((Number(text) - 0.5).toFixed(2));
+          if (/^\d+\.\d+$/.test(text)) $(td).text((Number(text) + better).toFixed(2));
         });
         first.parent().prepend(featured);
       });
