@@ -136,12 +136,19 @@ export function withRates(
 }
 
 /**
- * A copy of `data` with its first rate (firstRate) moved by `delta` points, down where up would
- * leave the rates' bounds: the copy, the rate's new value, and the rate as it was.
+ * `value` moved `delta` points, or the other way where that would leave the rates' bounds: down
+ * from above `high` (30 % unless told), up where down would pass 0 (a rate earned may be 0.05 %).
+ */
+export const movedWithinBounds = (value: number, delta: number, high = 30) =>
+  Math.round((value + (value > high || value + delta < 0 ? -delta : delta)) * 100) / 100;
+
+/**
+ * A copy of `data` with its first rate (firstRate) moved by `delta` points, the other way where
+ * that would leave the rates' bounds (movedWithinBounds): the copy, the rate's new value, and the rate as it was.
  */
 export function withFirstRateMoved(data: readonly Entity[] | any[], delta: number) {
   const first = firstRate(data);
-  const value = Math.round((first.value + (first.value > 30 ? -delta : delta)) * 100) / 100;
+  const value = movedWithinBounds(first.value, delta);
   return { data: withFirstRate(data, value), value, first };
 }
 
