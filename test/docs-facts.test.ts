@@ -28,7 +28,7 @@ import { CODING_THRESHOLD } from '../src/http/coding.ts';
 import { KEPT_FOR_MS } from '../src/http/kept-answers.ts';
 import { withRequestIds } from '../src/http/request-id.ts';
 import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
-import { countWord, listInWords } from '../src/lib/words.ts';
+import { countWord, listInWords, withArticle } from '../src/lib/words.ts';
 import { DATASET_ENDPOINT_WORDS } from '../src/docs/surface.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
@@ -43,6 +43,7 @@ import { CollectionHealth, Health } from '../src/schemas/health.ts';
 import { createService } from '../src/service.ts';
 import { alertsEndpointOf, alertsExampleRequests, lowestChangesAtom } from '../src/api/alerts.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
+import { bestRatesOf } from '../src/explorer/best.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, SERVICE_PATH, STATUS_PATH } from '../src/paths.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { compileSnapshotTree, type CompiledStore, newestOnly } from '../src/store/compile.ts';
@@ -850,6 +851,17 @@ describe('the reference pages', () => {
         .map((kind) => `\`${kind}\` to its first ${last[kind].length} of ${realLast[kind].length}`),
     ];
     expect(note).toBe(expected.join('; '));
+  });
+
+  it('name each dataset’s institutions as lenders while its rates are paid, and a measure with the article it is said with', () => {
+    for (const dataset of DATASETS) {
+      const text = page(`reference/${dataset.slug}`);
+      const paid = bestRatesOf(EXPLORER[dataset.slug]).every((r) => r.paid);
+      if (dataset.entity.kind === 'institution' && paid)
+        expect(text, dataset.slug).toContain('credit unions and other lenders');
+      const [, article, word] = /\b(An?) (\w+) no offer open to anyone has is left out/.exec(text) ?? [];
+      expect(`${article?.toLowerCase()} ${word}`, dataset.slug).toBe(withArticle(word ?? ''));
+    }
   });
 
   it('give every field of every dataset a meaning, as the OpenAPI document does', () => {
