@@ -32,6 +32,7 @@ import { countWord, listInWords, withArticle } from '../src/lib/words.ts';
 import { DATASET_ENDPOINT_WORDS } from '../src/docs/surface.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
+import { VALUE_BOUNDS } from '../src/schemas/rates.ts';
 import { PARTS_KEPT } from '../src/store/history-archive.ts';
 import { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';
 import { ServedStore } from '../src/store/served-store.ts';
@@ -1035,6 +1036,17 @@ describe('llms.txt’s alert feeds', () => {
       expect(response.status, url.href).toBe(200);
       const feed = (await response.json()) as { items: unknown[] };
       expect(feed.items.length, url.href).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the bounds of the values kept', () => {
+  it('the collection page lists each, in its unit, as the schema bounds it', () => {
+    const rows = page('collection').split('\n');
+    for (const [field, { min, max, what }] of Object.entries(VALUE_BOUNDS)) {
+      const row = rows.find((line) => line.startsWith(`| ${what} |`));
+      expect(row, field).toBeDefined();
+      expect(row, field).toContain(`${min.toLocaleString('en')}–${max.toLocaleString('en')}`);
     }
   });
 });
