@@ -15,7 +15,7 @@ import type { DatasetSlug, Entity } from '../../src/datasets.ts';
  * (two change days in a row for the change log and its feeds, the explorer's "change since the
  * previous snapshot"), a first and a last around one between (time-series ranges), and the
  * dataset's example entity in each. A dataset whose collected history starts later takes them from
- * test/fixtures/history/<slug>/.
+ * test/fixtures/history/<slug>/ (or the one file test/fixtures/history/<slug>.json listing them).
  */
 export const LEAST_HISTORY = 3;
 
