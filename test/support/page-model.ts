@@ -11,10 +11,10 @@ import type { Element } from 'domhandler';
 import { type Dataset, type Entity, itemsOf } from '../../src/datasets.ts';
 import { EXPLORER } from '../../src/explorer/definitions.ts';
 import { ALERTS_SEGMENT, CHANGES_SEGMENT, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../../src/paths.ts';
-import { CreditCardIssuer, LoanInstitution, MortgageInstitution } from '../../src/schemas/rates.ts';
 import { MORTGAGE_TERM_TABLE } from '../../src/schemas/terms.ts';
 import { renderRealStylePage } from '../fixtures/real-style-page.ts';
 import { headerTexts, type PageLayoutKind } from '../fixtures/recorded-headers.ts';
+import { pageKindOf } from '../fixtures/source-page.ts';
 
 export type Unit = 'rate' | 'money' | 'days';
 /** What a text cell is: a product (mortgage, loan), a card's name, a loan's plan or condition, a transfer's period. */
@@ -28,11 +28,20 @@ export interface Column {
   lender?: true;
   role?: Role;
   unit?: Unit;
+  /** On a page of one rate a row: the column is part of what tells a product's rates apart (a loan's plan). */
+  measure?: true;
+  /** The one text the real-style fixture writes in every row of the column (a value the dataset does not keep). */
+  fixed?: string;
 }
 
 export interface Layout {
   kind: PageLayoutKind;
   columns: Column[];
+  /**
+   * A page of one rate a row (its measure: the `measure` columns), and whether the fixture names
+   * the product on every row of it or on its first alone; absent for a row per product or card.
+   */
+  rateRows?: { productEveryRow: boolean };
 }
 
 /** A mortgage term header's months ("Variable floating" null, "6 months" 6, "1 year" 12), as the record writes them. */
@@ -46,52 +55,58 @@ export const termLabel = (months: number | null) => MORTGAGE_TERM_TABLE.find((t)
 
 const LENDER = { key: 'lender', lender: true } as const;
 
+/** What each layout's recorded columns hold, in the record's order, and how its rows are laid out. */
+const MEANINGS: Record<
+  PageLayoutKind,
+  { columns: (texts: readonly string[]) => Omit<Column, 'header'>[]; rateRows?: Layout['rateRows'] }
+> = {
+  mortgage: {
+    columns: (texts) => [
+      LENDER,
+      { key: 'product', role: 'product' },
+      ...texts.slice(2).map((text) => ({ key: termLabel(termMonths(text)), unit: 'rate' as const })),
+    ],
+  },
+  loan: {
+    columns: () => [
+      LENDER,
+      { key: 'product', role: 'product' },
+      { key: 'plan', role: 'plan', measure: true },
+      { key: 'condition', role: 'condition', measure: true },
+      { key: 'rate', unit: 'rate' },
+    ],
+    rateRows: { productEveryRow: false },
+  },
+  card: {
+    columns: () => [
+      LENDER,
+      { key: 'plan', role: 'card' },
+      { key: 'interestFreeDays', unit: 'days' },
+      { key: 'annualFeeNZD', unit: 'money' },
+      { key: 'balanceTransferRate', unit: 'rate' },
+      { key: 'balanceTransferPeriod', role: 'period' },
+      { key: 'cashAdvanceRate', unit: 'rate' },
+      { key: 'purchaseRate', unit: 'rate' },
+    ],
+  },
+};
+
 /** The recorded header texts of a layout, each with what it says; a record that changes fails here, loudly. */
 function layoutOf(kind: PageLayoutKind): Layout {
   const texts = headerTexts(kind);
-  const meanings: Omit<Column, 'header'>[] =
-    kind === 'mortgage'
-      ? [
-          LENDER,
-          { key: 'product', role: 'product' },
-          ...texts.slice(2).map((text) => ({ key: termLabel(termMonths(text)), unit: 'rate' as const })),
-        ]
-      : kind === 'loan'
-        ? [
-            LENDER,
-            { key: 'product', role: 'product' },
-            { key: 'plan', role: 'plan' },
-            { key: 'condition', role: 'condition' },
-            { key: 'rate', unit: 'rate' },
-          ]
-        : [
-            LENDER,
-            { key: 'plan', role: 'card' },
-            { key: 'interestFreeDays', unit: 'days' },
-            { key: 'annualFeeNZD', unit: 'money' },
-            { key: 'balanceTransferRate', unit: 'rate' },
-            { key: 'balanceTransferPeriod', role: 'period' },
-            { key: 'cashAdvanceRate', unit: 'rate' },
-            { key: 'purchaseRate', unit: 'rate' },
-          ];
+  const { columns, rateRows } = MEANINGS[kind];
+  const meanings = columns(texts);
   if (meanings.length !== texts.length)
     throw new Error(`the ${kind} record has ${texts.length} headers, the model knows ${meanings.length}`);
-  return { kind, columns: texts.map((header, i) => ({ header, ...meanings[i]! })) };
+  return { kind, columns: texts.map((header, i) => ({ header, ...meanings[i]! })), ...(rateRows ? { rateRows } : {}) };
 }
 
-const LAYOUTS: Record<PageLayoutKind, Layout> = {
-  mortgage: layoutOf('mortgage'),
-  loan: layoutOf('loan'),
-  card: layoutOf('card'),
-};
+const LAYOUTS = Object.fromEntries(
+  (Object.keys(MEANINGS) as PageLayoutKind[]).map((kind) => [kind, layoutOf(kind)]),
+) as Record<PageLayoutKind, Layout>;
 
-/** A dataset's layout, by the schema of its entities (datasets are never named here). */
-export function layoutOfDataset(dataset: Dataset): Layout {
-  if (dataset.entitySchema === MortgageInstitution) return LAYOUTS.mortgage;
-  if (dataset.entitySchema === LoanInstitution) return LAYOUTS.loan;
-  if (dataset.entitySchema === CreditCardIssuer) return LAYOUTS.card;
-  throw new Error(`no page layout for ${dataset.slug}`);
-}
+/** A dataset's layout: its source page's, as the fixtures draw it (datasets are never named here). */
+export const layoutOfDataset = (dataset: Dataset): Layout => LAYOUTS[pageKindOf(dataset.slug)];
 
 /** What a cell says. */
 export type Says =
@@ -194,14 +209,17 @@ function itemRows(layout: Layout, entity: Entity, item: any, first: boolean): Sa
     const followOn: Says[] = [empty, text(item.name, 'product'), { is: 'follow-on', months: 18, value: eighteen! }];
     return eighteen === undefined ? [main] : [main, followOn];
   }
-  if (layout.kind === 'loan') {
-    return item.rates.map((rate: any, k: number) => [
-      k === 0 ? name : empty,
-      k === 0 ? text(item.name, 'product') : empty,
-      text(rate.plan, 'plan'),
-      text(rate.condition, 'condition'),
-      number(rate.rate, 'rate'),
-    ]);
+  if (layout.rateRows) {
+    // A row per rate: the product named on its first row (or on each), every other column the rate's field of its key.
+    const { productEveryRow } = layout.rateRows;
+    return item.rates.map((rate: any, k: number) =>
+      layout.columns.map((c): Says => {
+        if (c.lender) return k === 0 ? name : empty;
+        if (c.role === 'product') return k === 0 || productEveryRow ? text(item.name, 'product') : empty;
+        if (c.role) return text(c.fixed ?? rate[c.key], c.role);
+        return number(rate[c.key], c.unit!);
+      }),
+    );
   }
   // A card's name is its plan's `name`; the other columns are the plan's fields of their key.
   return [
