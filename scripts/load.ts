@@ -63,7 +63,7 @@ function mix(etag: string): Planned[] {
       path: '/api/v1/car-loan-rates/time-series?startDate=2025-01-02&endDate=2025-01-01',
       expect: 400,
     },
-    { name: 'unknown path', path: '/api/v1/savings-rates', expect: 404 },
+    { name: 'unknown path', path: '/api/v1/nothing-here', expect: 404 },
     {
       name: 'POST to data',
       method: 'POST',

@@ -141,5 +141,8 @@ describe('the best rate, declared once', () => {
     expect(page).toContain('the highest rates open to anyone');
     expect(page).toContain('crosses a threshold (`above`)');
     expect(page).not.toMatch(/lowest (rate|open|rates)/);
+    // Institutions a rate is earned from are no lenders.
+    expect(page).toContain('credit unions and other institutions');
+    expect(page).not.toContain('other lenders');
   }, 60_000);
 });

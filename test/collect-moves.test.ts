@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { CollectOptions, DatasetResult } from '../src/collect/collect.ts';
 import { GUARD_LIMITS } from '../src/collect/guards.ts';
 import { HISTORY_MOVES, HISTORY_MOVES_UNTIL, historyFigures } from '../src/collect/history-moves.ts';
+import { measuresOf, movesBetween } from '../src/collect/moves.ts';
 import { DATASETS, type DatasetSlug, type Entity, itemsOf } from '../src/datasets.ts';
 import { CreditCardIssuer } from '../src/schemas/rates.ts';
 import { listSnapshotDates, readSnapshot } from '../src/snapshots/tree.ts';
@@ -106,6 +107,21 @@ describe('moves measured by lender and measure, never by id', () => {
       await expectWritten(slug, await collectPage(slug, data, { maxRateMove: 6 }));
     },
   );
+
+  it('a rate of neither term nor plan is measured with its lender’s other such rates, whatever amount it is paid from', () => {
+    const lender = (rates: object[]) =>
+      [{ id: 'institution:a', name: 'A', products: [{ id: 'product:a:p', name: 'P', rates }] }] as any[];
+    const before = measuresOf(
+      lender([
+        { id: 'rate:a:p:from-0', rate: 0.5, minimumDepositNZD: 0 },
+        { id: 'rate:a:p:from-5000', rate: 3, minimumDepositNZD: 5000 },
+      ]),
+    );
+    // The threshold relabelled ($5,000 → $4,000): still the lender's measure, its move judged from the nearest rate.
+    const now = measuresOf(lender([{ id: 'rate:a:p:from-4000', rate: 9, minimumDepositNZD: 4000 }]));
+    expect([...now.values()].map((m) => m.measure)).toEqual(['rate']);
+    expect(movesBetween(before, now)).toMatchObject([{ lender: 'institution:a', measure: 'rate', from: 3, to: 9 }]);
+  });
 
   it.each(EACH)('%s: every product renamed, every value kept, is collected under the new names', async (slug) => {
     const written = await expectWritten(slug, await collectPage(slug, renamed(bench.newest[slug].data, 0)));

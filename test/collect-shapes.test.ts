@@ -23,6 +23,7 @@ import { renderSourcePage } from './fixtures/source-page.ts';
 import { datasetOfSchema, datasetsOfSchema, EACH } from './support/datasets.ts';
 import {
   expectNewestUntouched,
+  movedWithinBounds,
   newestDates,
   newestSnapshots,
   type SnapshotFile,
@@ -291,7 +292,7 @@ describe('rows read by their shape', () => {
 
 describe('guards anchored to the snapshot of at least 24 hours ago, as to the newest', () => {
   const hour = (h: number) => new Date(`2026-11-21T${String(h).padStart(2, '0')}:00:00.000Z`);
-  /** The dataset's newest data with every rate of its first entity moved by `delta` points. */
+  /** The dataset's newest data with every rate of its first entity moved by `delta` points (within the rates' bounds). */
   const moved = (slug: DatasetSlug, delta: number) => {
     const data = structuredClone(newest[slug].data) as any[];
     for (const item of itemsOf(data[0]) as any[])
@@ -302,7 +303,7 @@ describe('guards anchored to the snapshot of at least 24 hours ago, as to the ne
             key !== 'balanceTransferRate' &&
             typeof holder[key] === 'number'
           )
-            holder[key] = Math.round((holder[key] + (holder[key] > 30 ? -delta : delta)) * 100) / 100;
+            holder[key] = movedWithinBounds(holder[key], delta);
     return data;
   };
   const rateCount = (entity: Entity) => rateValues([entity]).length;

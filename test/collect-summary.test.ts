@@ -104,7 +104,7 @@ describe('change summary', () => {
     ]);
   });
 
-  it('names a rate, whatever its dataset: its term label, else its text fields, else its term in months', () => {
+  it('names a rate, whatever its dataset: its term label, else its text fields, else its term in months, else its amounts', () => {
     const what = (rate: Record<string, unknown>) =>
       [
         ...valuesOf({ id: 'product:a:p', name: 'P', rates: [{ id: 'rate:a:p:x', rate: 5, ...rate }] } as any).values(),
@@ -113,6 +113,7 @@ describe('change summary', () => {
     expect(what({ plan: 'Unsecured', condition: 'From' })).toEqual(['Unsecured From']);
     expect(what({ plan: null, condition: '$3,000 to $50,000' })).toEqual(['$3,000 to $50,000']);
     expect(what({ termInMonths: 6 })).toEqual(['6 months']);
+    expect(what({ minimumDepositNZD: 5000 })).toEqual(['minimum deposit $5,000']);
     expect(what({ plan: null, condition: null })).toEqual(['rate']);
   });
 

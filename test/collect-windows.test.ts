@@ -9,11 +9,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CollectOptions, DatasetResult } from '../src/collect/collect.ts';
+import { GUARD_LIMITS } from '../src/collect/guards.ts';
 import { type DatasetSlug, type Entity, itemsOf } from '../src/datasets.ts';
 import { MortgageInstitution } from '../src/schemas/rates.ts';
 import { renderRealStylePage } from './fixtures/real-style-page.ts';
 import { datasetOfSchema, EACH } from './support/datasets.ts';
-import { newestDates, tempDir, withRates } from './support/history.ts';
+import { allRates, movedWithinBounds, newestDates, tempDir, withRates } from './support/history.ts';
 import { collectBench } from './support/collect-bench.ts';
 
 const bench = collectBench();
@@ -39,11 +40,14 @@ async function expectRefused(slug: DatasetSlug, result: DatasetResult, rule: str
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** The data with every rate (balance-transfer promotions aside) of every lender moved `delta` points: up, or down from above 20 % so no rate leaves its bounds. */
+/**
+ * The data with every rate (balance-transfer promotions aside) of every lender `which` picks moved
+ * `delta` points, the other way where that would leave the rates' bounds: down from above 20 %, up where down would pass 0.
+ */
 function moved(data: readonly Entity[], delta: number, which: (index: number) => boolean = () => true): Entity[] {
   return withRates(
     data,
-    (rate) => round(rate + (rate > 20 ? -delta : delta)),
+    (rate) => movedWithinBounds(rate, delta, 20),
     (_, index) => which(index),
     (key) => key !== 'balanceTransferRate',
   );
@@ -220,15 +224,28 @@ describe('what the newest holds stands, and the trusted state', () => {
   it.each(EACH)(
     '%s: a page swinging past the newest snapshot, and no nearer the trusted state, is refused by the newest',
     async (slug) => {
-      // The first lender's rates, all above 4.9 %, down 4.9 points and then up 4.9 from where they were.
+      // The highest rate (promotions aside) down by 98 % of the move limit, then up by as much from where it was:
+      // each within the limit of the trusted state, the two further apart than it. Under 5 %, the limit is the
+      // rate's whole points (COLLECT_MAX_RATE_MOVE lowered), so the step down stays above 0.
       const data = bench.newest[slug].data;
-      const first = (i: number) => i === 0;
-      expect((await collectAt(slug, moved(data, -4.9, first), '2026-11-20T03:00:00.000Z')).outcome).toBe('written');
+      const [top] = allRates(data)
+        .filter((r) => r.key !== 'balanceTransferRate')
+        .sort((a, b) => b.value - a.value);
+      const limit = Math.min(GUARD_LIMITS.maxRateMove, Math.floor(top!.value));
+      const step = round(limit * 0.98);
+      const swung = (delta: number) => {
+        const copy = structuredClone(data) as any[];
+        const rate = allRates(copy).find((r) => r.id === top!.id && r.key === top!.key)!;
+        rate.holder[rate.key] = round(rate.value + delta);
+        return copy;
+      };
+      const options = { maxRateMove: limit };
+      expect((await collectAt(slug, swung(-step), '2026-11-20T03:00:00.000Z', options)).outcome).toBe('written');
       const kept = await treeOf(slug);
       const reason = await expectRefused(
         slug,
-        await collectAt(slug, moved(data, 4.9, first), '2026-11-21T01:00:00.000Z'),
-        'a rate moved more than 5 percentage points in one run',
+        await collectAt(slug, swung(step), '2026-11-21T01:00:00.000Z', options),
+        `a rate moved more than ${limit} percentage points in one run`,
         kept,
       );
       expect(reason).not.toContain('from the snapshot');

@@ -66,6 +66,26 @@ describe('the test history', () => {
     expect(await readdir(join(into, added!.slug))).toHaveLength(LEAST_HISTORY);
   });
 
+  it('takes a dataset’s snapshots from one file listing them, each as its dated file', async () => {
+    const [added, ...collected] = DATASETS;
+    const repository = await tree(Object.fromEntries(collected.map((d) => [d.slug, LEAST_HISTORY])));
+    const fixtures = await tempDir('rates-source-');
+    const text = await readFile(join(historyDir(), added!.slug, `${newestDates()[added!.slug]}.json`), 'utf8');
+    const dates = ['2024-06-28', '2024-06-29', '2024-06-30'];
+    const listed = dates.map((date) => ({ ...JSON.parse(text), lastUpdated: `${date}T01:00:00.000Z` }));
+    await writeFile(join(fixtures, `${added!.slug}.json`), JSON.stringify(listed));
+    const into = await tempDir('rates-history-');
+    const newest = await copyTestHistory([repository, fixtures], into);
+    expect(newest[added!.slug]).toBe('2024-06-30');
+    expect((await readdir(join(into, added!.slug))).sort()).toEqual(dates.map((d) => `${d}.json`));
+    const second = JSON.parse(await readFile(join(into, added!.slug, '2024-06-29.json'), 'utf8'));
+    expect(second).toEqual(listed[1]);
+    // Two snapshots of one date are refused, as two files of one date are.
+    await writeFile(join(fixtures, `${added!.slug}.json`), JSON.stringify([...listed, listed[2]]));
+    const error = await copyTestHistory([repository, fixtures], await tempDir('rates-history-')).catch((e) => e);
+    expect(error.message).toContain(`${added!.slug}/2024-06-30.json is in both`);
+  });
+
   it('leaves out what is dated after HISTORY_UNTIL', async () => {
     const later = new Date(Date.parse(HISTORY_UNTIL) + 86_400_000).toISOString().slice(0, 10);
     const repository = await tree(every(LEAST_HISTORY + 1), later);

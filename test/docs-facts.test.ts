@@ -28,10 +28,11 @@ import { CODING_THRESHOLD } from '../src/http/coding.ts';
 import { KEPT_FOR_MS } from '../src/http/kept-answers.ts';
 import { withRequestIds } from '../src/http/request-id.ts';
 import { DOCS_PAGE_MATCHERS } from '../src/http/docs-negotiation.ts';
-import { countWord, listInWords } from '../src/lib/words.ts';
+import { countWord, listInWords, withArticle } from '../src/lib/words.ts';
 import { DATASET_ENDPOINT_WORDS } from '../src/docs/surface.ts';
 import { size } from '../src/mcp/sizes.ts';
 import { TERMS_OF_USE } from '../src/schemas/common.ts';
+import { VALUE_BOUNDS } from '../src/schemas/rates.ts';
 import { PARTS_KEPT } from '../src/store/history-archive.ts';
 import { MIDDLEWARE_MATCHER } from '../src/server/vercel-middleware.ts';
 import { ServedStore } from '../src/store/served-store.ts';
@@ -44,6 +45,7 @@ import { createService } from '../src/service.ts';
 import { alertsEndpointOf, alertsExampleRequests, lowestChangesAtom } from '../src/api/alerts.ts';
 import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { EXPLORER } from '../src/explorer/definitions.ts';
+import { bestRatesOf } from '../src/explorer/best.ts';
 import { ALERTS_FEED_FILE, FEEDS_PREFIX, INSTITUTIONS_PATH, SERVICE_PATH, STATUS_PATH } from '../src/paths.ts';
 import { FileStatusStore } from '../src/status/status-store.ts';
 import { compileSnapshotTree, type CompiledStore, newestOnly } from '../src/store/compile.ts';
@@ -871,6 +873,17 @@ describe('the reference pages', () => {
     expect(note).toBe(expected.join('; '));
   });
 
+  it('name each dataset’s institutions as lenders while its rates are paid, and a measure with the article it is said with', () => {
+    for (const dataset of DATASETS) {
+      const text = page(`reference/${dataset.slug}`);
+      const paid = bestRatesOf(EXPLORER[dataset.slug]).every((r) => r.paid);
+      if (dataset.entity.kind === 'institution' && paid)
+        expect(text, dataset.slug).toContain('credit unions and other lenders');
+      const [, article, word] = /\b(An?) (\w+) no offer open to anyone has is left out/.exec(text) ?? [];
+      expect(`${article?.toLowerCase()} ${word}`, dataset.slug).toBe(withArticle(word ?? ''));
+    }
+  });
+
   it('give every field of every dataset a meaning, as the OpenAPI document does', () => {
     for (const dataset of DATASETS) {
       const text = page(`reference/${dataset.slug}`);
@@ -1042,6 +1055,17 @@ describe('llms.txt’s alert feeds', () => {
       expect(response.status, url.href).toBe(200);
       const feed = (await response.json()) as { items: unknown[] };
       expect(feed.items.length, url.href).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the bounds of the values kept', () => {
+  it('the collection page lists each, in its unit, as the schema bounds it', () => {
+    const rows = page('collection').split('\n');
+    for (const [field, { min, max, what }] of Object.entries(VALUE_BOUNDS)) {
+      const row = rows.find((line) => line.startsWith(`| ${what} |`));
+      expect(row, field).toBeDefined();
+      expect(row, field).toContain(`${min.toLocaleString('en')}–${max.toLocaleString('en')}`);
     }
   });
 });

@@ -338,7 +338,13 @@ describe.each(EACH)('%s: best means open to anyone', (slug, dataset) => {
       ).toEqual(next);
     }
     expect($(`.restriction-note a[href="${DOC}"]`)).toHaveLength(1);
-    expect($('.restriction-note').text()).toContain(`“${capital(definition.best)}” counts only offers open to anyone`);
+    const note = $('.restriction-note').text().replace(/\s+/g, ' ');
+    expect(note).toContain(`“${capital(definition.best)}” counts only offers open to anyone`);
+    // What is set apart, only where a rule applies to the dataset; how its offers count, as it declares.
+    expect(note.includes(' are set apart, with whom they are for')).toBe(definition.restrictions.length > 0);
+    if (definition.restrictions.length === 0) expect(note).toContain('no rule sets any of these offers apart');
+    for (const other of DATASETS.map(definitionOf).filter((d) => d.countingNote))
+      expect(note.includes(other.countingNote!), other.path).toBe(other.countingNote === definition.countingNote);
   });
 
   it('the hub: its section shows the same best open offers, one restricted offer apart', async () => {

@@ -26,6 +26,11 @@ const table = (head: string[], rows: string[][]) =>
   ].join('\n');
 const code = (text: string) => `\`${text.replaceAll('|', '\\|')}\``;
 const percent = (share: number) => `${Math.round(share * 1000) / 10} %`;
+/** A value's bounds in its unit: `0–40 %`, `$0–10,000`, `0–365 days`. */
+const boundsInWords = (min: number, max: number, unit: '%' | '$' | 'days') => {
+  const range = `${min.toLocaleString('en')}–${max.toLocaleString('en')}`;
+  return unit === '$' ? `$${range}` : `${range} ${unit}`;
+};
 
 /** The largest of a figure over the windows. */
 const largest = (key: 'fee' | 'days' | 'newIds') => Math.max(...Object.values(HISTORY_MOVES).map((w) => w[key].value));
@@ -96,9 +101,7 @@ export function collectionSubstitutions(): Record<string, string> {
           `a row with a \`td.special-line\`, spanning the table or of at most ${FOLLOW_ON_CELLS} cells`,
         ],
         ['unreadable cells', `${percent(GUARD_LIMITS.maxUnreadableShare)} of a page's non-empty value cells`],
-        ['rates', `${VALUE_BOUNDS.rate.min}–${VALUE_BOUNDS.rate.max} %`],
-        ['annual fees', `$${VALUE_BOUNDS.annualFeeNZD.min}–${VALUE_BOUNDS.annualFeeNZD.max.toLocaleString('en')}`],
-        ['interest-free periods', `${VALUE_BOUNDS.interestFreeDays.min}–${VALUE_BOUNDS.interestFreeDays.max} days`],
+        ...Object.values(VALUE_BOUNDS).map(({ min, max, what, unit }) => [what, boundsInWords(min, max, unit)]),
         [
           'institutions kept',
           `at least ${percent(GUARD_LIMITS.minRatio)} of each anchor's (\`COLLECT_MIN_RATIO\`), by id and in number`,

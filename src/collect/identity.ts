@@ -5,7 +5,7 @@
  *
  * - a product or plan another table lists under the same lender (a "featured" table on top);
  * - two products or plans of one lender alike in name and in the measures they carry;
- * - two rates of one loan product alike in plan and condition.
+ * - two rates of one product alike in what tells its rates apart (a loan's plan and condition).
  *
  * Items of one name that differ in what they carry are told apart by it: each keeps the id the
  * newest snapshot gives the item of that name carrying the same measures (Westpac's "Airpoints",
@@ -14,6 +14,7 @@
  */
 import { type Dataset, type Entity, type Item, itemsOf, type Snapshot, withItems } from '../datasets.ts';
 import { quote } from '../lib/clean-text.ts';
+import { listInWords } from '../lib/words.ts';
 import { PageRefusal } from './tables.ts';
 
 /** What an item carries: its rates' own id parts (a term, a plan and condition), or its plan's fields that hold a value. */
@@ -39,6 +40,19 @@ function distance(a: string, b: string): number {
 }
 
 const describeItem = (entity: Entity, item: Item) => `${quote(entity.name)} · ${quote(item.name)}`;
+
+/** What tells a product's rates apart, in words: their fields beside the id and the value ("plan and condition"). */
+const ratePartsInWords = (rate: object) =>
+  listInWords(
+    Object.keys(rate)
+      .filter((key) => key !== 'id' && key !== 'rate')
+      .map((key) =>
+        key
+          .replace(/NZD$/, '')
+          .replace(/([A-Z])/g, ' $1')
+          .toLowerCase(),
+      ),
+  ) || 'nothing';
 
 /** Refuses what the page lists so that two offers could not be told apart (the module's comment). */
 function refuseAlike(listed: readonly Entity[]): void {
@@ -69,11 +83,11 @@ function refuseAlike(listed: readonly Entity[]): void {
           if (ids.has(r.id)) return true;
           ids.add(r.id);
           return false;
-        })?.id;
+        });
         if (twice)
           throw new PageRefusal(
-            'two rates alike in plan and condition',
-            `${describeItem(entity, item)} lists ${quote(twice.split(':').slice(3).join(' · ') || 'one rate')} twice`,
+            `two rates alike in ${ratePartsInWords(twice)}`,
+            `${describeItem(entity, item)} lists ${quote(twice.id.split(':').slice(3).join(' · ') || 'one rate')} twice`,
           );
       }
     }

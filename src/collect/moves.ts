@@ -1,7 +1,8 @@
 /**
  * A value's move measured by what it is, never by its id: per lender (the entity's id) and measure
  * — a mortgage term, a loan plan, a card's purchase, cash-advance or balance-transfer rate, its
- * annual fee or its interest-free period — each value now is compared with the nearest value that
+ * annual fee or its interest-free period, and a rate of neither term nor plan the lender's other
+ * such rates — each value now is compared with the nearest value that
  * lender had for that measure before. A renamed product carries its move; a product a lender
  * drops or adds moves nothing as long as its values lie near the lender's others of the measure.
  */
@@ -13,7 +14,7 @@ export type MeasureKind = 'rate' | 'promotion' | 'fee' | 'days';
 /** The values a lender has for one measure, and whether some item left the measure empty (null). */
 export interface Measure {
   lender: string;
-  /** "1 year", "Variable floating", "plan Secured", "no plan", "purchaseRate", … */
+  /** "1 year", "Variable floating", "plan Secured", "no plan", "purchaseRate", "rate", … */
   measure: string;
   kind: MeasureKind;
   values: { id: string; key: string; value: number }[];
@@ -33,11 +34,20 @@ const CARD_FIELDS: readonly [key: string, kind: MeasureKind][] = [
 ];
 
 /**
- * Every value of `data` by lender and measure. A loan's condition does not join its measure: it
- * is the page's text ("From", "To", "$3,000 to $50,000") and relabelled more often than a plan,
- * and a relabelled measure is one the lender did not have, judged by nothing; within a plan the
- * nearest value still bounds each rate.
+ * The measure of a rate within its lender's: its term, else its plan, else (a rate of neither)
+ * one measure, `rate`, for all such rates of the lender. What else tells a rate apart — a loan's
+ * condition, an amount it is paid from — does not join it: it is the page's text ("From", "To",
+ * "$3,000 to $50,000") or a threshold, relabelled more often than a term or plan, and a relabelled
+ * measure is one the lender did not have, judged by nothing; within the measure the nearest value
+ * still bounds each rate.
  */
+function measureOfRate(rate: { term: string } | { plan: string | null } | object): string {
+  if ('term' in rate) return rate.term;
+  if ('plan' in rate) return rate.plan === null ? 'no plan' : `plan ${rate.plan}`;
+  return 'rate';
+}
+
+/** Every value of `data` by lender and measure (a rate's measure: measureOfRate). */
 export function measuresOf(data: readonly Entity[]): Measures {
   const measures: Measures = new Map();
   const add = (lender: string, measure: string, kind: MeasureKind, id: string, key: string, value: unknown) => {
@@ -51,8 +61,7 @@ export function measuresOf(data: readonly Entity[]): Measures {
     for (const item of itemsOf(entity)) {
       if ('rates' in item) {
         for (const rate of item.rates) {
-          const measure = 'term' in rate ? rate.term : rate.plan === null ? 'no plan' : `plan ${rate.plan}`;
-          add(entity.id, measure, 'rate', rate.id, 'rate', rate.rate);
+          add(entity.id, measureOfRate(rate), 'rate', rate.id, 'rate', rate.rate);
         }
       } else {
         const fields = item as unknown as Record<string, unknown>;

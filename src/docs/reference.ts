@@ -177,9 +177,12 @@ export function referenceMarkdown(dataset: Dataset, examples: ExampleSet, site: 
   const better = bestRatesOf(definition)
     .map((r) => r.side)
     .join(' or ');
+  // Institutions that only lend are lenders; where a rate is earned from them, they are institutions.
+  const others = bestRatesOf(definition).every((r) => r.paid) ? 'lenders' : 'institutions';
+  const aMeasure = withArticle(measureName);
   return `# ${dataset.title}
 
-${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : 'banks, building societies, credit unions and other lenders'}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail, time-series, lowest-rates and quote-check answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
+${dataset.title} of New Zealand ${entity.kind === 'issuer' ? 'card issuers' : `banks, building societies, credit unions and other ${others}`}. ${COLLECTION_WORDS} Responses have \`type\` \`${dataset.type}\` (time series: \`${dataset.timeSeriesType}\`); each ${entity.kind} holds its ${dataset.itemsKey}. Every list, detail, time-series, lowest-rates and quote-check answer carries the terms of use (\`termsOfUse\`): the data may be incorrect, and the ${entity.kind} is the authority for its rates.
 
 | method | path | what |
 | --- | --- | --- |
@@ -208,7 +211,7 @@ With \`${entity.param}\`, each snapshot holds only that ${entity.kind} (an empty
 ${section(
   endpoints.lowest,
   `${best[0]!.toUpperCase()}${best.slice(1)} rates`,
-  `The ${best} ${dataset.label} of the newest snapshot open to anyone, one item of \`data\` per ${measureName} (${definition.measures.map((m) => `\`${m.key}\` ${m.label.toLowerCase()}`).join(', ')}), as the [rates explorer](/rates/${definition.path}) shows them: \`rate\`, every offer that makes it in \`offers\`, and in \`restricted\` the offers ${better} it that are not open to anyone, each with whom it is for (\`for\`; [best rates and restricted offers](/docs/concepts#best-rates-and-restricted-offers)). A ${measureName} no offer open to anyone has is left out.${lowestFilters.map((f) => ` \`${f.name}\` filters the offers as on the list.`).join('')} \`${entity.param}\` keeps one ${entity.kind}'s offers; one not in the newest snapshot is a \`404 ${entity.notFound}\`.`,
+  `The ${best} ${dataset.label} of the newest snapshot open to anyone, one item of \`data\` per ${measureName} (${definition.measures.map((m) => `\`${m.key}\` ${m.label.toLowerCase()}`).join(', ')}), as the [rates explorer](/rates/${definition.path}) shows them: \`rate\`, every offer that makes it in \`offers\`, and in \`restricted\` the offers ${better} it that are not open to anyone, each with whom it is for (\`for\`; [best rates and restricted offers](/docs/concepts#best-rates-and-restricted-offers)). ${aMeasure[0]!.toUpperCase()}${aMeasure.slice(1)} no offer open to anyone has is left out.${lowestFilters.map((f) => ` \`${f.name}\` filters the offers as on the list.`).join('')} \`${entity.param}\` keeps one ${entity.kind}'s offers; one not in the newest snapshot is a \`404 ${entity.notFound}\`.`,
 )}
 
 ${section(

@@ -133,6 +133,11 @@ export interface ExplorerDefinition<E extends Entity = Entity, I extends Item = 
   measureName: string;
   /** How offers tied on value are ordered, in words after "Tied on rate, ": what `Offer.next` is. */
   tieRule: string;
+  /**
+   * How an item's offers count where its rates are not each an offer of their own, in a sentence
+   * the restriction note ends with ("A loan’s range counts from where it starts.").
+   */
+  countingNote?: string;
   /** The measures with a page comparing every institution (/rates/mortgages/1-year): the main ones. */
   compared: string[];
   /** The measure an institution's chart shows first (the others are a link away). */
@@ -358,6 +363,7 @@ const loans = (
     compared: ['secured', 'unsecured'],
     tieRule:
       'the range with the lower end first (the most an approved borrower pays; a single rate is its own end, an open end comes last), then by lender and product name',
+    countingNote: 'A loan’s range counts from where it starts.',
     repayment,
     chartFirst: 'secured',
     offers: (product, entity) =>

@@ -7,13 +7,14 @@ export { MORTGAGE_TERMS };
 /**
  * The bounds of every number the service keeps, far outside any real value (2024–2025: rates 0–32.5 %,
  * fees up to $1,250, interest-free periods up to 180 days). The collector refuses a page past them
- * and the build a snapshot, with the same schema.
+ * and the build a snapshot, with the same schema; the collection docs' limits table lists each, in
+ * its words and unit (src/collect/docs.ts).
  */
 export const VALUE_BOUNDS = {
-  rate: { min: 0, max: 40 },
-  annualFeeNZD: { min: 0, max: 10_000 },
-  interestFreeDays: { min: 0, max: 365 },
-} as const;
+  rate: { min: 0, max: 40, what: 'rates', unit: '%' },
+  annualFeeNZD: { min: 0, max: 10_000, what: 'annual fees', unit: '$' },
+  interestFreeDays: { min: 0, max: 365, what: 'interest-free periods', unit: 'days' },
+} as const satisfies Record<string, { min: number; max: number; what: string; unit: '%' | '$' | 'days' }>;
 
 const percentNumber = () => z.number().min(VALUE_BOUNDS.rate.min).max(VALUE_BOUNDS.rate.max);
 const percentMeaning = (what: string) => `${what}, percent per year (4.29 means 4.29 %)`;

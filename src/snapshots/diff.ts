@@ -12,7 +12,10 @@ export interface ValueMove {
   item: Item;
   /** The value's stable id: the rate's id, or (credit cards) `<plan id>#<field>` (see valuesOf). */
   id: string;
-  /** What moved, in words: the term (`1 year`), plan and condition (`Unsecured From`), or field (`purchase rate`). */
+  /**
+   * What moved, in words: the term (`1 year`), plan and condition (`Unsecured From`), amount
+   * (`minimum deposit $5,000`) or field (`purchase rate`).
+   */
   what: string;
   /** Absent (undefined) when the value is new; absent `to` when it is no longer listed. */
   from?: Value;
@@ -44,7 +47,8 @@ const humanize = (field: string) =>
 
 /**
  * A rate in words, whatever its dataset: its term label (`1 year`), else its text fields in order
- * (plan and condition: `Unsecured From`), else its term in months (`6 months`), else `rate`.
+ * (plan and condition: `Unsecured From`), else its term in months (`6 months`), else its amounts
+ * (`minimum deposit $5,000`), else `rate`.
  */
 function rateInWords(rate: { id: string; rate: number }): string {
   const fields = rate as Record<string, unknown>;
@@ -53,7 +57,12 @@ function rateInWords(rate: { id: string; rate: number }): string {
     .filter(([key, value]) => key !== 'id' && typeof value === 'string' && value)
     .map(([, value]) => value as string);
   if (words.length) return words.join(' ');
-  return typeof fields.termInMonths === 'number' ? `${fields.termInMonths} months` : 'rate';
+  if (typeof fields.termInMonths === 'number') return `${fields.termInMonths} months`;
+  // A rate told from its product's others by an amount alone (the least it is paid from, say).
+  const amounts = Object.entries(fields)
+    .filter(([key, value]) => key.endsWith('NZD') && typeof value === 'number')
+    .map(([key, value]) => `${humanize(key)} $${(value as number).toLocaleString('en-NZ')}`);
+  return amounts.length ? amounts.join(' ') : 'rate';
 }
 
 /** Every value of an item, keyed by a stable id: its rates, or (items without rates) its fields. */

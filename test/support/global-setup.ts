@@ -1,12 +1,13 @@
 /**
  * The history the tests run on, copied once per run into a temporary folder (tests may write
  * there): each dataset's snapshots in the repository's `snapshots/` tree up to a fixed last date,
- * and its dated snapshots under test/fixtures/history/<slug>/ (for a dataset collected only after
- * that date). Collected snapshots keep arriving after it; the cut keeps every figure the tests
- * assert independent of them. Every dataset must have the least history the tests need
- * (LEAST_HISTORY in history.ts), or the run stops here saying what to add.
+ * and its dated snapshots under test/fixtures/history/<slug>/, or listed in one file
+ * test/fixtures/history/<slug>.json (for a dataset collected only after that date). Collected
+ * snapshots keep arriving after it; the cut keeps every figure the tests assert independent of
+ * them. Every dataset must have the least history the tests need (LEAST_HISTORY in history.ts),
+ * or the run stops here saying what to add.
  */
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -32,27 +33,48 @@ const datedFiles = async (dir: string) =>
     (n) => SNAPSHOT_FILE.test(n) && n.slice(0, 10) <= HISTORY_UNTIL,
   );
 
+/** The snapshots of one file `<slug>.json` listing them (a fixture's whole history), by their dated file names. */
+async function listedSnapshots(file: string): Promise<(readonly [name: string, snapshot: unknown])[]> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  const snapshots = JSON.parse(text) as { lastUpdated: string }[];
+  return snapshots
+    .map((snapshot) => [`${new Date(snapshot.lastUpdated).toISOString().slice(0, 10)}.json`, snapshot] as const)
+    .filter(([name]) => name.slice(0, 10) <= HISTORY_UNTIL);
+}
+
 /**
  * Copy each dataset's test history from `sources` (the repository's snapshot tree and the fixture
- * tree, each one folder per dataset) into `dir`, and return each dataset's newest date. Throws,
- * naming every dataset short of LEAST_HISTORY snapshots and any date two sources both hold.
+ * tree, each one folder per dataset, a dated file per snapshot; or, in the fixtures, one file
+ * `<slug>.json` listing a dataset's snapshots) into `dir`, and return each dataset's newest date.
+ * Throws, naming every dataset short of LEAST_HISTORY snapshots and any date two sources, or two
+ * snapshots, both hold.
  */
 export async function copyTestHistory(sources: readonly string[], dir: string): Promise<Record<DatasetSlug, string>> {
   const newest = {} as Record<DatasetSlug, string>;
   const problems: string[] = [];
   for (const { slug } of DATASETS) {
     const dates = new Map<string, string>();
+    const take = (name: string, where: string) => {
+      if (dates.has(name)) problems.push(`${slug}/${name} is in both ${dates.get(name)} and ${where}`);
+      dates.set(name, where);
+    };
     for (const source of sources) {
       for (const name of await datedFiles(join(source, slug))) {
-        if (dates.has(name)) problems.push(`${slug}/${name} is in both ${dates.get(name)} and ${source}`);
-        dates.set(name, source);
+        take(name, source);
         await cp(join(source, slug, name), join(dir, slug, name));
+      }
+      const listed = join(source, `${slug}.json`);
+      for (const [name, snapshot] of await listedSnapshots(listed)) {
+        take(name, listed);
+        await mkdir(join(dir, slug), { recursive: true });
+        await writeFile(join(dir, slug, name), `${JSON.stringify(snapshot, null, 2)}\n`);
       }
     }
     const names = [...dates.keys()].sort();
     if (names.length < LEAST_HISTORY)
       problems.push(
-        `${slug} has ${names.length} snapshot(s) dated up to ${HISTORY_UNTIL}, the tests need ${LEAST_HISTORY}: add them as test/fixtures/history/${slug}/<date>.json`,
+        `${slug} has ${names.length} snapshot(s) dated up to ${HISTORY_UNTIL}, the tests need ${LEAST_HISTORY}: add them as test/fixtures/history/${slug}/<date>.json (or list them in test/fixtures/history/${slug}.json)`,
       );
     else newest[slug] = names.at(-1)!.slice(0, 10);
   }

@@ -15,7 +15,7 @@ import type { DatasetSlug, Entity } from '../../src/datasets.ts';
  * (two change days in a row for the change log and its feeds, the explorer's "change since the
  * previous snapshot"), a first and a last around one between (time-series ranges), and the
  * dataset's example entity in each. A dataset whose collected history starts later takes them from
- * test/fixtures/history/<slug>/.
+ * test/fixtures/history/<slug>/ (or the one file test/fixtures/history/<slug>.json listing them).
  */
 export const LEAST_HISTORY = 3;
 
@@ -136,12 +136,19 @@ export function withRates(
 }
 
 /**
- * A copy of `data` with its first rate (firstRate) moved by `delta` points, down where up would
- * leave the rates' bounds: the copy, the rate's new value, and the rate as it was.
+ * `value` moved `delta` points, or the other way where that would leave the rates' bounds: down
+ * from above `high` (30 % unless told), up where down would pass 0 (a rate earned may be 0.05 %).
+ */
+export const movedWithinBounds = (value: number, delta: number, high = 30) =>
+  Math.round((value + (value > high || value + delta < 0 ? -delta : delta)) * 100) / 100;
+
+/**
+ * A copy of `data` with its first rate (firstRate) moved by `delta` points, the other way where
+ * that would leave the rates' bounds (movedWithinBounds): the copy, the rate's new value, and the rate as it was.
  */
 export function withFirstRateMoved(data: readonly Entity[] | any[], delta: number) {
   const first = firstRate(data);
-  const value = Math.round((first.value + (first.value > 30 ? -delta : delta)) * 100) / 100;
+  const value = movedWithinBounds(first.value, delta);
   return { data: withFirstRate(data, value), value, first };
 }
 

@@ -11,87 +11,45 @@ import type { Element } from 'domhandler';
 import { type Dataset, type Entity, itemsOf } from '../../src/datasets.ts';
 import { EXPLORER } from '../../src/explorer/definitions.ts';
 import { ALERTS_SEGMENT, CHANGES_SEGMENT, LOWEST_SEGMENT, TIME_SERIES_SEGMENT } from '../../src/paths.ts';
-import { CreditCardIssuer, LoanInstitution, MortgageInstitution } from '../../src/schemas/rates.ts';
 import { MORTGAGE_TERM_TABLE } from '../../src/schemas/terms.ts';
 import { renderRealStylePage } from '../fixtures/real-style-page.ts';
-import { headerTexts, type PageLayoutKind } from '../fixtures/recorded-headers.ts';
+import {
+  type Holds,
+  type PageLayoutKind,
+  RECORDED_HEADERS,
+  type Role,
+  type Unit,
+} from '../fixtures/recorded-headers.ts';
+import { pageKindOf } from '../fixtures/source-page.ts';
 
-export type Unit = 'rate' | 'money' | 'days';
-/** What a text cell is: a product (mortgage, loan), a card's name, a loan's plan or condition, a transfer's period. */
-export type Role = 'product' | 'card' | 'plan' | 'condition' | 'period';
+export type { Role, Unit };
 
-/** A column as its recorded header text says. */
-export interface Column {
-  key: string;
+/** A column as its recorded header text says, and what it holds (recorded-headers.ts). */
+export interface Column extends Holds {
   header: string;
-  /** The lender column. */
-  lender?: true;
-  role?: Role;
-  unit?: Unit;
 }
 
 export interface Layout {
   kind: PageLayoutKind;
   columns: Column[];
+  /** A page of one rate a row (a `rate` column: the loans'), each rate told apart by its `measure` columns. */
+  rateRows: boolean;
 }
 
-/** A mortgage term header's months ("Variable floating" null, "6 months" 6, "1 year" 12), as the record writes them. */
-function termMonths(header: string): number | null {
-  if (/^variable floating$/i.test(header)) return null;
-  const [, n, unit] = /^(\d+) (month|year)s?$/i.exec(header) ?? [];
-  if (!n) throw new Error(`"${header}" is no term header of the record`);
-  return Number(n) * (unit!.toLowerCase() === 'year' ? 12 : 1);
-}
 export const termLabel = (months: number | null) => MORTGAGE_TERM_TABLE.find((t) => t.months === months)!.label;
 
-const LENDER = { key: 'lender', lender: true } as const;
-
-/** The recorded header texts of a layout, each with what it says; a record that changes fails here, loudly. */
+/** A layout as its record says: each header with what its column holds. */
 function layoutOf(kind: PageLayoutKind): Layout {
-  const texts = headerTexts(kind);
-  const meanings: Omit<Column, 'header'>[] =
-    kind === 'mortgage'
-      ? [
-          LENDER,
-          { key: 'product', role: 'product' },
-          ...texts.slice(2).map((text) => ({ key: termLabel(termMonths(text)), unit: 'rate' as const })),
-        ]
-      : kind === 'loan'
-        ? [
-            LENDER,
-            { key: 'product', role: 'product' },
-            { key: 'plan', role: 'plan' },
-            { key: 'condition', role: 'condition' },
-            { key: 'rate', unit: 'rate' },
-          ]
-        : [
-            LENDER,
-            { key: 'plan', role: 'card' },
-            { key: 'interestFreeDays', unit: 'days' },
-            { key: 'annualFeeNZD', unit: 'money' },
-            { key: 'balanceTransferRate', unit: 'rate' },
-            { key: 'balanceTransferPeriod', role: 'period' },
-            { key: 'cashAdvanceRate', unit: 'rate' },
-            { key: 'purchaseRate', unit: 'rate' },
-          ];
-  if (meanings.length !== texts.length)
-    throw new Error(`the ${kind} record has ${texts.length} headers, the model knows ${meanings.length}`);
-  return { kind, columns: texts.map((header, i) => ({ header, ...meanings[i]! })) };
+  const columns = RECORDED_HEADERS[kind].map(({ text, holds }) => ({ header: text, ...holds }));
+  return { kind, columns, rateRows: columns.some((c) => c.key === 'rate') };
 }
 
-const LAYOUTS: Record<PageLayoutKind, Layout> = {
-  mortgage: layoutOf('mortgage'),
-  loan: layoutOf('loan'),
-  card: layoutOf('card'),
-};
+const LAYOUTS = Object.fromEntries(
+  (Object.keys(RECORDED_HEADERS) as PageLayoutKind[]).map((kind) => [kind, layoutOf(kind)]),
+) as Record<PageLayoutKind, Layout>;
 
-/** A dataset's layout, by the schema of its entities (datasets are never named here). */
-export function layoutOfDataset(dataset: Dataset): Layout {
-  if (dataset.entitySchema === MortgageInstitution) return LAYOUTS.mortgage;
-  if (dataset.entitySchema === LoanInstitution) return LAYOUTS.loan;
-  if (dataset.entitySchema === CreditCardIssuer) return LAYOUTS.card;
-  throw new Error(`no page layout for ${dataset.slug}`);
-}
+/** A dataset's layout: its source page's, as the fixtures draw it (datasets are never named here). */
+export const layoutOfDataset = (dataset: Dataset): Layout => LAYOUTS[pageKindOf(dataset.slug)];
 
 /** What a cell says. */
 export type Says =
@@ -179,7 +137,10 @@ export function written(value: number, unit: Unit): string {
 }
 
 /** The rows the fixture renders for an item, as what each of their cells says (the shapes its comment states). */
-function itemRows(layout: Layout, entity: Entity, item: any, first: boolean): Says[][] {
+/** What a cell of the fixture says, or how to read it off the drawn cell's text where the fixture's choice decides it. */
+type Expected = Says | ((shown: string) => Says);
+
+function itemRows(layout: Layout, entity: Entity, item: any, first: boolean): Expected[][] {
   const name: Says = first ? { is: 'name', name: entity.name } : { is: 'empty' };
   const empty: Says = { is: 'empty' };
   const number = (value: number | null | undefined, unit: Unit): Says =>
@@ -194,14 +155,18 @@ function itemRows(layout: Layout, entity: Entity, item: any, first: boolean): Sa
     const followOn: Says[] = [empty, text(item.name, 'product'), { is: 'follow-on', months: 18, value: eighteen! }];
     return eighteen === undefined ? [main] : [main, followOn];
   }
-  if (layout.kind === 'loan') {
-    return item.rates.map((rate: any, k: number) => [
-      k === 0 ? name : empty,
-      k === 0 ? text(item.name, 'product') : empty,
-      text(rate.plan, 'plan'),
-      text(rate.condition, 'condition'),
-      number(rate.rate, 'rate'),
-    ]);
+  if (layout.rateRows) {
+    // A row per rate, each column the rate's field of its key. Where the fixture names the product
+    // (its first row, or every row) and a text it keeps in no field (a credit rating) are read off the drawn cell.
+    return item.rates.map((rate: any, k: number) =>
+      layout.columns.map((c): Expected => {
+        if (c.lender) return k === 0 ? name : empty;
+        if (c.role === 'product') return (shown) => (shown ? text(item.name, 'product') : empty);
+        if (c.role)
+          return c.key in rate ? text(rate[c.key], c.role) : (shown) => (shown ? text(shown, c.role!) : empty);
+        return number(rate[c.key], c.unit!);
+      }),
+    );
   }
   // A card's name is its plan's `name`; the other columns are the plan's fields of their key.
   return [
@@ -281,7 +246,11 @@ function sectionsOf(
           return {
             kind: 'body',
             attrs: attrsOf(tr),
-            cells: tds.map((td, i) => cellOf($, td, says[i]!, `row ${r} cell ${i + 1}`)),
+            cells: tds.map((td, i) => {
+              const expected = says[i]!;
+              const said = typeof expected === 'function' ? expected($(td).text().trim()) : expected;
+              return cellOf($, td, said, `row ${r} cell ${i + 1}`);
+            }),
           };
         });
       return { heading: $(pane).find('h2.pane-title').text().trim(), header, rows };

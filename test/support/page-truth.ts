@@ -1,14 +1,15 @@
 /**
  * What a page says, read off its model (page-model.ts) by the page's own statements, never by a
  * reader's: each column is what its header says (where header texts trade places, the truth
- * follows the headers), a row belongs to the lender whose name starts its run, a loan row with no
- * product to the product above it, an 18-month line to the product its own cell names within its
- * lender, a lender listed in several sections is one lender. What the page does not say with
- * certainty makes it one a reader must refuse, and the truth says why.
+ * follows the headers), a row belongs to the lender whose name starts its run, a row of one rate
+ * (a loan's) with no product to the product above it, an 18-month line to the product its own
+ * cell names within its lender, a lender listed in several sections is one lender. What the page
+ * does not say with certainty makes it one a reader must refuse, and the truth says why.
  *
  * An offer is one value (a card: one card, all its values) under its lender, item (product or card)
- * and measure (term; plan and condition; the card's carried values): the unit of "what the page
- * says" and of "kept under its old id".
+ * and measure (term; on a page of one rate a row, its measure columns: a loan's plan and
+ * condition; the card's carried values): the unit of "what the page says" and of "kept under its
+ * old id".
  */
 import { itemsOf } from '../../src/datasets.ts';
 import { type Cell, type Column, type Layout, type PageModel, renderPage, type Role, termLabel } from './page-model.ts';
@@ -54,7 +55,12 @@ function cardOffer(lender: string, item: string, fields: Record<string, unknown>
   };
 }
 
-const loanMeasure = (plan: unknown, condition: unknown) => `${plan ?? '—'} · ${condition ?? '—'}`;
+/** A rate's measure on a page of one rate a row: its measure columns' values (a loan's plan and condition). */
+const rowMeasure = (layout: Layout, valueAt: (key: string) => unknown) =>
+  layout.columns
+    .filter((c) => c.measure)
+    .map((c) => valueAt(c.key) ?? '—')
+    .join(' · ');
 
 /** The offers a snapshot's data holds, each with its id. */
 export function offersOfSnapshot(layout: Layout, data: readonly any[]): (Offer & { id: string })[] {
@@ -64,7 +70,7 @@ export function offersOfSnapshot(layout: Layout, data: readonly any[]): (Offer &
       if (layout.kind === 'card') return [{ ...cardOffer(entity.name, item.name, item), id: item.id }];
       return item.rates.map((rate: any) => ({
         ...at,
-        measure: layout.kind === 'mortgage' ? rate.term : loanMeasure(rate.plan, rate.condition),
+        measure: layout.rateRows ? rowMeasure(layout, (key) => rate[key]) : rate.term,
         value: String(rate.rate),
         id: rate.id,
       }));
@@ -205,7 +211,7 @@ export function truthOf(page: PageModel): Truth {
       const numbers = [...values].filter(([key, v]) => columns.get(key)!.unit && v !== null);
       const named = values.get(page.layout.kind === 'card' ? 'plan' : 'product');
 
-      if (page.layout.kind === 'loan') {
+      if (page.layout.rateRows) {
         if (typeof named === 'string') product = named;
         const rate = values.get('rate');
         if (typeof rate !== 'number') continue;
@@ -214,7 +220,7 @@ export function truthOf(page: PageModel): Truth {
           offers.push({
             lender,
             item: product,
-            measure: loanMeasure(values.get('plan'), values.get('condition')),
+            measure: rowMeasure(page.layout, (key) => values.get(key)),
             value: String(rate),
           });
       } else if (typeof named !== 'string') {
