@@ -54,7 +54,7 @@ const twinEndpoint = (dataset: Dataset, kind: TwinKind): TwinEndpoint =>
 const twinName = (endpoint: TwinEndpoint): string =>
   endpoint.kind === 'changes' ? `get_${endpoint.dataset.slug.replaceAll('-', '_')}_changes` : operationName(endpoint);
 
-/** The name of a dataset's twin of one kind (`get_mortgage_rates_changes`), for texts that name it. */
+/** The name of a dataset's twin of one kind (`get_<slug>_changes` for the change log), for texts that name it. */
 export const twinToolName = (dataset: Dataset, kind: TwinKind): string => twinName(twinEndpoint(dataset, kind));
 
 /** The filters of the dataset an endpoint takes: the change log takes none. */
