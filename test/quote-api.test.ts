@@ -204,8 +204,8 @@ describe.each(EACH)('%s quote check', (_, dataset) => {
         expect(rates).toEqual([...rates].sort((a, b) => (paid ? a - b : b - a)));
       }
     }
-    // The test history has restricted offers of every dataset: at least one lender's answer shows one.
-    expect(restricted).toBeGreaterThan(0);
+    // The test history has restricted offers of every dataset a restriction rule applies to: at least one lender's answer shows one.
+    if (definition.restrictions.length > 0) expect(restricted).toBeGreaterThan(0);
   });
 
   it('names the measure by termInMonths or measure alike, and a rate however it is written: one body, one ETag', async () => {
@@ -353,7 +353,7 @@ describe.each(EACH)('%s quote check', (_, dataset) => {
 });
 
 describe('a dataset whose best is the highest (a rate earned)', () => {
-  // The first dataset with its explorer facts turned round, as a dataset of savings rates would declare them.
+  // The first dataset with its explorer facts turned round, as a dataset of rates earned would declare them.
   const base = DATASETS[0];
   const slug = `${base.slug}-earned`;
   (EXPLORER as Record<string, unknown>)[slug] = { ...EXPLORER[base.slug], best: 'highest' };

@@ -8,6 +8,8 @@
  */
 import type { Dataset } from '../datasets.ts';
 import { type DataEndpoint, endpointsOf } from '../endpoints.ts';
+import { bestRateOf } from '../explorer/best.ts';
+import { EXPLORER } from '../explorer/definitions.ts';
 import { snapshotsOf } from '../explorer/history.ts';
 import { quoteOf, quoteTypeOf } from '../explorer/quote.ts';
 import { exampleMeasureQuery, measureOf } from './alerts.ts';
@@ -36,9 +38,10 @@ export function getQuote(endpoint: DataEndpoint, query: Record<string, string | 
 
 /**
  * The requests the OpenAPI document and the reference pages show (answered by the real core at
- * build time): the docs' example measure (its first compared one) at half a point above its best
- * open rate now, so that offers stand on both sides of it, alone and with the lender that makes
- * the best; then the 400s and the 404.
+ * build time): the docs' example measure (its first compared one) at half a point worse than its
+ * best open rate now (above it for a rate paid, below it for one earned: src/explorer/best.ts), so
+ * that offers stand on both sides of it, alone and with the lender that makes the best; then the
+ * 400s and the 404.
  */
 export function quoteExampleRequests(
   dataset: Dataset,
@@ -49,7 +52,8 @@ export function quoteExampleRequests(
   const { param, prefix } = dataset.entity;
   const key = new URLSearchParams(measure).get('measure') ?? new URLSearchParams(measure).get('termInMonths');
   const best = lowest.find((m) => m.measure === key);
-  const rate = best ? String(Math.round(best.rate * 100 + 50) / 100) : '6';
+  const worse = key !== null && !bestRateOf(EXPLORER[dataset.slug], key).paid ? -50 : 50;
+  const rate = best ? String(Math.max(0, Math.round(best.rate * 100 + worse)) / 100) : '6';
   const lender = best?.offers[0]?.[param];
   return [
     `${path}?${measure}&rate=${rate}`,
