@@ -7,6 +7,7 @@
  * MCP request, equal to the REST JSON; and the comparison pages' sentence.
  */
 import fc from 'fast-check';
+import { size } from '../src/mcp/sizes.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { breakEvenEndpointOf } from '../src/api/break-even.ts';
 import { DATASETS, type Dataset, itemsOf } from '../src/datasets.ts';
@@ -330,6 +331,9 @@ describe('the MCP tool list and the OpenAPI document', () => {
       const tool = json.result.tools.find((t: any) => t.name === breakEvenToolName(dataset));
       expect(tool.description).toContain('1200 × [((1 + r_b/1200)^b ÷ (1 + r_a/1200)^a)^(1/(b − a)) − 1]');
       expect(tool.description).toMatch(/at most 21,/);
+      // And the size of its default answer, as measured from the data it serves.
+      const bytes = Buffer.byteLength(await (await fetch(`${server.url}${pathOf(dataset)}`)).text());
+      expect(tool.description).toContain(`Size: about ${size(bytes)}.`);
       expect(Object.keys(tool.inputSchema.properties)).toEqual([dataset.entity.param]);
     }
   });

@@ -247,7 +247,7 @@ describe('the AI page', () => {
       .map((t) => `\`${t.name}\``);
     const also = others.length ? `, as ${others.length === 1 ? 'does' : 'do'} ${listInWords(others)}` : '';
     expect(flat(page('ai'))).toContain(
-      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve${also}; those of the ${kinds(false)} tools state none.`,
+      `The descriptions of the ${kinds(true)} tools state their sizes, measured from the data they serve${also}${kinds(false) ? `; those of the ${kinds(false)} tools state none` : ''}.`,
     );
   });
 

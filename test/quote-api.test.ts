@@ -26,6 +26,7 @@ import { EACH } from './support/datasets.ts';
 import { historyDir } from './support/history.ts';
 import { type Listening, serveService } from './support/http.ts';
 import { modern, postMcp, sendMcp, toolCall } from './support/mcp.ts';
+import { size } from '../src/mcp/sizes.ts';
 import { documentOverHistory } from './support/openapi.ts';
 
 let core: Handler;
@@ -392,6 +393,21 @@ describe('the tool list and the OpenAPI document', () => {
     const tool = json.result.tools.find((t: any) => t.name === quote[0]);
     expect(tool.inputSchema.required).toEqual(['rate']);
     expect(tool.outputSchema.properties.data.properties.percentile.description).toMatch(/no better than/);
+    // Each states the sizes of its example's answers, alone and with the example entity, as measured here.
+    for (const d of DATASETS) {
+      const described = json.result.tools.find((t: any) => t.name === `check_${d.slug.replaceAll('-', '_')}_quote`);
+      const example = `${quotePath(d)}?measure=${EXPLORER[d.slug].chartFirst}&rate=6`;
+      const bytes = async (path: string) => Buffer.byteLength(await (await fetch(`${server.url}${path}`)).text());
+      expect(described.description, d.slug).toContain(`Sizes: about ${size(await bytes(example))}; `);
+      expect(described.description, d.slug).toContain(
+        `(${size(await bytes(`${example}&${d.entity.param}=${d.exampleEntityId}`))} for ${d.exampleEntityId})`,
+      );
+      // The lowest-rate tool beside it states its whole answer's size the same way.
+      const lowestTool = json.result.tools.find((t: any) => t.name === `get_lowest_${d.slug.replaceAll('-', '_')}`);
+      expect(lowestTool.description, d.slug).toContain(
+        `Size: ${size(await bytes(`/api/v1/${d.slug}/lowest`))} for every measure`,
+      );
+    }
   });
 
   it('each answer satisfies its 200 schema (open to fields added later), the rate is required, and every example is real', async () => {

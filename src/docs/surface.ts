@@ -60,7 +60,8 @@ export function surfaceSubstitutions(): Record<string, string> {
     reservedSlugs: orList(RESERVED_SLUGS.map((slug) => `\`${slug}\``)),
     /** The twin tools whose descriptions state their sizes, and those whose do not. */
     sizedTools: toolKinds(true),
-    unsizedTools: toolKinds(false),
+    /** "; those of the … tools state none", or nothing when every kind states its sizes. */
+    unsizedTools: toolKinds(false) ? `; those of the ${toolKinds(false)} tools state none` : '',
     /** ", as do `get_health` and …": the tools of no dataset whose descriptions state their answer's size. */
     measuredTools: measuredTools(),
   };

@@ -234,7 +234,7 @@ export const restToolsOf = (dataset: Dataset, kinds: readonly TwinKind[] = REST_
       ]),
       decimals: new Set(DECIMALS[kind] ?? []),
       dataset,
-      ...(kind === 'lowest' || kind === 'quote' ? {} : { sizes: kind }),
+      sizes: kind,
       forward: (args) => restTarget(endpoint, args),
     });
   });

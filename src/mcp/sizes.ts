@@ -6,6 +6,7 @@
 import { changesEndpointOf, DEFAULT_DAYS } from '../changes/endpoint.ts';
 import type { Dataset } from '../datasets.ts';
 import { endpointsOf } from '../endpoints.ts';
+import { EXPLORER } from '../explorer/definitions.ts';
 import { LIMITS, mib } from './protocol.ts';
 
 export interface DatasetSizes {
@@ -21,12 +22,16 @@ export interface DatasetSizes {
   safeDays: number;
   /** The same for one entity (institutionId or issuerId given). */
   safeDaysOne: number;
+  /** The lowest rates' answer (every measure, every lender). */
+  lowestBytes: number;
+  /** A quote check of the tool's example (the measure its charts show first): alone, and with the example entity's own offers. */
+  quoteBytes: { alone: number; withEntity: number };
   /** The change log: its default answer (the DEFAULT_DAYS days up to the newest snapshot), and its largest, the whole history. */
   changes: { defaultBytes: number; wholeBytes: number };
 }
 
 /** The answers whose sizes a tool's description states. */
-export type SizedAnswer = 'list' | 'detail' | 'timeSeries' | 'changes';
+export type SizedAnswer = 'list' | 'detail' | 'timeSeries' | 'lowest' | 'quote' | 'changes';
 
 /** Bytes as the docs write them: KiB below a MiB (one decimal under 10 KiB), else MiB with one decimal. */
 export function size(bytes: number): string {
@@ -71,10 +76,15 @@ export async function measureSizes(
 ): Promise<DatasetSizes | undefined> {
   const endpoints = endpointsOf(dataset);
   const changes = changesEndpointOf(dataset).path;
-  const [listText, seriesText, changesText] = await Promise.all([
+  // The quote tool's example arguments (src/mcp/rest-tools.ts), alone and with the example entity.
+  const quote = `${endpoints.quote.path}?measure=${EXPLORER[dataset.slug].chartFirst}&rate=6`;
+  const [listText, seriesText, changesText, lowestText, quoteText, quoteEntityText] = await Promise.all([
     text(endpoints.list.path),
     text(endpoints.timeSeries.path),
     text(changes),
+    text(endpoints.lowest.path),
+    text(quote),
+    text(`${quote}&${dataset.entity.param}=${dataset.exampleEntityId}`),
   ]);
   if (listText === undefined || seriesText === undefined || changesText === undefined) return undefined;
   const { availableDates } = JSON.parse(seriesText) as { availableDates: string[] };
@@ -97,6 +107,8 @@ export async function measureSizes(
     firstDate: availableDates[0]!,
     lastDate: availableDates.at(-1)!,
     changes: { defaultBytes: Buffer.byteLength(changesText), wholeBytes: Buffer.byteLength(wholeText ?? '') },
+    lowestBytes: Buffer.byteLength(lowestText ?? ''),
+    quoteBytes: { alone: Buffer.byteLength(quoteText ?? ''), withEntity: Buffer.byteLength(quoteEntityText ?? '') },
   };
 }
 
@@ -136,6 +148,12 @@ export function sizeNote(dataset: Dataset, answer: SizedAnswer, sizes: DatasetSi
     );
   }
   if (answer === 'list') return ` Size: ${size(sizes.snapshotBytes)} (${entityCount(dataset, sizes.entities)}).`;
+  if (answer === 'lowest') return ` Size: ${size(sizes.lowestBytes)} for every measure; one ${kind}'s, less.`;
+  if (answer === 'quote')
+    return (
+      ` Sizes: about ${size(sizes.quoteBytes.alone)}; with ${dataset.entity.param}, more by that ${kind}'s own offers ` +
+      `(${size(sizes.quoteBytes.withEntity)} for ${dataset.exampleEntityId}).`
+    );
   return (
     ` Sizes: one snapshot of every ${kind} is ${size(sizes.snapshotBytes)}; ` +
     `there are ${sizes.snapshots} snapshots (${sizes.firstDate} to ${sizes.lastDate}); ${site}/docs/ai#sizes gives the whole history's size. ` +

@@ -37,6 +37,8 @@ function breakEvenTool(dataset: Dataset): Tool {
     output: breakEvenSchemaOf(dataset),
     example: {},
     dataset,
+    // Its default answer (every pair of terms from the best open rates), measured as health's is.
+    measured: endpoint.path,
     forward: (args) => {
       // As a URL reads it, so the kept answers' key is the REST request's own.
       const url = new URL(endpoint.path, 'http://tool.invalid');
