@@ -171,20 +171,31 @@ export function createRpc(options: {
     // The REST endpoint's message for the same mistake (the body a tool returns is the REST body); the hint names the tool's arguments.
     if ('problems' in args) return badArguments(version, INVALID_REQUEST_MESSAGE, args.problems);
     if ('call' in tool) return inTurn(() => ownResult(version, tool, args.values), inBatch);
-    const target = tool.forward(args.values);
-    // A call of its own whose REST answer is kept is answered now: it holds no memory past this
-    // turn, so it needs no place in the semaphore (a batch's calls still take turns).
+    return fromRestAnswer(tool.forward(args.values), inBatch, 'tool', (answer) => resultOf(version, tool, answer));
+  }
+
+  /**
+   * What a REST answer makes of a call (a twin's result, a data resource's contents). A call whose
+   * REST answer is kept is answered now: it holds no memory past this turn, so it needs no place in
+   * the semaphore (a batch's calls still take turns).
+   */
+  function fromRestAnswer(
+    target: string,
+    inBatch: boolean,
+    what: string,
+    make: (answer: RestAnswer) => Promise<Outcome>,
+  ): Promise<Outcome> {
     const kept = inBatch ? undefined : rest.kept(target);
-    if (kept) return resultOf(version, tool, kept);
+    if (kept) return make(kept);
     return inTurn(async () => {
       let answer: RestAnswer;
       try {
         answer = await rest.get(target);
       } catch (error) {
-        log('mcp: tool failed:', error);
+        log(`mcp: ${what} failed:`, error);
         return new RpcError(INTERNAL_ERROR, 'Internal error');
       }
-      return resultOf(version, tool, answer);
+      return make(answer);
     }, inBatch);
   }
 
@@ -312,19 +323,7 @@ export function createRpc(options: {
         uri.length <= 2048 ? { uri } : undefined,
       );
     if ('text' in resource) return contentsResult(version, resource, resource.text);
-    const { target } = resource;
-    const kept = inBatch ? undefined : rest.kept(target);
-    if (kept) return dataContents(version, resource, kept);
-    return inTurn(async () => {
-      let answer: RestAnswer;
-      try {
-        answer = await rest.get(target);
-      } catch (error) {
-        log('mcp: resource failed:', error);
-        return new RpcError(INTERNAL_ERROR, 'Internal error');
-      }
-      return dataContents(version, resource, answer);
-    }, inBatch);
+    return fromRestAnswer(resource.target, inBatch, 'resource', (answer) => dataContents(version, resource, answer));
   }
 
   async function dataContents(version: string, resource: Resource, answer: RestAnswer): Promise<Outcome> {
